@@ -1,0 +1,105 @@
+"""The exception tree of wink-decl.
+
+```
+WinkDeclError
+├── PromptError                      (section_path, dataclass_type, placeholder)
+│   ├── PromptValidationError        a template or tool is malformed (construction time)
+│   ├── PromptRenderError            rendering failed (missing param, bad visibility)
+│   └── ToolValidationError          tool arguments or a tool result are invalid
+├── VisibilityExpansionRequired      the loop must restart with sections expanded
+├── PromptEvaluationError            evaluation cannot continue (provider, deadline)
+└── DeadlineExceededError            a deadline passed before a tool could run
+```
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from types import MappingProxyType
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from wink_decl.runtime.visibility import SectionPath, SectionVisibility
+
+__all__ = [
+    "DeadlineExceededError",
+    "PromptError",
+    "PromptEvaluationError",
+    "PromptRenderError",
+    "PromptValidationError",
+    "ToolValidationError",
+    "VisibilityExpansionRequired",
+    "WinkDeclError",
+]
+
+
+class WinkDeclError(Exception):
+    """Base class of every error wink-decl raises on purpose."""
+
+
+class PromptError(WinkDeclError):
+    """An error tied to a place in a prompt: the section, the params type, the placeholder."""
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        section_path: SectionPath = (),
+        dataclass_type: type | None = None,
+        placeholder: str | None = None,
+    ) -> None:
+        super().__init__(message)
+        self.message = message
+        self.section_path: SectionPath = tuple(section_path)
+        self.dataclass_type = dataclass_type
+        self.placeholder = placeholder
+
+
+class PromptValidationError(PromptError):
+    """A prompt, section or tool was declared in a way that can never work."""
+
+
+class PromptRenderError(PromptError):
+    """Rendering failed, for example because a required parameter has no value."""
+
+
+class ToolValidationError(PromptError):
+    """Tool arguments (or a tool's declared contract) did not validate."""
+
+
+class VisibilityExpansionRequired(WinkDeclError):  # noqa: N818  # the spec's name
+    """Raised when sections must be expanded and the evaluation restarted.
+
+    The adapter cannot add tools mid-conversation, so the caller persists
+    ``requested_overrides`` and renders the prompt again.
+    """
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        requested_overrides: Mapping[SectionPath, SectionVisibility],
+        reason: str,
+        section_keys: tuple[str, ...],
+    ) -> None:
+        super().__init__(message)
+        self.message = message
+        self.requested_overrides: Mapping[SectionPath, SectionVisibility] = MappingProxyType(
+            dict(requested_overrides)
+        )
+        self.reason = reason
+        self.section_keys = section_keys
+
+
+class PromptEvaluationError(WinkDeclError):
+    """Evaluation of a prompt could not continue (provider failure, deadline, budget)."""
+
+    def __init__(self, message: str, *, prompt_name: str = "", phase: str = "") -> None:
+        super().__init__(message)
+        self.message = message
+        self.prompt_name = prompt_name
+        self.phase = phase
+
+
+class DeadlineExceededError(WinkDeclError):
+    """The evaluation deadline passed."""

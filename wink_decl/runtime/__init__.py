@@ -1,0 +1,1 @@
+"""The wink-decl runtime: sections, rendering, tools and sessions (no YAML, TOML or CLI)."""

@@ -1,0 +1,153 @@
+"""A render plan: one visibility state frozen into a format string and its tool list."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from types import MappingProxyType
+from typing import TYPE_CHECKING, Any
+
+from wink_decl.errors import PromptRenderError
+from wink_decl.runtime._template import Slot
+from wink_decl.runtime.tool_schema import field_descriptions
+from wink_decl.runtime.visibility import SectionPath, SectionVisibility
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable, Mapping, Sequence
+
+    from wink_decl.runtime._params import ParamsResolver
+    from wink_decl.runtime._template import Piece
+    from wink_decl.runtime._tree import Node
+    from wink_decl.runtime.tool import Tool
+
+__all__ = ["SUMMARY_RULE", "Plan", "PlanBuilder", "default_suffix"]
+
+SUMMARY_RULE = "\n\n---\n"
+SECTION_SEPARATOR = "\n\n"
+
+
+def default_suffix(key: str, children: Sequence[str]) -> str:
+    """The suffix that tells the model how to open a summarized section."""
+    if children:
+        return (
+            f'[This section is summarized. Call `read_section` with key "{key}" to view full '
+            f"content including subsections: {', '.join(children)}.]"
+        )
+    return (
+        f'[This section is summarized. To view full content, call `read_section` with key "{key}".]'
+    )
+
+
+@dataclass(slots=True, frozen=True)
+class Plan:
+    """Everything about a render that does not depend on parameter values."""
+
+    literal: str | None
+    """The whole text when no placeholder is shown; otherwise None and ``template`` is used."""
+    template: str
+    """A ``str.format`` string; ``{n}`` is the n-th slot."""
+    sources: tuple[Node, ...]
+    """One node per distinct params source; slots point into this tuple."""
+    slots: tuple[tuple[int, str], ...]
+    tools: tuple[Tool[Any, Any], ...]
+    tool_param_descriptions: Mapping[str, Mapping[str, str]]
+    section_visibility: Mapping[SectionPath, SectionVisibility]
+
+    def text(self, resolver: ParamsResolver) -> str:
+        """Substitute this render's values; values are data and are never substituted again."""
+        if self.literal is not None:
+            return self.literal
+        instances = [resolver.instance(node) for node in self.sources]
+        return self.template.format(*[str(getattr(instances[s], name)) for s, name in self.slots])
+
+
+class PlanBuilder:
+    """Collects the pieces of one walk over the tree and freezes them into a ``Plan``."""
+
+    def __init__(self, nodes: Sequence[Node]) -> None:
+        """Start an empty plan over ``nodes``."""
+        self._nodes = nodes
+        self._pieces: list[str | tuple[int, str]] = []
+        self._sources: dict[tuple[type, int], int] = {}
+        self._source_nodes: list[Node] = []
+        self._slots: dict[tuple[int, str], int] = {}
+        self._tools: list[Tool[Any, Any]] = []
+        self._visibility: dict[SectionPath, SectionVisibility] = {}
+
+    def full(self, node: Node) -> None:
+        """Add a section at FULL: heading, body, and its tools."""
+        self._section(node, node.section.compiled_body.pieces)
+        self._tools.extend(node.tools)
+        self._visibility[node.path] = SectionVisibility.FULL
+
+    def summarized(self, node: Node, children: Sequence[str]) -> None:
+        """Add a section at SUMMARY: heading, summary, rule and suffix; no children, no tools."""
+        section = node.section
+        summary = section.summary
+        if summary is None:
+            raise PromptRenderError(
+                f"Section '{node.dotted}' is summarized but has no summary: add a summary or "
+                "keep it at full visibility.",
+                section_path=node.path,
+            )
+        custom = section.compiled_suffix
+        suffix: Sequence[Piece] = (
+            (default_suffix(node.dotted, children),)
+            if custom is None
+            else custom.bind({"section_key": node.dotted}).pieces
+        )
+        self._section(node, (*summary.pieces, SUMMARY_RULE, *suffix))
+        self._visibility[node.path] = SectionVisibility.SUMMARY
+
+    def finish(self, read_section: Tool[Any, Any] | None) -> Plan:
+        """Freeze; ``read_section`` is appended when anything was summarized."""
+        summarized = SectionVisibility.SUMMARY in self._visibility.values()
+        tools = (*self._tools, read_section) if summarized and read_section else tuple(self._tools)
+        slots = tuple(self._slots)
+        literal = None if slots else "".join(p for p in self._pieces if isinstance(p, str))
+        template = "".join(
+            _escape(p) if isinstance(p, str) else "{" + str(self._slots[p]) + "}"
+            for p in self._pieces
+        )
+        return Plan(
+            literal=literal,
+            template=template,
+            sources=tuple(self._source_nodes),
+            slots=slots,
+            tools=tools,
+            tool_param_descriptions=_descriptions(tools),
+            section_visibility=MappingProxyType(self._visibility),
+        )
+
+    def _section(self, node: Node, body: Iterable[Piece]) -> None:
+        if self._visibility:
+            self._pieces.append(SECTION_SEPARATOR)
+        self._pieces.append(node.heading)
+        first = True
+        for piece in body:
+            if first:
+                self._pieces.append(SECTION_SEPARATOR)
+                first = False
+            self._pieces.append(self._slot(node, piece) if isinstance(piece, Slot) else piece)
+
+    def _slot(self, node: Node, slot: Slot) -> tuple[int, str]:
+        params_type = node.params_type
+        assert params_type is not None  # noqa: S101  # construction refuses slots without params
+        default = node.section.default_params
+        source_key = (params_type, 0 if default is None else id(default))
+        source = self._sources.get(source_key)
+        if source is None:
+            source = self._sources[source_key] = len(self._source_nodes)
+            self._source_nodes.append(node)
+        slot_key = (source, slot.name)
+        self._slots.setdefault(slot_key, len(self._slots))
+        return slot_key
+
+
+def _escape(text: str) -> str:
+    return text.replace("{", "{{").replace("}", "}}")
+
+
+def _descriptions(tools: Sequence[Tool[Any, Any]]) -> Mapping[str, Mapping[str, str]]:
+    return MappingProxyType(
+        {tool.name: MappingProxyType(field_descriptions(tool.params_type)) for tool in tools}
+    )

@@ -1,0 +1,285 @@
+"""The renderer: visibility state per render, cached format plans, ``read_section`` reads."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from types import MappingProxyType
+from typing import TYPE_CHECKING, Any
+
+from wink_decl.errors import PromptRenderError
+from wink_decl.runtime._keys import did_you_mean
+from wink_decl.runtime._plan import Plan, PlanBuilder
+from wink_decl.runtime._tree import Node
+from wink_decl.runtime.visibility import SectionPath, SectionVisibility
+
+if TYPE_CHECKING:
+    from wink_decl.runtime._params import ParamsResolver
+    from wink_decl.runtime.session import SessionProtocol
+    from wink_decl.runtime.tool import Tool
+
+__all__ = ["Engine", "Overrides", "SectionRead", "State"]
+
+State = dict[int, tuple[bool, SectionVisibility]]
+"""Nodes whose (enabled, visibility) differ from their constant base, by index."""
+
+Overrides = Mapping[SectionPath, SectionVisibility] | Mapping[str, SectionVisibility]
+
+_FULL = SectionVisibility.FULL
+_SUMMARY = SectionVisibility.SUMMARY
+_PLAN_CACHE_SIZE = 256
+_EVERYWHERE = 1 << 30
+"""A summary depth no tree reaches: every ancestor may be summarized."""
+
+
+class SectionRead:
+    """What ``read_section`` found: the content, the tools it reveals, and whether it was open."""
+
+    __slots__ = ("already_expanded", "content", "tools")
+
+    def __init__(self, content: str, tools: tuple[Tool[Any, Any], ...], *, already: bool) -> None:
+        """Record one read."""
+        self.content = content
+        self.tools = tools
+        self.already_expanded = already
+
+
+class Engine:
+    """Renders one template; plans are cached per visibility state."""
+
+    def __init__(self, nodes: tuple[Node, ...], read_section: Tool[Any, Any] | None) -> None:
+        """Index the nodes; ``read_section`` is appended whenever a section is summarized."""
+        self.nodes = nodes
+        self.read_section_tool = read_section
+        self.by_path: dict[SectionPath, int] = {node.path: node.index for node in nodes}
+        self.by_dotted: dict[str, int] = {node.dotted: node.index for node in nodes}
+        self.dynamic: tuple[int, ...] = tuple(node.index for node in nodes if node.is_dynamic)
+        self._plans: dict[tuple[tuple[int, tuple[bool, SectionVisibility]], ...], Plan] = {}
+
+    # -- the hot path -----------------------------------------------------------------------
+
+    def plan_for(
+        self, overrides: Overrides | None, session: SessionProtocol | None, resolver: ParamsResolver
+    ) -> Plan:
+        """The plan for this render's visibility state, built once per distinct state."""
+        session_overrides = None if session is None else session.visibility_overrides
+        if overrides or session_overrides or self.dynamic:
+            chosen = self.override_indices(overrides, session_overrides, strict=True)
+            key = tuple(self.state(chosen, resolver, session).items())
+        else:
+            key = ()
+        plan = self._plans.get(key)
+        if plan is None:
+            plan = self._build(dict(key), 0, len(self.nodes), focus=None)
+            if len(self._plans) >= _PLAN_CACHE_SIZE:
+                del self._plans[next(iter(self._plans))]
+            self._plans[key] = plan
+        return plan
+
+    # -- visibility state ---------------------------------------------------------------------
+
+    def override_indices(
+        self,
+        overrides: Overrides | None,
+        session_overrides: Mapping[SectionPath, SectionVisibility] | None,
+        *,
+        strict: bool,
+    ) -> dict[int, SectionVisibility]:
+        """Overrides by node index; the session's win over the render's."""
+        chosen: dict[int, SectionVisibility] = {}
+        for path, visibility in (overrides or {}).items():
+            index = self._index_of(path, strict=strict)
+            if index is not None:
+                chosen[index] = _check_override(path, visibility)
+        for path, visibility in (session_overrides or {}).items():
+            index = self.by_path.get(path)
+            if index is not None:
+                chosen[index] = visibility
+        return chosen
+
+    def state(
+        self,
+        overrides: Mapping[int, SectionVisibility],
+        resolver: ParamsResolver,
+        session: SessionProtocol | None,
+        *,
+        focus: int | None = None,
+    ) -> State:
+        """Evaluate callables and overrides where they can matter.
+
+        Enablement is decided for sections that are shown or listed in a parent's summary
+        (with ``focus``, for the whole subtree being read); visibility for shown ones only.
+        """
+        nodes = self.nodes
+        if focus is None:
+            watch = sorted({*self.dynamic, *overrides})
+            enabled_depth = 1
+        else:
+            stop = nodes[focus].end
+            watch = [i for i in sorted({*self.dynamic, *overrides}) if focus <= i < stop]
+            enabled_depth = _EVERYWHERE
+        state: State = {}
+        for index in watch:
+            node = nodes[index]
+            if not self._ancestors_allow(node, state, focus, enabled_depth):
+                continue
+            enabled = self._enabled(node, resolver, session)
+            visibility = node.base_visibility
+            if enabled and self._ancestors_allow(node, state, focus, 0):
+                visibility = overrides.get(index) or self._visibility(node, resolver, session)
+            if enabled is not node.base_enabled or visibility is not node.base_visibility:
+                state[index] = (enabled, visibility)
+        return state
+
+    def _ancestors_allow(
+        self, node: Node, state: State, focus: int | None, summarized_allowed: int
+    ) -> bool:
+        """All ancestors enabled, and none summarized except the nearest ``summarized_allowed``."""
+        nodes = self.nodes
+        for position, index in enumerate(node.ancestors):
+            enabled, visibility = state.get(index) or (
+                nodes[index].base_enabled,
+                nodes[index].base_visibility,
+            )
+            if not enabled:
+                return False
+            if index == focus:
+                return True
+            if visibility is _SUMMARY and position >= summarized_allowed:
+                return False
+        return True
+
+    @staticmethod
+    def _enabled(node: Node, resolver: ParamsResolver, session: SessionProtocol | None) -> bool:
+        predicate = node.enabled_predicate
+        if predicate is None:
+            return node.base_enabled
+        params = resolver.instance(node) if predicate.takes_params else None
+        return bool(predicate(params, session))
+
+    @staticmethod
+    def _visibility(
+        node: Node, resolver: ParamsResolver, session: SessionProtocol | None
+    ) -> SectionVisibility:
+        predicate = node.visibility_predicate
+        if predicate is None:
+            return node.base_visibility
+        params = resolver.instance(node) if predicate.takes_params else None
+        value = predicate(params, session)
+        if not isinstance(value, SectionVisibility):
+            raise PromptRenderError(
+                f"The visibility callable of section '{node.dotted}' returned {value!r}; "
+                "return SectionVisibility.FULL or SectionVisibility.SUMMARY.",
+                section_path=node.path,
+            )
+        return value
+
+    def _index_of(self, path: object, *, strict: bool) -> int | None:
+        key = tuple(path.lower().split(".")) if isinstance(path, str) else path
+        index = self.by_path.get(key)  # pyright: ignore[reportArgumentType]
+        if index is None and strict:
+            shown = ".".join(key) if isinstance(key, tuple) else repr(key)  # pyright: ignore[reportUnknownArgumentType, reportUnknownVariableType]
+            raise PromptRenderError(
+                f"visibility_overrides names an unknown section '{shown}'."
+                f"{did_you_mean(shown, self.by_dotted)}",  # pyright: ignore[reportUnknownArgumentType]
+                section_path=key if isinstance(key, tuple) else (),  # pyright: ignore[reportUnknownArgumentType]
+            )
+        return index
+
+    # -- plans -----------------------------------------------------------------------------
+
+    def _effective(self, state: State, index: int) -> tuple[bool, SectionVisibility]:
+        node = self.nodes[index]
+        return state.get(index) or (node.base_enabled, node.base_visibility)
+
+    def _build(self, state: State, start: int, stop: int, *, focus: int | None) -> Plan:
+        """Walk the nodes once under ``state`` and freeze the result into a plan."""
+        builder = PlanBuilder(self.nodes)
+        index = start
+        while index < stop:
+            node = self.nodes[index]
+            enabled, visibility = self._effective(state, index)
+            if not enabled:
+                index = node.end
+            elif visibility is _SUMMARY and index != focus:
+                builder.summarized(node, self._listed_children(node, state))
+                index = node.end
+            else:
+                builder.full(node)
+                index += 1
+        return builder.finish(self.read_section_tool)
+
+    def _listed_children(self, node: Node, state: State) -> Sequence[str]:
+        return [
+            self.nodes[child].section.key
+            for child in node.children
+            if self._effective(state, child)[0]
+        ]
+
+    # -- read_section ------------------------------------------------------------------------
+
+    def read(
+        self,
+        key: str,
+        overrides: Overrides | None,
+        resolver: ParamsResolver,
+        session: SessionProtocol | None,
+    ) -> SectionRead | None:
+        """Render one section at FULL for ``read_section``; None when it is unknown or disabled."""
+        index = self.by_dotted.get(key)
+        if index is None or not self._enabled_chain(index, resolver, session):
+            return None
+        session_overrides = None if session is None else session.visibility_overrides
+        chosen = self.override_indices(overrides, session_overrides, strict=False)
+        focused = self.state(chosen, resolver, session, focus=index)
+        current = self.state(chosen, resolver, session)
+        already = self._shown(index, current)
+        node = self.nodes[index]
+        plan = self._build(focused, index, node.end, focus=index)
+        content = plan.text(resolver)
+        return SectionRead(
+            content, () if already else self._tools_under(index, focused), already=already
+        )
+
+    def readable_keys(self, resolver: ParamsResolver, session: SessionProtocol | None) -> list[str]:
+        """Dotted keys a model may read: every section whose chain is enabled."""
+        return [
+            node.dotted for node in self.nodes if self._enabled_chain(node.index, resolver, session)
+        ]
+
+    def _enabled_chain(
+        self, index: int, resolver: ParamsResolver, session: SessionProtocol | None
+    ) -> bool:
+        node = self.nodes[index]
+        return all(
+            self._enabled(self.nodes[i], resolver, session)
+            for i in (*reversed(node.ancestors), index)
+        )
+
+    def _shown(self, index: int, state: State) -> bool:
+        node = self.nodes[index]
+        return all(self._effective(state, i) == (True, _FULL) for i in (index, *node.ancestors))
+
+    def _tools_under(self, index: int, state: State) -> tuple[Tool[Any, Any], ...]:
+        tools: list[Tool[Any, Any]] = []
+        position, stop = index, self.nodes[index].end
+        while position < stop:
+            node = self.nodes[position]
+            if self._effective(state, position)[0]:
+                tools.extend(node.tools)
+                position += 1
+            else:
+                position = node.end
+        return tuple(tools)
+
+
+def _check_override(path: object, visibility: object) -> SectionVisibility:
+    if not isinstance(visibility, SectionVisibility):
+        raise PromptRenderError(
+            f"visibility_overrides[{path!r}] must be a SectionVisibility, got {visibility!r}."
+        )
+    return visibility
+
+
+def freeze(mapping: Mapping[str, Any]) -> Mapping[str, Any]:
+    """A read-only view, for maps shared between renders."""
+    return MappingProxyType(dict(mapping))

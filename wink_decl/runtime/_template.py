@@ -1,0 +1,83 @@
+"""``string.Template`` text compiled once into literal runs and field slots."""
+
+from __future__ import annotations
+
+import textwrap
+from dataclasses import dataclass
+from string import Template
+
+from wink_decl.errors import PromptValidationError
+
+__all__ = ["CompiledText", "Slot", "compile_text"]
+
+
+@dataclass(slots=True, frozen=True)
+class Slot:
+    """A ``$name`` placeholder: the field whose value is substituted here."""
+
+    name: str
+
+
+Piece = str | Slot
+
+
+@dataclass(slots=True, frozen=True)
+class CompiledText:
+    """Template text, dedented and stripped, as alternating literal text and slots."""
+
+    pieces: tuple[Piece, ...]
+    placeholders: frozenset[str]
+
+    @property
+    def is_empty(self) -> bool:
+        """True when the text renders as the empty string whatever the params."""
+        return not self.pieces
+
+    def bind(self, names: dict[str, str]) -> CompiledText:
+        """Replace the named slots by fixed text (used for ``${section_key}``)."""
+        pieces: list[Piece] = []
+        for piece in self.pieces:
+            text = names.get(piece.name) if isinstance(piece, Slot) else piece
+            _append(pieces, piece if text is None else text)
+        return CompiledText(tuple(pieces), self.placeholders - names.keys())
+
+
+def _append(pieces: list[Piece], piece: Piece) -> None:
+    """Append, merging adjacent literal runs so renders touch as few pieces as possible."""
+    if isinstance(piece, str):
+        if not piece:
+            return
+        if pieces and isinstance(pieces[-1], str):
+            pieces[-1] += piece
+            return
+    pieces.append(piece)
+
+
+def compile_text(text: str, *, where: str) -> CompiledText:
+    """Dedent, strip and split ``text``; a stray ``$`` is refused with its line and column."""
+    source = textwrap.dedent(text).strip()
+    pieces: list[Piece] = []
+    names: set[str] = set()
+    position = 0
+    for match in Template.pattern.finditer(source):
+        _append(pieces, source[position : match.start()])
+        position = match.end()
+        if match.group("escaped") is not None:
+            _append(pieces, "$")
+            continue
+        name = match.group("named") or match.group("braced")
+        if name is None:
+            raise _invalid_dollar(source, match.start("invalid"), where)
+        names.add(name)
+        pieces.append(Slot(name))
+    _append(pieces, source[position:])
+    return CompiledText(tuple(pieces), frozenset(names))
+
+
+def _invalid_dollar(source: str, index: int, where: str) -> PromptValidationError:
+    line = source.count("\n", 0, index) + 1
+    column = index - (source.rfind("\n", 0, index) + 1) + 1
+    return PromptValidationError(
+        f"Invalid placeholder in {where} at line {line}, column {column}: "
+        "write $name or ${name}, and $$ for a literal '$'."
+    )

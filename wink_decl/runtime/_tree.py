@@ -1,0 +1,141 @@
+"""The section tree flattened depth-first into numbered, addressed nodes, built once."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from wink_decl.errors import PromptValidationError
+from wink_decl.runtime._keys import dotted
+from wink_decl.runtime._predicates import Predicate
+from wink_decl.runtime.section import Section
+from wink_decl.runtime.tool import RESERVED_TOOL_NAMES, Tool
+from wink_decl.runtime.visibility import SectionPath, SectionVisibility
+
+__all__ = ["Node", "flatten"]
+
+
+@dataclass(slots=True, frozen=True)
+class Node:
+    """One section at its place in one template (a section object may sit in several)."""
+
+    index: int
+    section: Section[Any]
+    path: SectionPath
+    dotted: str
+    number: str
+    depth: int
+    heading: str
+    end: int
+    """Index just past this node's last descendant: skipping a subtree is ``i = node.end``."""
+    ancestors: tuple[int, ...]
+    """Indices of the ancestors, nearest first."""
+    children: tuple[int, ...]
+    tools: tuple[Tool[Any, Any], ...]
+    params_type: type | None
+    base_enabled: bool
+    """The constant enablement, or True when a callable decides (it is then in ``dynamic``)."""
+    base_visibility: SectionVisibility
+    enabled_predicate: Predicate | None
+    visibility_predicate: Predicate | None
+
+    @property
+    def is_dynamic(self) -> bool:
+        """True when a callable decides enablement or visibility at render time."""
+        return self.enabled_predicate is not None or self.visibility_predicate is not None
+
+
+def flatten(sections: Sequence[Section[Any]]) -> tuple[Node, ...]:
+    """Number and address every section depth-first, refusing duplicate sibling keys."""
+    nodes: list[Node | None] = []
+    _add_level(nodes, sections, ancestors=(), path=(), prefix="")
+    flat = tuple(node for node in nodes if node is not None)
+    _check_tool_names(flat)
+    return flat
+
+
+def _add_level(
+    nodes: list[Node | None],
+    sections: Sequence[Section[Any]],
+    *,
+    ancestors: tuple[int, ...],
+    path: SectionPath,
+    prefix: str,
+) -> list[int]:
+    seen: set[str] = set()
+    indices: list[int] = []
+    for position, section in enumerate(sections, start=1):
+        if not isinstance(section, Section):  # pyright: ignore[reportUnnecessaryIsInstance]  # untyped callers
+            where = f"under '{dotted(path)}'" if path else "at the top level"
+            raise PromptValidationError(
+                f"Expected a Section {where}, got {type(section).__qualname__}.", section_path=path
+            )
+        key = section.key
+        if key in seen:
+            raise PromptValidationError(
+                f"Duplicate section key '{dotted((*path, key))}': sibling keys must be unique.",
+                section_path=(*path, key),
+            )
+        seen.add(key)
+        indices.append(_add_node(nodes, section, ancestors, (*path, key), f"{prefix}{position}"))
+    return indices
+
+
+def _add_node(
+    nodes: list[Node | None],
+    section: Section[Any],
+    ancestors: tuple[int, ...],
+    path: SectionPath,
+    number: str,
+) -> int:
+    index = len(nodes)
+    nodes.append(None)  # reserve the slot; children are numbered after their parent
+    depth = len(path) - 1
+    dotted_path = dotted(path)
+    own_ancestors = (index, *ancestors)
+    children = _add_level(
+        nodes, section.children, ancestors=own_ancestors, path=path, prefix=f"{number}."
+    )
+    visibility = section.visibility
+    nodes[index] = Node(
+        index=index,
+        section=section,
+        path=path,
+        dotted=dotted_path,
+        number=number,
+        depth=depth,
+        heading=f"{'#' * (depth + 2)} {number}. {section.title} ({dotted_path})",
+        end=len(nodes),
+        ancestors=ancestors,
+        children=tuple(children),
+        tools=section.tools(),
+        params_type=section.params_type,
+        base_enabled=section.enabled if isinstance(section.enabled, bool) else True,
+        base_visibility=(
+            visibility if isinstance(visibility, SectionVisibility) else SectionVisibility.FULL
+        ),
+        enabled_predicate=section.enabled_predicate,
+        visibility_predicate=section.visibility_predicate,
+    )
+    return index
+
+
+def _check_tool_names(nodes: tuple[Node, ...]) -> None:
+    """Tool names are unique across the whole template, disabled sections included."""
+    owners: dict[str, str] = {}
+    for node in nodes:
+        for tool in node.tools:
+            if tool.name in RESERVED_TOOL_NAMES:
+                raise PromptValidationError(
+                    f"Tool name '{tool.name}' in section '{node.dotted}' is reserved by wink-decl.",
+                    section_path=node.path,
+                )
+            first = owners.get(tool.name)
+            owners[tool.name] = node.dotted
+            if first is not None:
+                raise PromptValidationError(
+                    f"Duplicate tool name '{tool.name}' in sections '{first}' and "
+                    f"'{node.dotted}': tool names must be unique across the prompt.",
+                    section_path=node.path,
+                )

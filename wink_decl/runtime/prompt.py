@@ -1,0 +1,262 @@
+"""``PromptTemplate``, ``Prompt`` and ``RenderedPrompt``: a validated tree, bound and rendered."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import TYPE_CHECKING, Any, Generic, Self, TypeVar
+
+from wink_decl.errors import PromptValidationError
+from wink_decl.runtime._keys import normalise_key, normalise_ns
+from wink_decl.runtime._params import ParamsResolver
+from wink_decl.runtime._render import Engine, Overrides
+from wink_decl.runtime._tree import Node, flatten
+from wink_decl.runtime.policy import ToolPolicy
+from wink_decl.runtime.read_section import make_read_section_tool
+from wink_decl.runtime.resources import ResourceRegistry
+from wink_decl.runtime.section import Section
+from wink_decl.runtime.visibility import SectionPath, SectionVisibility
+
+if TYPE_CHECKING:
+    from wink_decl.runtime.session import SessionProtocol
+    from wink_decl.runtime.tool import Tool
+
+__all__ = ["Prompt", "PromptTemplate", "RenderedPrompt"]
+
+OutputT = TypeVar("OutputT")
+
+_EMPTY: Mapping[Any, Any] = MappingProxyType({})
+
+
+def _empty() -> Mapping[Any, Any]:
+    return _EMPTY
+
+
+@dataclass(slots=True, frozen=True)
+class RenderedPrompt:
+    """Exactly what a model receives: the text and the tools, in order."""
+
+    text: str
+    tools: tuple[Tool[Any, Any], ...] = ()
+    tool_param_descriptions: Mapping[str, Mapping[str, str]] = field(default_factory=_empty)
+    section_visibility: Mapping[SectionPath, SectionVisibility] = field(
+        default_factory=_empty, compare=False
+    )
+    """How each rendered section was shown (disabled and hidden sections are absent)."""
+    visibility_overrides: Overrides = field(default_factory=_empty, compare=False)
+    """The overrides this render was asked for; ``read_section`` reads with the same ones."""
+
+    @property
+    def tool_names(self) -> tuple[str, ...]:
+        """The tools' names, in order."""
+        return tuple(tool.name for tool in self.tools)
+
+
+class PromptTemplate(Generic[OutputT]):
+    """A validated, numbered tree of sections; render it directly or through ``Prompt``."""
+
+    def __init__(
+        self,
+        *,
+        ns: str,
+        key: str,
+        name: str | None = None,
+        sections: Sequence[Section[Any]] = (),
+        policies: Sequence[ToolPolicy] = (),
+    ) -> None:
+        """Validate keys, paths and tool names; a mistake raises ``PromptValidationError``."""
+        self._ns = normalise_ns(ns)
+        self._key = normalise_key(key, what="Prompt key")
+        self._name = name if name is not None else self._key
+        self._sections = tuple(sections)
+        self._policies = tuple(policies)
+        for policy in self._policies:
+            if not isinstance(policy, ToolPolicy):  # pyright: ignore[reportUnnecessaryIsInstance]
+                raise PromptValidationError(
+                    f"Prompt '{self.label}' was given a policy of type "
+                    f"{type(policy).__qualname__}; expected a ToolPolicy."
+                )
+        nodes = flatten(self._sections)
+        self._nodes = nodes
+        self._defaults = _first_defaults(nodes)
+        self._params_types = frozenset(n.params_type for n in nodes if n.params_type is not None)
+        self._engine = Engine(nodes, read_section=None)
+        if any(node.section.summary is not None for node in nodes):
+            self._engine.read_section_tool = make_read_section_tool(self._engine, self.label)
+
+    @property
+    def ns(self) -> str:
+        """The namespace, such as ``agents/review``."""
+        return self._ns
+
+    @property
+    def key(self) -> str:
+        """The prompt's key within its namespace."""
+        return self._key
+
+    @property
+    def name(self) -> str:
+        """A display name (defaults to the key)."""
+        return self._name
+
+    @property
+    def label(self) -> str:
+        """``ns/key``: how registries and messages address the prompt."""
+        return f"{self._ns}/{self._key}"
+
+    @property
+    def sections(self) -> tuple[Section[Any], ...]:
+        """The top-level sections."""
+        return self._sections
+
+    @property
+    def policies(self) -> tuple[ToolPolicy, ...]:
+        """Policies that govern every tool of the prompt."""
+        return self._policies
+
+    @property
+    def nodes(self) -> tuple[Node, ...]:
+        """Every section in depth-first order with its number and path."""
+        return self._nodes
+
+    @property
+    def params_types(self) -> frozenset[type]:
+        """The params dataclasses the sections use."""
+        return self._params_types
+
+    @property
+    def defaults(self) -> Mapping[type, object]:
+        """The first ``default_params`` declared for each params type."""
+        return self._defaults
+
+    @property
+    def engine(self) -> Engine:
+        """The renderer (shared by every ``Prompt`` of this template)."""
+        return self._engine
+
+    def find(self, path: SectionPath | str) -> Node | None:
+        """The node at ``path`` (a tuple or a dotted string), or None."""
+        key = tuple(path.lower().split(".")) if isinstance(path, str) else path
+        index = self._engine.by_path.get(key)
+        return None if index is None else self._nodes[index]
+
+    def all_tools(self) -> tuple[Tool[Any, Any], ...]:
+        """Every tool of every section, enabled or not, in declaration order."""
+        return tuple(tool for node in self._nodes for tool in node.tools)
+
+    def render(
+        self,
+        *params: object,
+        visibility_overrides: Overrides | None = None,
+        session: SessionProtocol | None = None,
+    ) -> RenderedPrompt:
+        """Shorthand for ``Prompt(self).bind(*params).render(...)``."""
+        return (
+            Prompt(self)
+            .bind(*params)
+            .render(visibility_overrides=visibility_overrides, session=session)
+        )
+
+    def __repr__(self) -> str:  # noqa: D105
+        return f"PromptTemplate({self.label!r}, sections={len(self._nodes)})"
+
+
+class Prompt(Generic[OutputT]):
+    """A template with bound params and resources, ready to render."""
+
+    __slots__ = ("_params", "_resources", "_template")
+
+    def __init__(
+        self,
+        template: PromptTemplate[OutputT],
+        *,
+        resources: ResourceRegistry | Iterable[object] = (),
+    ) -> None:
+        """Wrap ``template``; ``resources`` are what tools reach through their context."""
+        self._template = template
+        self._params: dict[type, object] = {}
+        self._resources = (
+            resources if isinstance(resources, ResourceRegistry) else ResourceRegistry(resources)
+        )
+
+    @property
+    def template(self) -> PromptTemplate[OutputT]:
+        """The template this prompt renders."""
+        return self._template
+
+    @property
+    def params(self) -> Mapping[type, object]:
+        """Bound params by dataclass type."""
+        return MappingProxyType(self._params)
+
+    @property
+    def resources(self) -> ResourceRegistry:
+        """The resources tools may use."""
+        return self._resources
+
+    @property
+    def name(self) -> str:
+        """The template's name."""
+        return self._template.name
+
+    def bind(self, *params: object) -> Self:
+        """Bind params by dataclass type (a later bind of a type replaces it); returns self."""
+        seen: set[type] = set()
+        for value in params:
+            kind = type(value)
+            _check_bindable(self._template, value, kind, seen)
+            seen.add(kind)
+        for value in params:
+            self._params[type(value)] = value
+        return self
+
+    def render(
+        self,
+        *,
+        visibility_overrides: Overrides | None = None,
+        session: SessionProtocol | None = None,
+    ) -> RenderedPrompt:
+        """Render the text and tools; precedence: section, ``visibility_overrides``, session."""
+        engine = self._template.engine
+        resolver = ParamsResolver(self._params, self._template.defaults)
+        plan = engine.plan_for(visibility_overrides, session, resolver)
+        return RenderedPrompt(
+            text=plan.text(resolver),
+            tools=plan.tools,
+            tool_param_descriptions=plan.tool_param_descriptions,
+            section_visibility=plan.section_visibility,
+            visibility_overrides=visibility_overrides or _EMPTY,
+        )
+
+
+def _check_bindable(
+    template: PromptTemplate[Any], value: object, kind: type, seen: set[type]
+) -> None:
+    if not dataclasses.is_dataclass(value) or isinstance(value, type):
+        raise PromptValidationError(
+            f"Params must be dataclass instances, got {kind.__qualname__}.",
+            dataclass_type=value if isinstance(value, type) else kind,
+        )
+    if kind in seen:
+        raise PromptValidationError(
+            f"Two {kind.__qualname__} instances were bound at once; bind one per type.",
+            dataclass_type=kind,
+        )
+    if kind not in template.params_types:
+        expected = ", ".join(sorted(t.__qualname__ for t in template.params_types)) or "none"
+        raise PromptValidationError(
+            f"Prompt '{template.label}' has no section that takes {kind.__qualname__} "
+            f"(its sections take: {expected}).",
+            dataclass_type=kind,
+        )
+
+
+def _first_defaults(nodes: Sequence[Node]) -> Mapping[type, object]:
+    defaults: dict[type, object] = {}
+    for node in nodes:
+        default = node.section.default_params
+        if default is not None and node.params_type is not None:
+            defaults.setdefault(node.params_type, default)
+    return MappingProxyType(defaults)

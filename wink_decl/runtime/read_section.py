@@ -1,0 +1,95 @@
+"""The built-in ``read_section`` tool: open a summarized section and reveal its tools."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from wink_decl.runtime._keys import did_you_mean
+from wink_decl.runtime._params import ParamsResolver
+from wink_decl.runtime.tool import BuiltinToolHandler, Tool
+from wink_decl.runtime.tool_result import ToolResult
+
+if TYPE_CHECKING:
+    from wink_decl.runtime._render import Engine
+    from wink_decl.runtime.tool_context import ToolContext
+
+__all__ = ["ReadSectionParams", "ReadSectionResult", "make_read_section_tool"]
+
+READ_SECTION_DESCRIPTION = "Read the full content of a summarized section."
+
+
+@dataclass(slots=True, frozen=True)
+class ReadSectionParams:
+    """Arguments of ``read_section``."""
+
+    section_key: str = field(
+        metadata={
+            "description": (
+                "Key of the section to read, as shown in its summary. Nested sections use "
+                "dot notation (e.g. 'context.examples')."
+            )
+        }
+    )
+
+
+@dataclass(slots=True, frozen=True)
+class ReadSectionResult:
+    """The section at full visibility, and the tools it brings with it."""
+
+    content: str
+    expanded_tools: tuple[Tool[Any, Any], ...] = ()
+
+    def render(self) -> str:
+        """The model reads the section's content; tools travel out of band."""
+        return self.content
+
+
+class ReadSectionHandler(BuiltinToolHandler):
+    """Reads sections of one template, at the visibility of the call's render and session."""
+
+    __slots__ = ("_engine", "_template_label")
+
+    def __init__(self, engine: Engine, template_label: str) -> None:
+        """Serve reads for the template whose renderer is ``engine``."""
+        self._engine = engine
+        self._template_label = template_label
+
+    def __call__(
+        self, params: ReadSectionParams, *, context: ToolContext
+    ) -> ToolResult[ReadSectionResult]:
+        """Return the section rendered at FULL, or a failed result naming close keys."""
+        prompt = context.prompt
+        if prompt.template.engine is not self._engine:
+            return ToolResult.error(
+                f"read_section belongs to prompt '{self._template_label}', not to "
+                f"'{prompt.template.label}'."
+            )
+        rendered = context.rendered_prompt
+        overrides = None if rendered is None else rendered.visibility_overrides
+        resolver = ParamsResolver(prompt.params, prompt.template.defaults)
+        key = params.section_key.strip().lower()
+        found = self._engine.read(key, overrides, resolver, context.session)
+        if found is None:
+            keys = self._engine.readable_keys(resolver, context.session)
+            suggestion = did_you_mean(key, keys)
+            message = f"Unknown section key: '{params.section_key}'"
+            return ToolResult.error(f"{message}.{suggestion}" if suggestion else message)
+        message = (
+            "Section is already expanded."
+            if found.already_expanded
+            else f"Content of section '{key}':"
+        )
+        return ToolResult.ok(ReadSectionResult(found.content, found.tools), message)
+
+
+def make_read_section_tool(
+    engine: Engine, template_label: str
+) -> Tool[ReadSectionParams, ReadSectionResult]:
+    """The ``read_section`` tool of one template."""
+    return Tool[ReadSectionParams, ReadSectionResult](
+        name="read_section",
+        description=READ_SECTION_DESCRIPTION,
+        handler=ReadSectionHandler(engine, template_label),
+        accepts_overrides=False,
+    )

@@ -1,0 +1,268 @@
+"""``Section`` and ``MarkdownSection``: one titled node of a prompt, checked when built."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable, Sequence
+from typing import Any, ClassVar, Generic, TypeVar
+
+from wink_decl.errors import PromptValidationError
+from wink_decl.runtime._generic import specialise
+from wink_decl.runtime._keys import did_you_mean, key_from_title, normalise_key
+from wink_decl.runtime._predicates import Predicate, adapt_predicate
+from wink_decl.runtime._template import CompiledText, compile_text
+from wink_decl.runtime.policy import ToolPolicy
+from wink_decl.runtime.tool import Tool
+from wink_decl.runtime.visibility import SectionVisibility
+
+__all__ = ["EnabledSpec", "MarkdownSection", "Section", "VisibilitySpec"]
+
+ParamsT = TypeVar("ParamsT")
+
+VisibilitySpec = SectionVisibility | Callable[..., SectionVisibility]
+"""A constant visibility, or a callable of ``(params)``, ``(*, session)`` or both."""
+
+EnabledSpec = bool | Callable[..., bool]
+"""A constant, or a callable of ``(params)``, ``(*, session)`` or both."""
+
+SECTION_KEY_PLACEHOLDER = "section_key"
+
+
+class Section(Generic[ParamsT]):
+    """A node of the prompt tree: heading, body template, summary, children and tools.
+
+    ``Section[Params]`` binds the params dataclass whose fields the templates use.
+    Everything that can be checked without params is checked here, at construction.
+    """
+
+    params_type: ClassVar[type | None] = None
+
+    def __class_getitem__(cls, item: Any) -> Any:  # noqa: D105
+        if isinstance(item, TypeVar):  # a generic subclass, not a concrete params type
+            return super().__class_getitem__(item)  # type: ignore[misc]  # pyright: ignore[reportAttributeAccessIssue, reportUnknownMemberType, reportUnknownVariableType]
+        return specialise(cls, ("params_type",), (item,))
+
+    def __init__(
+        self,
+        *,
+        title: str,
+        key: str | None = None,
+        template: str = "",
+        summary: str | None = None,
+        summary_suffix: str | None = None,
+        visibility: VisibilitySpec = SectionVisibility.FULL,
+        enabled: EnabledSpec = True,
+        children: Sequence[Section[Any]] = (),
+        tools: Sequence[Tool[Any, Any]] = (),
+        policies: Sequence[ToolPolicy] = (),
+        default_params: ParamsT | None = None,
+        accepts_overrides: bool = True,
+    ) -> None:
+        """Build and validate a section; a mistake raises ``PromptValidationError``."""
+        self._title = _check_title(title)
+        self._key = normalise_key(key) if key is not None else key_from_title(self._title)
+        _check_params_type(self.params_type, self._key)
+        self._template = template
+        self._body = self._compile(template, "template")
+        self._summary = None if summary is None else self._compile(summary, "summary")
+        if self._summary is not None and self._summary.is_empty:
+            raise PromptValidationError(
+                f"Section '{self._key}' has an empty summary: write one or leave it out.",
+                section_path=(self._key,),
+            )
+        self._suffix = (
+            None
+            if summary_suffix is None
+            else self._compile(summary_suffix, "summary suffix", reserved=SECTION_KEY_PLACEHOLDER)
+        )
+        self._visibility = visibility
+        self._visibility_predicate = self._adapt(visibility, "visibility", SectionVisibility)
+        self._enabled = enabled
+        self._enabled_predicate = self._adapt(enabled, "enabled", bool)
+        self._children = _check_items(children, Section, "child", self._key)
+        self._tools = _check_items(tools, Tool, "tool", self._key)
+        self._policies = _check_items(policies, ToolPolicy, "policy", self._key)
+        self._default_params = self._check_default(default_params)
+        self._accepts_overrides = accepts_overrides
+
+    # -- read-only attributes -------------------------------------------------
+
+    @property
+    def title(self) -> str:
+        """The heading text."""
+        return self._title
+
+    @property
+    def key(self) -> str:
+        """The section's key, lower-cased; its path is the keys from the root down."""
+        return self._key
+
+    @property
+    def template(self) -> str:
+        """The body template as written."""
+        return self._template
+
+    @property
+    def summary(self) -> CompiledText | None:
+        """The compiled summary, or None when the section cannot be summarized."""
+        return self._summary
+
+    @property
+    def visibility(self) -> VisibilitySpec:
+        """The declared visibility: a constant or a callable."""
+        return self._visibility
+
+    @property
+    def enabled(self) -> EnabledSpec:
+        """The declared enablement: a constant or a callable."""
+        return self._enabled
+
+    @property
+    def children(self) -> tuple[Section[Any], ...]:
+        """Child sections in declaration order."""
+        return self._children
+
+    @property
+    def policies(self) -> tuple[ToolPolicy, ...]:
+        """Policies governing this section's tools."""
+        return self._policies
+
+    @property
+    def default_params(self) -> ParamsT | None:
+        """Params used when none of this type is bound."""
+        return self._default_params
+
+    @property
+    def accepts_overrides(self) -> bool:
+        """Whether override pipelines may rewrite this section's text."""
+        return self._accepts_overrides
+
+    def tools(self) -> tuple[Tool[Any, Any], ...]:
+        """The tools this section offers, in declaration order."""
+        return self._tools
+
+    # -- compiled pieces the renderer reads -----------------------------------
+
+    @property
+    def compiled_body(self) -> CompiledText:
+        """The body template, compiled."""
+        return self._body
+
+    @property
+    def compiled_suffix(self) -> CompiledText | None:
+        """A custom summary suffix, compiled; None means the default suffix."""
+        return self._suffix
+
+    @property
+    def visibility_predicate(self) -> Predicate | None:
+        """The adapted visibility callable, or None for a constant."""
+        return self._visibility_predicate
+
+    @property
+    def enabled_predicate(self) -> Predicate | None:
+        """The adapted enablement callable, or None for a constant."""
+        return self._enabled_predicate
+
+    def __repr__(self) -> str:  # noqa: D105
+        return f"{type(self).__qualname__}(key={self._key!r}, title={self._title!r})"
+
+    # -- construction helpers -------------------------------------------------
+
+    def _compile(self, text: str, what: str, *, reserved: str | None = None) -> CompiledText:
+        if not isinstance(text, str):  # pyright: ignore[reportUnnecessaryIsInstance]  # untyped callers
+            raise PromptValidationError(
+                f"The {what} of section '{self._key}' must be a string, got {type(text).__name__}.",
+                section_path=(self._key,),
+            )
+        compiled = compile_text(text, where=f"the {what} of section '{self._key}'")
+        wanted = compiled.placeholders - {reserved} if reserved else compiled.placeholders
+        _check_placeholders(sorted(wanted), self.params_type, self._key, what)
+        return compiled
+
+    def _adapt(self, spec: object, what: str, constant: type) -> Predicate | None:
+        if isinstance(spec, constant):
+            if spec is SectionVisibility.SUMMARY and self._summary is None:
+                raise PromptValidationError(
+                    f"Section '{self._key}' is summarized but has no summary: add summary=.",
+                    section_path=(self._key,),
+                )
+            return None
+        if callable(spec):
+            return adapt_predicate(
+                spec, what=what, key=self._key, has_params=self.params_type is not None
+            )
+        raise PromptValidationError(
+            f"The {what} of section '{self._key}' must be a {constant.__name__} or a callable, "
+            f"got {type(spec).__name__}.",
+            section_path=(self._key,),
+        )
+
+    def _check_default(self, value: ParamsT | None) -> ParamsT | None:
+        if value is None:
+            return None
+        if self.params_type is None or not isinstance(value, self.params_type):
+            expected = self.params_type.__qualname__ if self.params_type else "no params"
+            raise PromptValidationError(
+                f"default_params of section '{self._key}' must be a {expected}, "
+                f"got {type(value).__qualname__}.",
+                section_path=(self._key,),
+                dataclass_type=self.params_type,
+            )
+        return value
+
+
+class MarkdownSection(Section[ParamsT]):
+    """A section whose body is a Markdown ``string.Template`` (``$name``, ``${name}``, ``$$``)."""
+
+
+def _check_title(title: str) -> str:
+    text = title.strip() if isinstance(title, str) else ""  # pyright: ignore[reportUnnecessaryIsInstance]
+    if not text or "\n" in text:
+        raise PromptValidationError(
+            f"Section title {title!r} is invalid: give one non-empty line of text."
+        )
+    return text
+
+
+def _check_params_type(params_type: type | None, key: str) -> None:
+    if params_type is not None and not (
+        isinstance(params_type, type) and dataclasses.is_dataclass(params_type)  # pyright: ignore[reportUnnecessaryIsInstance]
+    ):
+        raise PromptValidationError(
+            f"Section '{key}' params type must be a dataclass, got {params_type!r}.",
+            section_path=(key,),
+        )
+
+
+def _check_placeholders(names: list[str], params_type: type | None, key: str, what: str) -> None:
+    if not names:
+        return
+    if params_type is None:
+        raise PromptValidationError(
+            f"Placeholder '{names[0]}' in the {what} of section '{key}' needs a params type: "
+            "write MarkdownSection[YourParams](...).",
+            section_path=(key,),
+            placeholder=names[0],
+        )
+    fields = [f.name for f in dataclasses.fields(params_type)]
+    for name in names:
+        if name not in fields:
+            raise PromptValidationError(
+                f"Placeholder '{name}' in the {what} of section '{key}' is not a field of "
+                f"{params_type.__qualname__}.{did_you_mean(name, fields)}",
+                section_path=(key,),
+                dataclass_type=params_type,
+                placeholder=name,
+            )
+
+
+def _check_items(items: Sequence[Any], kind: Any, what: str, key: str) -> tuple[Any, ...]:
+    checked = tuple(items)
+    for item in checked:
+        if not isinstance(item, kind):
+            raise PromptValidationError(
+                f"Section '{key}' was given a {what} of type {type(item).__qualname__}; "
+                f"expected {kind.__name__}.",
+                section_path=(key,),
+            )
+    return checked

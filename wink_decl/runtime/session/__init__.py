@@ -1,0 +1,35 @@
+"""The session store: typed state slices, reducers, snapshots and metrics."""
+
+from __future__ import annotations
+
+from wink_decl.runtime.session.metrics import (
+    DISCLOSURE_DYNAMIC,
+    DISCLOSURE_RESTARTS,
+    TOOLS_INJECTED,
+    Metrics,
+)
+from wink_decl.runtime.session.protocols import Dispatcher, SessionProtocol
+from wink_decl.runtime.session.session import Reducer, Session, SlicePolicy, Snapshot
+from wink_decl.runtime.session.visibility_slice import (
+    ClearAllVisibilityOverrides,
+    ClearVisibilityOverride,
+    SetVisibilityOverride,
+    VisibilityOverrides,
+)
+
+__all__ = [
+    "DISCLOSURE_DYNAMIC",
+    "DISCLOSURE_RESTARTS",
+    "TOOLS_INJECTED",
+    "ClearAllVisibilityOverrides",
+    "ClearVisibilityOverride",
+    "Dispatcher",
+    "Metrics",
+    "Reducer",
+    "Session",
+    "SessionProtocol",
+    "SetVisibilityOverride",
+    "SlicePolicy",
+    "Snapshot",
+    "VisibilityOverrides",
+]

@@ -1,0 +1,270 @@
+"""The session: typed slices of immutable state, changed only by reducers."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from enum import Enum
+from types import MappingProxyType
+from typing import TYPE_CHECKING, TypeAlias, TypeVar, cast
+
+from wink_decl.runtime.session.metrics import Metrics
+from wink_decl.runtime.session.visibility_slice import (
+    ClearAllVisibilityOverrides,
+    ClearVisibilityOverride,
+    SetVisibilityOverride,
+    VisibilityOverrides,
+    reduce_clear_all_visibility_overrides,
+    reduce_clear_visibility_override,
+    reduce_set_visibility_override,
+)
+
+if TYPE_CHECKING:
+    from wink_decl.runtime.session.protocols import Dispatcher
+    from wink_decl.runtime.visibility import SectionPath, SectionVisibility
+
+__all__ = ["Reducer", "Session", "SlicePolicy", "Snapshot"]
+
+S = TypeVar("S")
+E = TypeVar("E")
+
+Reducer: TypeAlias = Callable[[tuple[S, ...], E], tuple[S, ...]]
+"""Takes a slice's current items and an event, returns the slice's new items.
+
+A reducer must not mutate anything: the items are shared with snapshots.
+Returning ``items`` itself means "no change".
+"""
+
+_AnyReducer: TypeAlias = Callable[[tuple[object, ...], object], tuple[object, ...]]
+
+_NO_OVERRIDES: Mapping[SectionPath, SectionVisibility] = MappingProxyType({})
+
+
+class SlicePolicy(Enum):
+    """What ``Session.restore`` does to a slice."""
+
+    STATE = "state"
+    """Rolled back by ``restore``: the slice is part of what a snapshot captures."""
+
+    LOG = "log"
+    """Kept by ``restore``: append-only telemetry that survives a rollback."""
+
+
+@dataclass(frozen=True, slots=True, eq=False, repr=False)
+class Snapshot:
+    """The state slices of one session at one moment; opaque, for ``Session.restore``.
+
+    Snapshots compare by identity. ``owner`` and ``slices`` are internal.
+    """
+
+    owner: object
+    """Token of the session that took the snapshot; restoring elsewhere is refused."""
+
+    slices: Mapping[type[object], tuple[object, ...]]
+    """Slice type -> items; the tuples are shared with the session, never copied."""
+
+    @property
+    def slice_types(self) -> tuple[type[object], ...]:
+        """The state slices captured, for debugging."""
+        return tuple(self.slices)
+
+    def __repr__(self) -> str:
+        """Name the captured slices without printing their (possibly many) items."""
+        names = ", ".join(slice_type.__qualname__ for slice_type in self.slices)
+        return f"Snapshot(slice_types=({names}))"
+
+
+@dataclass(frozen=True, slots=True)
+class _Registration:
+    """One reducer listening to one event type."""
+
+    slice_type: type[object]
+    reducer: _AnyReducer
+    policy: SlicePolicy
+
+
+class _LogSlice:
+    """An append-only slice: a list for amortised O(1) appends plus a cached tuple view.
+
+    Trade-off: the view is rebuilt (O(n)) on the first query after an append, so a
+    caller that alternates append and query pays O(n) per query; one that appends a
+    batch and then queries, or queries repeatedly, pays for a single copy.
+    """
+
+    __slots__ = ("_items", "_view")
+
+    def __init__(self, items: tuple[object, ...] = ()) -> None:
+        self._items: list[object] = list(items)
+        self._view: tuple[object, ...] | None = items
+
+    def append(self, item: object) -> None:
+        self._items.append(item)
+        self._view = None
+
+    def view(self) -> tuple[object, ...]:
+        if self._view is None:
+            self._view = tuple(self._items)
+        return self._view
+
+
+class Session:
+    """Typed slices of immutable state, changed by dispatching events to reducers.
+
+    State slices are stored as tuples in a dict keyed by slice type, so a snapshot
+    copies only that dict of references: its cost depends on the number of slices,
+    never on the number of recorded items.
+    """
+
+    __slots__ = ("_logs", "_metrics", "_policies", "_reducers", "_state", "_token")
+
+    def __init__(self) -> None:
+        """Create an empty session with the built-in visibility reducers registered."""
+        self._token = object()
+        self._reducers: dict[type[object], list[_Registration]] = {}
+        self._policies: dict[type[object], SlicePolicy] = {}
+        self._state: dict[type[object], tuple[object, ...]] = {}
+        self._logs: dict[type[object], _LogSlice] = {}
+        self._metrics = Metrics()
+        self._register_visibility_reducers()
+
+    def _register_visibility_reducers(self) -> None:
+        self.register_reducer(
+            SetVisibilityOverride,
+            reduce_set_visibility_override,
+            slice_type=VisibilityOverrides,
+        )
+        self.register_reducer(
+            ClearVisibilityOverride,
+            reduce_clear_visibility_override,
+            slice_type=VisibilityOverrides,
+        )
+        self.register_reducer(
+            ClearAllVisibilityOverrides,
+            reduce_clear_all_visibility_overrides,
+            slice_type=VisibilityOverrides,
+        )
+
+    def register_reducer(
+        self,
+        event_type: type[E],
+        reducer: Reducer[S, E],
+        *,
+        slice_type: type[S],
+        policy: SlicePolicy = SlicePolicy.STATE,
+    ) -> None:
+        """Run ``reducer`` on the slice ``slice_type`` whenever an ``event_type`` is dispatched.
+
+        Several reducers may listen to one event type; they run in registration order.
+
+        Raises:
+            ValueError: the slice already has a different policy.
+        """
+        known = self._policies.get(slice_type)
+        if known is not None and known is not policy:
+            raise ValueError(
+                f"slice {slice_type.__qualname__} already has policy {known.value!r}; "
+                f"the reducer for {event_type.__qualname__} asks for {policy.value!r}, "
+                "and a slice keeps one policy for the life of the session"
+            )
+        self._policies[slice_type] = policy
+        # Registrations are keyed by exact event type, so the reducer only ever sees
+        # an E; widening its signature to object for storage is therefore safe.
+        registration = _Registration(slice_type, cast("_AnyReducer", reducer), policy)
+        self._reducers.setdefault(event_type, []).append(registration)
+
+    def dispatch(self, event: object) -> None:
+        """Run every reducer registered for ``type(event)`` (exact type, no subclasses).
+
+        An event nobody listens to is appended to a log slice of its own type, so
+        telemetry events need no registration.
+        """
+        registrations = self._reducers.get(type(event))
+        if registrations is None:
+            self._append_unhandled(event)
+            return
+        for registration in registrations:
+            items = registration.reducer(self.query(registration.slice_type), event)
+            self._store(registration.slice_type, registration.policy, tuple(items))
+
+    def _append_unhandled(self, event: object) -> None:
+        slice_type = type(event)
+        policy = self._policies.setdefault(slice_type, SlicePolicy.LOG)
+        if policy is SlicePolicy.STATE:
+            # The type is already a state slice (another event's reducer writes it);
+            # appending keeps it rollback-able rather than splitting it in two.
+            self._state[slice_type] = (*self._state.get(slice_type, ()), event)
+            return
+        log = self._logs.get(slice_type)
+        if log is None:
+            log = self._logs[slice_type] = _LogSlice()
+        log.append(event)
+
+    def _store(
+        self, slice_type: type[object], policy: SlicePolicy, items: tuple[object, ...]
+    ) -> None:
+        if policy is SlicePolicy.STATE:
+            self._state[slice_type] = items
+        else:
+            self._logs[slice_type] = _LogSlice(items)
+
+    def query(self, slice_type: type[S]) -> tuple[S, ...]:
+        """Return every item of the slice ``slice_type``, oldest first (empty if none)."""
+        items = self._state.get(slice_type)
+        if items is None:
+            log = self._logs.get(slice_type)
+            items = () if log is None else log.view()
+        # Only reducers for slice_type (or its own events) write this slice.
+        return cast("tuple[S, ...]", items)
+
+    def latest(self, slice_type: type[S]) -> S | None:
+        """Return the newest item of the slice ``slice_type``, or None if it is empty."""
+        items = self.query(slice_type)
+        return items[-1] if items else None
+
+    def snapshot(self) -> Snapshot:
+        """Capture the state slices (log slices and metrics are not captured).
+
+        Costs O(number of slices): the item tuples are immutable and shared.
+        """
+        return Snapshot(owner=self._token, slices=MappingProxyType(dict(self._state)))
+
+    def restore(self, snapshot: Snapshot) -> None:
+        """Put every state slice back as it was at ``snapshot``; log slices are untouched.
+
+        Raises:
+            ValueError: ``snapshot`` was taken from another session.
+        """
+        if snapshot.owner is not self._token:
+            raise ValueError(
+                "cannot restore a snapshot taken from another session; "
+                "a session restores only its own snapshots"
+            )
+        self._state = dict(snapshot.slices)
+
+    def reset(self) -> None:
+        """Empty every slice (state and log) and the metrics; keep reducer registrations."""
+        self._state = {}
+        self._logs = {}
+        self._metrics.reset()
+        # Log slices created by unhandled events are forgotten with their items.
+        self._policies = {
+            registration.slice_type: registration.policy
+            for registrations in self._reducers.values()
+            for registration in registrations
+        }
+
+    @property
+    def visibility_overrides(self) -> Mapping[SectionPath, SectionVisibility]:
+        """The current visibility overrides, as a read-only mapping."""
+        current = self.latest(VisibilityOverrides)
+        return _NO_OVERRIDES if current is None else current.overrides
+
+    @property
+    def dispatcher(self) -> Dispatcher:
+        """Where tool handlers publish events: the session itself."""
+        return self
+
+    @property
+    def metrics(self) -> Metrics:
+        """The session's telemetry counters (kept by ``restore``, cleared by ``reset``)."""
+        return self._metrics

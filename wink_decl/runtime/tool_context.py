@@ -1,0 +1,41 @@
+"""``ToolContext``: the read-only view of the run that every handler receives."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from wink_decl.runtime.prompt import Prompt, RenderedPrompt
+    from wink_decl.runtime.resources import ResourceRegistry
+    from wink_decl.runtime.session import SessionProtocol
+
+__all__ = ["ToolContext"]
+
+
+@dataclass(slots=True, frozen=True)
+class ToolContext:
+    """What a handler may see: prompt, render, adapter, session, deadline and resources.
+
+    Built fresh for every call and discarded after it.
+    """
+
+    prompt: Prompt[Any]
+    rendered_prompt: RenderedPrompt | None
+    adapter: Any
+    session: SessionProtocol
+    deadline: Any = None
+    budget_tracker: Any = None
+    heartbeat: Callable[[], None] | None = None
+
+    @property
+    def resources(self) -> ResourceRegistry:
+        """The prompt's resources (filesystem, clients)."""
+        return self.prompt.resources
+
+    def beat(self) -> None:
+        """Tell the orchestrator a long operation is still alive."""
+        if self.heartbeat is not None:
+            self.heartbeat()

@@ -1,0 +1,56 @@
+"""``ToolResult``: what a tool handler returns to the model and to the session."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Generic, Protocol, TypeVar, runtime_checkable
+
+from wink_decl.runtime.serde import dumps
+
+__all__ = ["ToolRenderableResult", "ToolResult"]
+
+ResultT = TypeVar("ResultT")
+ValueT = TypeVar("ValueT")
+
+
+@runtime_checkable
+class ToolRenderableResult(Protocol):
+    """A result that chooses its own text for the model."""
+
+    def render(self) -> str:
+        """The provider-facing text of this result."""
+        ...
+
+
+@dataclass(slots=True, frozen=True)
+class ToolResult(Generic[ResultT]):
+    """A handler's answer: a short message for the model and a typed payload."""
+
+    message: str
+    value: ResultT | None = None
+    success: bool = True
+    exclude_value_from_context: bool = False
+
+    @staticmethod
+    def ok(value: ValueT, message: str = "") -> ToolResult[ValueT]:
+        """A successful result carrying ``value``."""
+        return ToolResult(message=message, value=value, success=True)
+
+    @staticmethod
+    def error(message: str) -> ToolResult[Any]:
+        """A failed result: ``success=False`` and no value."""
+        return ToolResult(message=message, value=None, success=False)
+
+    def render(self) -> str:
+        """The payload as text: its own ``render()``, else compact JSON; ``""`` without a value."""
+        value = self.value
+        if value is None:
+            return ""
+        if isinstance(value, ToolRenderableResult):
+            text = value.render()
+            if not isinstance(text, str):  # pyright: ignore[reportUnnecessaryIsInstance]  # user code
+                raise TypeError(
+                    f"{type(value).__name__}.render() must return str, got {type(text).__name__}."
+                )
+            return text
+        return dumps(value)
