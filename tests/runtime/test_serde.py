@@ -143,7 +143,7 @@ def test_dump_turns_every_supported_value_into_json_data() -> None:
         "level": Level.HIGH,
         "day": datetime.date(2024, 5, 1),
         "moment": datetime.datetime(2024, 5, 1, 12, 30, tzinfo=datetime.UTC),
-        "path": PurePosixPath("/tmp/x"),
+        "path": PurePosixPath("/srv/data.txt"),
         "name": Name("n"),
         "proxy": MappingProxyType({"k": [None, 1.5]}),
     }
@@ -176,7 +176,7 @@ def test_dump_turns_every_supported_value_into_json_data() -> None:
         "level": 2,
         "day": "2024-05-01",
         "moment": "2024-05-01T12:30:00+00:00",
-        "path": "/tmp/x",
+        "path": "/srv/data.txt",
         "name": "n",
         "proxy": {"k": [None, 1.5]},
     }
@@ -242,7 +242,7 @@ def test_dumps_is_compact_deterministic_text_without_nones_by_default() -> None:
 
 
 def test_parse_converts_every_supported_annotation() -> None:
-    data = {
+    data: dict[str, object] = {
         "text": "t",
         "count": 3,
         "ratio": 2,
@@ -305,7 +305,7 @@ def test_parse_applies_defaults_and_default_factories() -> None:
 
 
 def test_parse_extra_ignore_drops_unknown_keys_at_every_depth() -> None:
-    data = {"title": "t", "x": 1, "children": []}
+    data: dict[str, object] = {"title": "t", "x": 1, "children": []}
     assert parse(Step, data, extra="ignore") == Step("t")
     nested = {"name": "a", "zzz": 0, "children": [{"name": "b", "extra": True}]}
     assert parse(Node, nested, extra="ignore") == Node("a", (Node("b"),))
@@ -329,7 +329,7 @@ def test_parse_of_a_literal_enum_member_returns_the_member() -> None:
         ({"text": 1}, "Field 'text' must be a string, got integer."),
         ({"text": (1,)}, "Field 'text' must be a string, got array."),
         ({"text": {"a": 1}}, "Field 'text' must be a string, got object."),
-        ({"text": MappingProxyType({})}, "Field 'text' must be a string, got object."),
+        ({"text": MappingProxyType({"k": "v"})}, "Field 'text' must be a string, got object."),
         ({"text": datetime.date(2024, 1, 1)}, "Field 'text' must be a string, got date."),
         ({"count": True}, "Field 'count' must be an integer, got boolean."),
         ({"count": 1.5}, "Field 'count' must be an integer, got number."),
@@ -356,7 +356,7 @@ def test_parse_of_a_literal_enum_member_returns_the_member() -> None:
             {"steps": [{"title": "a"}, {"title": None}]},
             "Field 'steps[1].title' must be a string, got null.",
         ),
-        ({"steps": [{}]}, "Missing required field 'steps[0].title'."),
+        ({"steps": [dict[str, object]()]}, "Missing required field 'steps[0].title'."),
         (
             {"steps": [{"title": "a", "x": 1}]},
             "Unknown field 'steps[0].x' (allowed: title, done).",
@@ -374,8 +374,10 @@ def test_parse_of_a_literal_enum_member_returns_the_member() -> None:
         ({"note": 5}, "Field 'note' must be a string, got integer."),
         (
             {1: "x"},
-            "Unknown field '1' (allowed: text, count, ratio, flag, nothing, maybe, mode, one, color, maybe_color, names, steps, seq, tags, ids, point, single, labels, extras, step, note, blob, raw).",
-        ),  # noqa: E501  # the whole message
+            "Unknown field '1' (allowed: text, count, ratio, flag, nothing, maybe, mode, one, "
+            "color, maybe_color, names, steps, seq, tags, ids, point, single, labels, extras, "
+            "step, note, blob, raw).",
+        ),
     ],
     ids=[
         "str-int",

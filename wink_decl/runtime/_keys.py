@@ -37,7 +37,7 @@ def normalise_key(key: str, *, what: str = "Section key") -> str:
             f"{what} '{key}' contains '.', which separates section paths; use '-' or '_'.",
             section_path=(lowered,),
         )
-    if not KEY_PATTERN.match(lowered):
+    if not KEY_PATTERN.fullmatch(lowered):
         raise PromptValidationError(
             f"{what} '{key}' is invalid: use {_KEY_RULE}.",
             section_path=(lowered,),
@@ -61,7 +61,7 @@ def normalise_ns(ns: str) -> str:
         raise PromptValidationError("Prompt ns must be a non-empty string such as 'agents/review'.")
     segments = ns.lower().split("/")
     for segment in segments:
-        if not KEY_PATTERN.match(segment):
+        if not KEY_PATTERN.fullmatch(segment):
             raise PromptValidationError(
                 f"Prompt ns '{ns}' has an invalid segment '{segment}': "
                 f"each segment needs {_KEY_RULE}."

@@ -41,23 +41,31 @@ def default_suffix(key: str, children: Sequence[str]) -> str:
 class Plan:
     """Everything about a render that does not depend on parameter values."""
 
-    literal: str | None
-    """The whole text when no placeholder is shown; otherwise None and ``template`` is used."""
-    template: str
-    """A ``str.format`` string; ``{n}`` is the n-th slot."""
+    runs: tuple[str, ...]
+    """Literal text between placeholder occurrences; one more run than occurrences."""
+    occurrences: tuple[int, ...]
+    """For each placeholder occurrence, in order, the index of its distinct slot."""
     sources: tuple[Node, ...]
     """One node per distinct params source; slots point into this tuple."""
     slots: tuple[tuple[int, str], ...]
+    """Distinct (source, field) pairs, each looked up once per render."""
     tools: tuple[Tool[Any, Any], ...]
     tool_param_descriptions: Mapping[str, Mapping[str, str]]
     section_visibility: Mapping[SectionPath, SectionVisibility]
 
     def text(self, resolver: ParamsResolver) -> str:
         """Substitute this render's values; values are data and are never substituted again."""
-        if self.literal is not None:
-            return self.literal
+        runs = self.runs
+        if not self.occurrences:
+            return runs[0]
         instances = [resolver.instance(node) for node in self.sources]
-        return self.template.format(*[str(getattr(instances[s], name)) for s, name in self.slots])
+        values = [str(getattr(instances[s], name)) for s, name in self.slots]
+        if len(values) == 1:
+            return values[0].join(runs)
+        parts = [""] * (2 * len(runs) - 1)
+        parts[::2] = runs
+        parts[1::2] = [values[slot] for slot in self.occurrences]
+        return "".join(parts)
 
 
 class PlanBuilder:
@@ -102,17 +110,19 @@ class PlanBuilder:
         """Freeze; ``read_section`` is appended when anything was summarized."""
         summarized = SectionVisibility.SUMMARY in self._visibility.values()
         tools = (*self._tools, read_section) if summarized and read_section else tuple(self._tools)
-        slots = tuple(self._slots)
-        literal = None if slots else "".join(p for p in self._pieces if isinstance(p, str))
-        template = "".join(
-            _escape(p) if isinstance(p, str) else "{" + str(self._slots[p]) + "}"
-            for p in self._pieces
-        )
+        runs: list[str] = [""]
+        occurrences: list[int] = []
+        for piece in self._pieces:
+            if isinstance(piece, str):
+                runs[-1] += piece
+            else:
+                occurrences.append(self._slots[piece])
+                runs.append("")
         return Plan(
-            literal=literal,
-            template=template,
+            runs=tuple(runs),
+            occurrences=tuple(occurrences),
             sources=tuple(self._source_nodes),
-            slots=slots,
+            slots=tuple(self._slots),
             tools=tools,
             tool_param_descriptions=_descriptions(tools),
             section_visibility=MappingProxyType(self._visibility),
@@ -141,10 +151,6 @@ class PlanBuilder:
         slot_key = (source, slot.name)
         self._slots.setdefault(slot_key, len(self._slots))
         return slot_key
-
-
-def _escape(text: str) -> str:
-    return text.replace("{", "{{").replace("}", "}}")
 
 
 def _descriptions(tools: Sequence[Tool[Any, Any]]) -> Mapping[str, Mapping[str, str]]:

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from string import Template
 
 from wink_decl.errors import PromptValidationError
+from wink_decl.runtime.visibility import SectionPath
 
 __all__ = ["CompiledText", "Slot", "compile_text"]
 
@@ -53,7 +54,7 @@ def _append(pieces: list[Piece], piece: Piece) -> None:
     pieces.append(piece)
 
 
-def compile_text(text: str, *, where: str) -> CompiledText:
+def compile_text(text: str, *, where: str, section_path: SectionPath = ()) -> CompiledText:
     """Dedent, strip and split ``text``; a stray ``$`` is refused with its line and column."""
     source = textwrap.dedent(text).strip()
     pieces: list[Piece] = []
@@ -67,17 +68,20 @@ def compile_text(text: str, *, where: str) -> CompiledText:
             continue
         name = match.group("named") or match.group("braced")
         if name is None:
-            raise _invalid_dollar(source, match.start("invalid"), where)
+            raise _invalid_dollar(source, match.start(), where, section_path)
         names.add(name)
         pieces.append(Slot(name))
     _append(pieces, source[position:])
     return CompiledText(tuple(pieces), frozenset(names))
 
 
-def _invalid_dollar(source: str, index: int, where: str) -> PromptValidationError:
+def _invalid_dollar(
+    source: str, index: int, where: str, section_path: SectionPath
+) -> PromptValidationError:
     line = source.count("\n", 0, index) + 1
     column = index - (source.rfind("\n", 0, index) + 1) + 1
     return PromptValidationError(
         f"Invalid placeholder in {where} at line {line}, column {column}: "
-        "write $name or ${name}, and $$ for a literal '$'."
+        "write $name or ${name}, and $$ for a literal '$'.",
+        section_path=section_path,
     )

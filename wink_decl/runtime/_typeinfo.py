@@ -14,6 +14,7 @@ __all__ = [
     "DataclassInfo",
     "FieldInfo",
     "Kind",
+    "PathSegment",
     "TypeNode",
     "choice_value",
     "classify",
@@ -157,7 +158,7 @@ def _classify_generic(annotation: object, origin: object, args: tuple[Any, ...])
 
 def _classify_union(_origin: object, args: tuple[Any, ...]) -> TypeNode:
     others = [arg for arg in args if arg is not _NONE_TYPE]
-    if len(others) != 1 or len(args) != len(others) + 1:
+    if len(others) != 1:  # typing collapses a one-member Union, so one other means X | None
         raise TypeError(f"unsupported type annotation: {' | '.join(map(_text, args))}")
     return TypeNode(Kind.OPTIONAL, args=(classify(others[0]),))
 

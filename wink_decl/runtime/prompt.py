@@ -25,7 +25,12 @@ if TYPE_CHECKING:
 
 __all__ = ["Prompt", "PromptTemplate", "RenderedPrompt"]
 
-OutputT = TypeVar("OutputT")
+if TYPE_CHECKING:  # PEP 696 defaults exist for checkers only before Python 3.13
+    from typing_extensions import TypeVar as TypeVarWithDefault
+
+    OutputT = TypeVarWithDefault("OutputT", default=None)
+else:
+    OutputT = TypeVar("OutputT")
 
 _EMPTY: Mapping[Any, Any] = MappingProxyType({})
 

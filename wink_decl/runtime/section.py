@@ -174,7 +174,9 @@ class Section(Generic[ParamsT]):
                 f"The {what} of section '{self._key}' must be a string, got {type(text).__name__}.",
                 section_path=(self._key,),
             )
-        compiled = compile_text(text, where=f"the {what} of section '{self._key}'")
+        compiled = compile_text(
+            text, where=f"the {what} of section '{self._key}'", section_path=(self._key,)
+        )
         wanted = compiled.placeholders - {reserved} if reserved else compiled.placeholders
         _check_placeholders(sorted(wanted), self.params_type, self._key, what)
         return compiled

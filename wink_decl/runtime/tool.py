@@ -102,7 +102,7 @@ class Tool(Generic[ParamsT, ResultT]):
 
 
 def _check_name(name: str, handler: object) -> str:
-    if not isinstance(name, str) or not TOOL_NAME_PATTERN.match(name):  # pyright: ignore[reportUnnecessaryIsInstance]
+    if not isinstance(name, str) or not TOOL_NAME_PATTERN.fullmatch(name):  # pyright: ignore[reportUnnecessaryIsInstance]
         raise PromptValidationError(
             f"Tool name '{name}' is invalid: use 1-64 lowercase letters, digits, '_' or '-'."
         )

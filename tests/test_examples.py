@@ -1,0 +1,96 @@
+"""The README's main command and the benchmark's prompt shape."""
+
+from __future__ import annotations
+
+import importlib.util
+import subprocess
+import sys
+from pathlib import Path
+from types import ModuleType
+
+ROOT = Path(__file__).resolve().parent.parent
+
+EXPECTED_EXAMPLE_OUTPUT = """\
+## 1. Task (task)
+
+Review the Python change below.
+
+def f(): pass
+
+## 2. Reference (reference)
+
+Style rules for Python are available.
+
+---
+[This section is summarized. Call `read_section` with key "reference" to view full content \
+including subsections: naming, layout.] 
+
+tools: read_section 
+
+read_section -> Content of section 'reference':
+## 2. Reference (reference)
+
+Cite rules by id; look each one up before citing it.
+
+### 2.1. Naming (reference.naming)
+
+Use snake_case.
+
+### 2.2. Layout (reference.layout)
+
+Keep functions short. 
+
+after expansion, tools: lookup_rule
+OpenAI format of the first tool: {'type': 'function', 'function': {'name': 'lookup_rule', \
+'description': 'Look up one style rule by id.', 'parameters': {'type': 'object', 'properties': \
+{'rule_id': {'type': 'string', 'description': 'Rule id such as E501.'}}, 'required': \
+['rule_id'], 'additionalProperties': False}}}
+"""
+
+
+def _load(relative: str) -> ModuleType:
+    path = ROOT / relative
+    spec = importlib.util.spec_from_file_location(path.stem, path)
+    assert spec is not None
+    assert spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[path.stem] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_progressive_disclosure_example_prints_exactly_what_the_model_sees() -> None:
+    completed = subprocess.run(
+        [sys.executable, str(ROOT / "examples" / "progressive_disclosure.py")],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert completed.stderr == ""
+    assert completed.stdout == EXPECTED_EXAMPLE_OUTPUT
+
+
+def test_benchmark_prompt_has_the_issue_shape() -> None:
+    bench = _load("benchmarks/render.py")
+    template = bench.build_template(12)
+    nodes = template.nodes
+    assert [node.section.key for node in nodes] == [f"s{i}" for i in range(12)]
+    assert [node.depth for node in nodes] == [0, 1, 2] * 4
+    summarized = [node.index for node in nodes if node.base_visibility.value == "summary"]
+    assert summarized == [1, 3, 5, 7, 9, 11]
+    with_tools = [node.index for node in nodes if node.tools]
+    assert with_tools == [0, 3, 6, 9]
+
+
+def test_benchmark_fragments_rebuild_the_rendered_text() -> None:
+    bench = _load("benchmarks/render.py")
+    text = "## 1. A (a)\n\nBody for wink.\n\n## 2. B (b)"
+    assert bench.fragments(text, "wink") == [
+        "## 1. A (a)",
+        "\n\n",
+        "Body for ",
+        "wink",
+        ".",
+        "\n\n",
+        "## 2. B (b)",
+    ]
