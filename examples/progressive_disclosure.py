@@ -97,14 +97,14 @@ def main() -> None:
     session = Session()
     prompt = Prompt(TEMPLATE).bind(ReviewParams(language="Python", change="def f(): pass"))
     first = prompt.render(session=session)
-    print(first.text, "\n\ntools:", ", ".join(first.tool_names), "\n")
+    print(f"{first.text}\n\ntools: {', '.join(first.tool_names)}\n")
 
     read_section = first.tools[-1]
     assert read_section.handler is not None  # noqa: S101  # built-in tools always have one
     context = ToolContext(prompt=prompt, rendered_prompt=first, adapter=None, session=session)
     result = read_section.handler(ReadSectionParams(section_key="reference"), context=context)
     print("read_section ->", result.message)
-    print(result.render(), "\n")
+    print(f"{result.render()}\n")
 
     session.dispatch(SetVisibilityOverride(path=("reference",), visibility=SectionVisibility.FULL))
     second = prompt.render(session=session)

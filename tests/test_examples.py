@@ -23,9 +23,9 @@ Style rules for Python are available.
 
 ---
 [This section is summarized. Call `read_section` with key "reference" to view full content \
-including subsections: naming, layout.] 
+including subsections: naming, layout.]
 
-tools: read_section 
+tools: read_section
 
 read_section -> Content of section 'reference':
 ## 2. Reference (reference)
@@ -38,7 +38,7 @@ Use snake_case.
 
 ### 2.2. Layout (reference.layout)
 
-Keep functions short. 
+Keep functions short.
 
 after expansion, tools: lookup_rule
 OpenAI format of the first tool: {'type': 'function', 'function': {'name': 'lookup_rule', \

@@ -67,7 +67,8 @@ def test_all_is_sorted_and_complete():
         name
         for name in vars(session_package)
         if not name.startswith("_")
-        and name not in {"annotations", "metrics", "protocols", "session", "visibility_slice"}
+        and name
+        not in {"annotations", "metrics", "protocols", "session", "tool_events", "visibility_slice"}
     }
     assert session_package.__all__ == sorted(session_package.__all__, key=isort_style)
     assert set(session_package.__all__) == public

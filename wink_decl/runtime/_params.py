@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Mapping
+from typing import cast
 
 from wink_decl.errors import PromptRenderError
 from wink_decl.runtime._tree import Node
@@ -24,9 +25,7 @@ class ParamsResolver:
 
     def instance(self, node: Node) -> object:
         """The params for ``node``: bound, section default, template default, then ``T()``."""
-        kind = node.params_type
-        if kind is None:
-            return None
+        kind = cast("type", node.params_type)  # only nodes with a params type are asked
         found = self._bound.get(kind)
         if found is None:
             found = node.section.default_params

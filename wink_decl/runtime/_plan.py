@@ -52,6 +52,8 @@ class Plan:
     tools: tuple[Tool[Any, Any], ...]
     tool_param_descriptions: Mapping[str, Mapping[str, str]]
     section_visibility: Mapping[SectionPath, SectionVisibility]
+    bare_bodies: tuple[tuple[int, int], ...] = ()
+    """(first occurrence, count) of each body made of placeholders only: empty values drop it."""
 
     def text(self, resolver: ParamsResolver) -> str:
         """Substitute this render's values; values are data and are never substituted again."""
@@ -60,11 +62,15 @@ class Plan:
             return runs[0]
         instances = [resolver.instance(node) for node in self.sources]
         values = [str(getattr(instances[s], name)) for s, name in self.slots]
-        if len(values) == 1:
+        if len(values) == 1 and not self.bare_bodies:
             return values[0].join(runs)
         parts = [""] * (2 * len(runs) - 1)
         parts[::2] = runs
         parts[1::2] = [values[slot] for slot in self.occurrences]
+        for first, count in self.bare_bodies:
+            if not any(parts[2 * first + 1 : 2 * (first + count) : 2]):
+                # The body rendered empty: the heading stands alone, without its blank line.
+                parts[2 * first] = parts[2 * first][: -len(SECTION_SEPARATOR)]
         return "".join(parts)
 
 
@@ -80,6 +86,8 @@ class PlanBuilder:
         self._slots: dict[tuple[int, str], int] = {}
         self._tools: list[Tool[Any, Any]] = []
         self._visibility: dict[SectionPath, SectionVisibility] = {}
+        self._occurrences = 0
+        self._bare_bodies: list[tuple[int, int]] = []
 
     def full(self, node: Node) -> None:
         """Add a section at FULL: heading, body, and its tools."""
@@ -126,18 +134,26 @@ class PlanBuilder:
             tools=tools,
             tool_param_descriptions=_descriptions(tools),
             section_visibility=MappingProxyType(self._visibility),
+            bare_bodies=tuple(self._bare_bodies),
         )
 
     def _section(self, node: Node, body: Iterable[Piece]) -> None:
         if self._visibility:
             self._pieces.append(SECTION_SEPARATOR)
         self._pieces.append(node.heading)
-        first = True
-        for piece in body:
-            if first:
-                self._pieces.append(SECTION_SEPARATOR)
-                first = False
-            self._pieces.append(self._slot(node, piece) if isinstance(piece, Slot) else piece)
+        pieces = tuple(body)
+        if not pieces:
+            return
+        self._pieces.append(SECTION_SEPARATOR)
+        if all(isinstance(piece, Slot) for piece in pieces):
+            # Placeholders only: when every value is empty the body is empty too.
+            self._bare_bodies.append((self._occurrences, len(pieces)))
+        for piece in pieces:
+            if isinstance(piece, Slot):
+                self._pieces.append(self._slot(node, piece))
+                self._occurrences += 1
+            else:
+                self._pieces.append(piece)
 
     def _slot(self, node: Node, slot: Slot) -> tuple[int, str]:
         params_type = node.params_type

@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from types import MappingProxyType
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from wink_decl.errors import PromptRenderError
 from wink_decl.runtime._keys import did_you_mean
@@ -63,7 +62,7 @@ class Engine:
         """The plan for this render's visibility state, built once per distinct state."""
         session_overrides = None if session is None else session.visibility_overrides
         if overrides or session_overrides or self.dynamic:
-            chosen = self.override_indices(overrides, session_overrides, strict=True)
+            chosen = self.override_indices(overrides, session_overrides)
             key = tuple(self.state(chosen, resolver, session).items())
         else:
             key = ()
@@ -81,15 +80,15 @@ class Engine:
         self,
         overrides: Overrides | None,
         session_overrides: Mapping[SectionPath, SectionVisibility] | None,
-        *,
-        strict: bool,
     ) -> dict[int, SectionVisibility]:
-        """Overrides by node index; the session's win over the render's."""
+        """Overrides by node index; the session's win over the render's.
+
+        An unknown path given to render is a caller's mistake; the session may hold
+        overrides for other prompts, so its unknown paths are ignored.
+        """
         chosen: dict[int, SectionVisibility] = {}
         for path, visibility in (overrides or {}).items():
-            index = self._index_of(path, strict=strict)
-            if index is not None:
-                chosen[index] = _check_override(path, visibility)
+            chosen[self._index_of(path)] = _check_override(path, visibility)
         for path, visibility in (session_overrides or {}).items():
             index = self.by_path.get(path)
             if index is not None:
@@ -173,10 +172,10 @@ class Engine:
             )
         return value
 
-    def _index_of(self, path: object, *, strict: bool) -> int | None:
-        key = tuple(path.lower().split(".")) if isinstance(path, str) else path
+    def _index_of(self, path: object) -> int:
+        key = _path_key(path)
         index = self.by_path.get(key)  # pyright: ignore[reportArgumentType]
-        if index is None and strict:
+        if index is None:
             shown = ".".join(key) if isinstance(key, tuple) else repr(key)  # pyright: ignore[reportUnknownArgumentType, reportUnknownVariableType]
             raise PromptRenderError(
                 f"visibility_overrides names an unknown section '{shown}'."
@@ -229,7 +228,7 @@ class Engine:
         if index is None or not self._enabled_chain(index, resolver, session):
             return None
         session_overrides = None if session is None else session.visibility_overrides
-        chosen = self.override_indices(overrides, session_overrides, strict=False)
+        chosen = self.override_indices(overrides, session_overrides)
         focused = self.state(chosen, resolver, session, focus=index)
         current = self.state(chosen, resolver, session)
         already = self._shown(index, current)
@@ -272,14 +271,19 @@ class Engine:
         return tuple(tools)
 
 
+def _path_key(path: object) -> object:
+    """A dotted string or a tuple of keys, lower-cased like section keys are."""
+    if isinstance(path, str):
+        return tuple(path.lower().split("."))
+    if isinstance(path, tuple):
+        parts = cast("tuple[object, ...]", path)
+        return tuple(part.lower() if isinstance(part, str) else part for part in parts)
+    return path
+
+
 def _check_override(path: object, visibility: object) -> SectionVisibility:
     if not isinstance(visibility, SectionVisibility):
         raise PromptRenderError(
             f"visibility_overrides[{path!r}] must be a SectionVisibility, got {visibility!r}."
         )
     return visibility
-
-
-def freeze(mapping: Mapping[str, Any]) -> Mapping[str, Any]:
-    """A read-only view, for maps shared between renders."""
-    return MappingProxyType(dict(mapping))

@@ -134,8 +134,13 @@ def _check_tool_names(nodes: tuple[Node, ...]) -> None:
             first = owners.get(tool.name)
             owners[tool.name] = node.dotted
             if first is not None:
+                where = (
+                    f"twice in section '{first}'"
+                    if first == node.dotted
+                    else f"in sections '{first}' and '{node.dotted}'"
+                )
                 raise PromptValidationError(
-                    f"Duplicate tool name '{tool.name}' in sections '{first}' and "
-                    f"'{node.dotted}': tool names must be unique across the prompt.",
+                    f"Duplicate tool name '{tool.name}' {where}: tool names must be unique "
+                    "across the prompt.",
                     section_path=node.path,
                 )

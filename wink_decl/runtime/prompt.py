@@ -87,6 +87,11 @@ class PromptTemplate(Generic[OutputT]):
         self._nodes = nodes
         self._defaults = _first_defaults(nodes)
         self._params_types = frozenset(n.params_type for n in nodes if n.params_type is not None)
+        self._tool_policies = {
+            tool.name: (*node.section.policies, *self._policies)
+            for node in nodes
+            for tool in node.tools
+        }
         self._engine = Engine(nodes, read_section=None)
         if any(node.section.summary is not None for node in nodes):
             self._engine.read_section_tool = make_read_section_tool(self._engine, self.label)
@@ -146,6 +151,10 @@ class PromptTemplate(Generic[OutputT]):
         key = tuple(path.lower().split(".")) if isinstance(path, str) else path
         index = self._engine.by_path.get(key)
         return None if index is None else self._nodes[index]
+
+    def policies_for(self, tool_name: str) -> tuple[ToolPolicy, ...]:
+        """The policies governing a tool: its section's, then the prompt's."""
+        return self._tool_policies.get(tool_name, self._policies)
 
     def all_tools(self) -> tuple[Tool[Any, Any], ...]:
         """Every tool of every section, enabled or not, in declaration order."""
@@ -239,10 +248,16 @@ class Prompt(Generic[OutputT]):
 def _check_bindable(
     template: PromptTemplate[Any], value: object, kind: type, seen: set[type]
 ) -> None:
-    if not dataclasses.is_dataclass(value) or isinstance(value, type):
+    if isinstance(value, type):
+        raise PromptValidationError(
+            f"Params must be dataclass instances, got the class {value.__qualname__}: "
+            f"bind {value.__qualname__}(...) instead.",
+            dataclass_type=value,
+        )
+    if not dataclasses.is_dataclass(value):
         raise PromptValidationError(
             f"Params must be dataclass instances, got {kind.__qualname__}.",
-            dataclass_type=value if isinstance(value, type) else kind,
+            dataclass_type=kind,
         )
     if kind in seen:
         raise PromptValidationError(

@@ -3,11 +3,24 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from typing import TypeVar, cast
+from typing import Protocol, TypeVar, cast, runtime_checkable
 
-__all__ = ["ResourceRegistry"]
+__all__ = ["ResourceRegistry", "Restorable"]
 
 T = TypeVar("T")
+
+
+@runtime_checkable
+class Restorable(Protocol):
+    """A resource whose state rolls back with the session when a tool call fails."""
+
+    def snapshot(self) -> object:
+        """An opaque token for ``restore``."""
+        ...
+
+    def restore(self, snapshot: object, /) -> None:
+        """Return to the state ``snapshot`` captured."""
+        ...
 
 
 class ResourceRegistry:

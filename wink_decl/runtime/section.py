@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable, Sequence
-from typing import Any, ClassVar, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
 
 from wink_decl.errors import PromptValidationError
 from wink_decl.runtime._generic import specialise
@@ -17,7 +17,12 @@ from wink_decl.runtime.visibility import SectionVisibility
 
 __all__ = ["EnabledSpec", "MarkdownSection", "Section", "VisibilitySpec"]
 
-ParamsT = TypeVar("ParamsT")
+if TYPE_CHECKING:  # PEP 696 defaults exist for checkers only before Python 3.13
+    from typing_extensions import TypeVar as TypeVarWithDefault
+
+    ParamsT = TypeVarWithDefault("ParamsT", default=None)
+else:
+    ParamsT = TypeVar("ParamsT")
 
 VisibilitySpec = SectionVisibility | Callable[..., SectionVisibility]
 """A constant visibility, or a callable of ``(params)``, ``(*, session)`` or both."""
@@ -202,11 +207,16 @@ class Section(Generic[ParamsT]):
     def _check_default(self, value: ParamsT | None) -> ParamsT | None:
         if value is None:
             return None
-        if self.params_type is None or not isinstance(value, self.params_type):
-            expected = self.params_type.__qualname__ if self.params_type else "no params"
+        if self.params_type is None:
             raise PromptValidationError(
-                f"default_params of section '{self._key}' must be a {expected}, "
-                f"got {type(value).__qualname__}.",
+                f"Section '{self._key}' declares no params type, so it takes no default_params; "
+                f"got {type(value).__qualname__}. Write MarkdownSection[YourParams](...).",
+                section_path=(self._key,),
+            )
+        if not isinstance(value, self.params_type):
+            raise PromptValidationError(
+                f"default_params of section '{self._key}' must be a "
+                f"{self.params_type.__qualname__}, got {type(value).__qualname__}.",
                 section_path=(self._key,),
                 dataclass_type=self.params_type,
             )

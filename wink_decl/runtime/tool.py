@@ -48,7 +48,7 @@ class BuiltinToolHandler:
     """Marker base for handlers wink-decl itself provides (they may use reserved names)."""
 
 
-@dataclass(slots=True, frozen=True)
+@dataclass(frozen=True)  # not slotted, like ToolResult: ToolExample[P, R](...) must work
 class ToolExample(Generic[ParamsT, ResultT]):
     """One worked call: what the model sends and what it gets back."""
 
@@ -79,7 +79,8 @@ class Tool(Generic[ParamsT, ResultT]):
     def __class_getitem__(cls, items: Any) -> Any:  # noqa: D105
         params, result = items if isinstance(items, tuple) else (items, None)  # pyright: ignore[reportUnknownVariableType]
         if isinstance(params, TypeVar) or isinstance(result, TypeVar):  # generic subclassing
-            return super().__class_getitem__(items)  # type: ignore[misc]  # pyright: ignore[reportAttributeAccessIssue, reportUnknownMemberType, reportUnknownVariableType, reportUnknownArgumentType]
+            # Not super(): slots=True rebuilds the class, so its __class__ cell is stale.
+            return Generic.__class_getitem__.__func__(cls, items)  # type: ignore[attr-defined]  # pyright: ignore[reportAttributeAccessIssue, reportUnknownMemberType, reportUnknownVariableType]
         return specialise(cls, ("_generic_params", "_generic_result"), (params, result))  # pyright: ignore[reportUnknownArgumentType]
 
     def __post_init__(self) -> None:

@@ -5,9 +5,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from wink_decl.runtime.filesystem import Filesystem
+
 if TYPE_CHECKING:
     from collections.abc import Callable
 
+    from wink_decl.runtime.adapter import ProviderAdapter
+    from wink_decl.runtime.budget import BudgetTracker
+    from wink_decl.runtime.deadline import Deadline
     from wink_decl.runtime.prompt import Prompt, RenderedPrompt
     from wink_decl.runtime.resources import ResourceRegistry
     from wink_decl.runtime.session import SessionProtocol
@@ -24,16 +29,21 @@ class ToolContext:
 
     prompt: Prompt[Any]
     rendered_prompt: RenderedPrompt | None
-    adapter: Any
+    adapter: ProviderAdapter | None
     session: SessionProtocol
-    deadline: Any = None
-    budget_tracker: Any = None
+    deadline: Deadline | None = None
+    budget_tracker: BudgetTracker | None = None
     heartbeat: Callable[[], None] | None = None
 
     @property
     def resources(self) -> ResourceRegistry:
         """The prompt's resources (filesystem, clients)."""
         return self.prompt.resources
+
+    @property
+    def filesystem(self) -> Filesystem:
+        """Shortcut for ``resources.get(Filesystem)``; ``LookupError`` when there is none."""
+        return self.resources.get(Filesystem)  # type: ignore[type-abstract]
 
     def beat(self) -> None:
         """Tell the orchestrator a long operation is still alive."""

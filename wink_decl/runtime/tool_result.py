@@ -22,7 +22,9 @@ class ToolRenderableResult(Protocol):
         ...
 
 
-@dataclass(slots=True, frozen=True)
+# Not slotted: ToolResult[T](...) sets __orig_class__, which slotted frozen dataclasses
+# refuse (the generated __setattr__ calls super() on the pre-slots class).
+@dataclass(frozen=True)
 class ToolResult(Generic[ResultT]):
     """A handler's answer: a short message for the model and a typed payload."""
 

@@ -10,6 +10,12 @@ from wink_decl.runtime.session.metrics import (
 )
 from wink_decl.runtime.session.protocols import Dispatcher, SessionProtocol
 from wink_decl.runtime.session.session import Reducer, Session, SlicePolicy, Snapshot
+from wink_decl.runtime.session.tool_events import (
+    PolicyState,
+    RecordPolicyInvocation,
+    ToolInvoked,
+    ToolsInjected,
+)
 from wink_decl.runtime.session.visibility_slice import (
     ClearAllVisibilityOverrides,
     ClearVisibilityOverride,
@@ -25,11 +31,15 @@ __all__ = [
     "ClearVisibilityOverride",
     "Dispatcher",
     "Metrics",
+    "PolicyState",
+    "RecordPolicyInvocation",
     "Reducer",
     "Session",
     "SessionProtocol",
     "SetVisibilityOverride",
     "SlicePolicy",
     "Snapshot",
+    "ToolInvoked",
+    "ToolsInjected",
     "VisibilityOverrides",
 ]

@@ -31,6 +31,10 @@ class SessionProtocol(Protocol):
         """Run every reducer registered for ``type(event)``."""
         ...
 
+    def is_registered(self, event_type: type) -> bool:
+        """Whether a reducer listens for ``event_type`` (exact type)."""
+        ...
+
     def query(self, slice_type: type[S]) -> tuple[S, ...]:
         """Return every item of the slice ``slice_type``, oldest first."""
         ...

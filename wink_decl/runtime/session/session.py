@@ -9,6 +9,11 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING, TypeAlias, TypeVar, cast
 
 from wink_decl.runtime.session.metrics import Metrics
+from wink_decl.runtime.session.tool_events import (
+    PolicyState,
+    RecordPolicyInvocation,
+    reduce_policy_invocation,
+)
 from wink_decl.runtime.session.visibility_slice import (
     ClearAllVisibilityOverrides,
     ClearVisibilityOverride,
@@ -118,7 +123,7 @@ class Session:
     __slots__ = ("_logs", "_metrics", "_policies", "_reducers", "_state", "_token")
 
     def __init__(self) -> None:
-        """Create an empty session with the built-in visibility reducers registered."""
+        """Create an empty session with the built-in visibility and policy reducers registered."""
         self._token = object()
         self._reducers: dict[type[object], list[_Registration]] = {}
         self._policies: dict[type[object], SlicePolicy] = {}
@@ -126,6 +131,9 @@ class Session:
         self._logs: dict[type[object], _LogSlice] = {}
         self._metrics = Metrics()
         self._register_visibility_reducers()
+        self.register_reducer(
+            RecordPolicyInvocation, reduce_policy_invocation, slice_type=PolicyState
+        )
 
     def _register_visibility_reducers(self) -> None:
         self.register_reducer(
@@ -171,6 +179,13 @@ class Session:
         # an E; widening its signature to object for storage is therefore safe.
         registration = _Registration(slice_type, cast("_AnyReducer", reducer), policy)
         self._reducers.setdefault(event_type, []).append(registration)
+
+    def is_registered(self, event_type: type) -> bool:
+        """Whether a reducer listens for ``event_type`` (exact type, as ``dispatch`` matches).
+
+        Lets a tool suite register its reducers once per session, whoever calls first.
+        """
+        return event_type in self._reducers
 
     def dispatch(self, event: object) -> None:
         """Run every reducer registered for ``type(event)`` (exact type, no subclasses).

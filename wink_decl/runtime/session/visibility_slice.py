@@ -65,8 +65,13 @@ class SetVisibilityOverride:
     """The visibility to force."""
 
     def __post_init__(self) -> None:
-        """Refuse a path that cannot name a section."""
+        """Refuse a path that cannot name a section, and anything but a SectionVisibility."""
         _check_path(self.path, event="SetVisibilityOverride")
+        if not isinstance(self.visibility, SectionVisibility):  # pyright: ignore[reportUnnecessaryIsInstance]  # untyped callers
+            raise TypeError(
+                "SetVisibilityOverride.visibility must be a SectionVisibility, "
+                f"got {self.visibility!r}"
+            )
 
 
 @dataclass(frozen=True, slots=True)

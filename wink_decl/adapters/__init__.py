@@ -1,0 +1,1 @@
+"""Provider adapters. Each real provider sits behind an optional extra; ``scripted`` needs none."""

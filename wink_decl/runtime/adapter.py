@@ -1,0 +1,68 @@
+"""``ProviderAdapter``: the seam between the evaluation loop and one model provider."""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from wink_decl.runtime.budget import Budget, BudgetTracker
+    from wink_decl.runtime.deadline import Deadline
+    from wink_decl.runtime.prompt import Prompt, RenderedPrompt
+    from wink_decl.runtime.provider import ProviderMessage, ProviderReply, ProviderRequest
+    from wink_decl.runtime.session import SessionProtocol
+
+__all__ = ["PromptResponse", "ProviderAdapter"]
+
+
+@dataclass(slots=True, frozen=True)
+class PromptResponse:
+    """The result of one evaluation: the final text and how the conversation went."""
+
+    prompt_name: str
+    text: str
+    rendered: RenderedPrompt
+    messages: tuple[ProviderMessage, ...]
+
+
+class ProviderAdapter(ABC):
+    """Talks to one provider. Subclasses implement ``complete``; the loop does the rest.
+
+    A provider SDK adapter only translates ``ProviderRequest`` into its API call and the
+    answer back into ``ProviderReply``: tool execution, policies, disclosure and restarts
+    stay in the shared loop.
+    """
+
+    name: str = "adapter"
+
+    @property
+    def supports_dynamic_tools(self) -> bool:
+        """True when the provider accepts a different tool list on every request."""
+        return False
+
+    @abstractmethod
+    def complete(self, request: ProviderRequest) -> ProviderReply:
+        """One model turn."""
+
+    def evaluate(
+        self,
+        prompt: Prompt[Any],
+        *,
+        session: SessionProtocol,
+        deadline: Deadline | None = None,
+        budget: Budget | BudgetTracker | None = None,
+    ) -> PromptResponse:
+        """Run the inner loop until the model answers without calling tools."""
+        from wink_decl.runtime.loop import InnerLoop, InnerLoopConfig  # noqa: PLC0415  # cycle
+
+        config = InnerLoopConfig(supports_dynamic_tools=self.supports_dynamic_tools)
+        loop = InnerLoop(
+            adapter=self,
+            prompt=prompt,
+            session=session,
+            config=config,
+            deadline=deadline,
+            budget=budget,
+        )
+        return loop.run()

@@ -1,0 +1,295 @@
+"""``ToolExecutor``: one provider tool call, dispatched in the order spec 05 gives.
+
+lookup -> parse (extra keys refused) -> policies -> deadline -> context -> snapshot ->
+handler -> ``on_result`` -> restore on any failure -> ``ToolInvoked`` -> the model's message.
+A failing tool never aborts evaluation; only the exceptions of spec 05's table propagate.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, Any, TypeAlias, cast
+
+from wink_decl.errors import (
+    DeadlineExceededError,
+    PromptEvaluationError,
+    ToolValidationError,
+    VisibilityExpansionRequired,
+)
+from wink_decl.runtime._keys import did_you_mean
+from wink_decl.runtime.provider import ProviderMessage, ProviderToolCall
+from wink_decl.runtime.read_section import ReadSectionParams, ReadSectionResult
+from wink_decl.runtime.resources import Restorable
+from wink_decl.runtime.serde import parse
+from wink_decl.runtime.session.tool_events import ToolInvoked
+from wink_decl.runtime.tool_context import ToolContext
+from wink_decl.runtime.tool_result import ToolResult
+from wink_decl.runtime.visibility import SectionVisibility
+
+if TYPE_CHECKING:
+    from wink_decl.runtime.adapter import ProviderAdapter
+    from wink_decl.runtime.budget import BudgetTracker
+    from wink_decl.runtime.deadline import Deadline
+    from wink_decl.runtime.policy import ToolPolicy
+    from wink_decl.runtime.prompt import Prompt, RenderedPrompt
+    from wink_decl.runtime.session import SessionProtocol, Snapshot
+    from wink_decl.runtime.tool import Tool
+
+__all__ = ["ToolExecutionOutcome", "ToolExecutor", "tool_message_text"]
+
+logger = logging.getLogger("wink_decl.executor")
+
+_Snapshot: TypeAlias = "tuple[Snapshot, list[tuple[Restorable, object]]]"
+
+
+@dataclass(slots=True, frozen=True)
+class ToolExecutionOutcome:
+    """What one call produced: the tool message for the model, the result, revealed tools."""
+
+    tool_call_id: str
+    tool_name: str
+    message: ProviderMessage
+    success: bool
+    result: ToolResult[Any]
+    expanded_tools: tuple[Tool[Any, Any], ...] = ()
+    section_key: str | None = None
+    """For ``read_section``: the section that was read."""
+
+
+def tool_message_text(result: ToolResult[Any]) -> str:
+    """The provider-facing text: the message, then the rendered value unless it is excluded."""
+    rendered = "" if result.exclude_value_from_context else result.render()
+    if rendered and result.message:
+        return f"{result.message}\n\n{rendered}"
+    return rendered or result.message
+
+
+class ToolExecutor:
+    """Runs the tool calls of one evaluation against the tools currently offered."""
+
+    def __init__(
+        self,
+        *,
+        prompt: Prompt[Any],
+        rendered: RenderedPrompt,
+        session: SessionProtocol,
+        adapter: ProviderAdapter | None = None,
+        supports_dynamic_tools: bool = False,
+        deadline: Deadline | None = None,
+        budget_tracker: BudgetTracker | None = None,
+        heartbeat: Callable[[], None] | None = None,
+    ) -> None:
+        """Offer ``rendered.tools``; more may be added with ``add``."""
+        self._prompt = prompt
+        self._rendered = rendered
+        self._session = session
+        self._adapter = adapter
+        self._adapter_name = adapter.name if adapter is not None else ""
+        self._dynamic = supports_dynamic_tools
+        self._deadline = deadline
+        self._budget = budget_tracker
+        self._heartbeat = heartbeat
+        self._tools: dict[str, Tool[Any, Any]] = {tool.name: tool for tool in rendered.tools}
+
+    @property
+    def tool_names(self) -> tuple[str, ...]:
+        """The names of the tools on offer, in the order they were offered."""
+        return tuple(self._tools)
+
+    def add(self, tools: Iterable[Tool[Any, Any]]) -> tuple[Tool[Any, Any], ...]:
+        """Offer more tools; a name already on offer is skipped with a warning."""
+        added: list[Tool[Any, Any]] = []
+        for tool in tools:
+            if tool.name in self._tools:
+                logger.warning("Skipping duplicate tool during injection: %s", tool.name)
+                continue
+            self._tools[tool.name] = tool
+            added.append(tool)
+        return tuple(added)
+
+    def execute(self, call: ProviderToolCall) -> ToolExecutionOutcome:
+        """Dispatch one call; raises only what spec 05's exception table re-raises."""
+        tool = self._tools.get(call.name)
+        if tool is None:
+            suggestion = did_you_mean(call.name, self._tools)
+            known = ", ".join(self._tools) or "none"
+            text = f"Unknown tool '{call.name}'.{suggestion} Available tools: {known}."
+            return self._finish(call, None, call.arguments, ToolResult.error(text))
+        params, refusal = self._parse(tool, call)
+        if refusal is not None:
+            return self._finish(call, tool, call.arguments, refusal)
+        result = self._run(tool, params)
+        outcome = self._finish(call, tool, params, result)
+        return self._disclose(tool, params, outcome)
+
+    # -- the steps ---------------------------------------------------------------------------
+
+    def _parse(
+        self, tool: Tool[Any, Any], call: ProviderToolCall
+    ) -> tuple[Any, ToolResult[Any] | None]:
+        """The params dataclass, or the failed result explaining why the arguments are wrong."""
+        try:
+            return parse(tool.params_type, call.decoded_arguments(), extra="forbid"), None
+        except (ToolValidationError, ValueError) as error:
+            return None, ToolResult.error(f"Invalid arguments for tool '{tool.name}': {error}")
+
+    def _run(self, tool: Tool[Any, Any], params: Any) -> ToolResult[Any]:
+        """Policies, deadline, snapshot, handler, ``on_result``; restore when anything fails."""
+        context = self._context()
+        policies = self._prompt.template.policies_for(tool.name)
+        denial = _first_denial(policies, tool, params, context)
+        if denial is not None:
+            return denial
+        if self._deadline is not None and self._deadline.expired():
+            raise PromptEvaluationError(
+                f"The deadline passed before tool '{tool.name}' could run.",
+                prompt_name=self._prompt.name,
+                phase="tool",
+            )
+        snapshot = self._snapshot()
+        try:
+            result = _invoke(tool, params, context)
+            if result.success:
+                for policy in policies:
+                    policy.on_result(tool, params, result, context=context)
+                tool_message_text(result)  # a value that cannot render is a failed call
+        except (VisibilityExpansionRequired, PromptEvaluationError):
+            self._restore(snapshot)
+            raise
+        except DeadlineExceededError as error:
+            self._restore(snapshot)
+            raise PromptEvaluationError(
+                f"The deadline passed while tool '{tool.name}' was running.",
+                prompt_name=self._prompt.name,
+                phase="tool",
+            ) from error
+        except Exception as error:  # noqa: BLE001  # a failing tool must never abort evaluation
+            logger.warning("Tool %s failed after its handler ran", tool.name, exc_info=True)
+            result = ToolResult.error(f"Tool '{tool.name}' failed: {type(error).__name__}: {error}")
+        if not result.success:
+            self._restore(snapshot)
+        return result
+
+    def _context(self) -> ToolContext:
+        return ToolContext(
+            prompt=self._prompt,
+            rendered_prompt=self._rendered,
+            adapter=self._adapter,
+            session=self._session,
+            deadline=self._deadline,
+            budget_tracker=self._budget,
+            heartbeat=self._heartbeat,
+        )
+
+    def _snapshot(self) -> _Snapshot:
+        resources = [(r, r.snapshot()) for r in self._prompt.resources if isinstance(r, Restorable)]
+        return self._session.snapshot(), resources
+
+    def _restore(self, snapshot: _Snapshot) -> None:
+        session_snapshot, resources = snapshot
+        self._session.restore(session_snapshot)
+        for resource, token in resources:
+            resource.restore(token)
+
+    def _finish(
+        self,
+        call: ProviderToolCall,
+        tool: Tool[Any, Any] | None,
+        params: Any,
+        result: ToolResult[Any],
+    ) -> ToolExecutionOutcome:
+        text = tool_message_text(result)
+        name = call.name if tool is None else tool.name
+        self._session.dispatch(
+            ToolInvoked(
+                prompt_name=self._prompt.name,
+                adapter=self._adapter_name,
+                tool_name=name,
+                params=params,
+                result=result,
+                rendered_output=text,
+                call_id=call.call_id,
+            )
+        )
+        if self._budget is not None:
+            self._budget.record_tool_call()
+        message = ProviderMessage(role="tool", content=text, tool_call_id=call.call_id)
+        return ToolExecutionOutcome(call.call_id, name, message, result.success, result)
+
+    def _disclose(
+        self, tool: Tool[Any, Any], params: Any, outcome: ToolExecutionOutcome
+    ) -> ToolExecutionOutcome:
+        """``read_section`` that revealed tools: hand them over, or ask for a restart."""
+        value = outcome.result.value
+        if tool is not self._prompt.template.engine.read_section_tool or not isinstance(
+            value, ReadSectionResult
+        ):
+            return outcome
+        assert isinstance(params, ReadSectionParams)  # noqa: S101  # the tool's params type
+        key = params.section_key.strip().lower()
+        if not value.expanded_tools:
+            return _replace(outcome, section_key=key)
+        if self._dynamic:
+            return _replace(outcome, section_key=key, expanded_tools=value.expanded_tools)
+        node = self._prompt.template.find(key)
+        assert node is not None  # noqa: S101  # read_section succeeded on this key
+        raise VisibilityExpansionRequired(
+            f"Section '{key}' must be expanded and the evaluation restarted: "
+            "the adapter cannot add tools mid-conversation.",
+            requested_overrides={node.path: SectionVisibility.FULL},
+            reason="Adapter does not support dynamic tools",
+            section_keys=(key,),
+        )
+
+
+def _first_denial(
+    policies: Iterable[ToolPolicy], tool: Tool[Any, Any], params: Any, context: ToolContext
+) -> ToolResult[Any] | None:
+    for policy in policies:
+        try:
+            decision = policy.check(tool, params, context=context)
+        except Exception as error:  # noqa: BLE001  # a broken policy denies, it does not crash
+            logger.warning(
+                "Policy %s failed while checking %s", policy.name, tool.name, exc_info=True
+            )
+            return ToolResult.error(
+                f"Policy '{policy.name}' could not check tool '{tool.name}': "
+                f"{type(error).__name__}: {error}"
+            )
+        if not decision.allowed:
+            return ToolResult.error(decision.reason or f"Policy '{policy.name}' denied the call.")
+    return None
+
+
+def _invoke(tool: Tool[Any, Any], params: Any, context: ToolContext) -> ToolResult[Any]:
+    """Run the handler, turning every failure of spec 05's table into a failed result."""
+    handler = tool.handler
+    if handler is None:
+        return ToolResult.error(f"Tool '{tool.name}' has no handler.")
+    try:
+        result = cast("object", handler(params, context=context))
+    except ToolValidationError as error:
+        return ToolResult.error(str(error))
+    except (VisibilityExpansionRequired, PromptEvaluationError, DeadlineExceededError):
+        raise
+    except TypeError as error:
+        logger.warning("Tool %s raised TypeError", tool.name, exc_info=True)
+        return ToolResult.error(
+            f"Tool '{tool.name}' raised TypeError: {error}. "
+            "Check that the handler takes (params, *, context) and uses the params' fields."
+        )
+    except Exception as error:  # noqa: BLE001  # a failing tool must never abort evaluation
+        logger.warning("Tool %s raised", tool.name, exc_info=True)
+        return ToolResult.error(f"Tool '{tool.name}' failed: {type(error).__name__}: {error}")
+    if not isinstance(result, ToolResult):
+        return ToolResult.error(
+            f"Tool '{tool.name}' returned {type(result).__qualname__}; handlers must return "
+            "a ToolResult."
+        )
+    return cast("ToolResult[Any]", result)
+
+
+def _replace(outcome: ToolExecutionOutcome, **changes: Any) -> ToolExecutionOutcome:
+    return replace(outcome, **changes)
