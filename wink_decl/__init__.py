@@ -10,17 +10,40 @@ from wink_decl.errors import (
     VisibilityExpansionRequired,
     WinkDeclError,
 )
+from wink_decl.runtime.adapter import PromptResponse, ProviderAdapter
+from wink_decl.runtime.budget import Budget, BudgetTracker
+from wink_decl.runtime.deadline import Deadline
+from wink_decl.runtime.executor import ToolExecutionOutcome, ToolExecutor
+from wink_decl.runtime.filesystem import (
+    Filesystem,
+    FilesystemError,
+    HostFilesystem,
+    InMemoryFilesystem,
+    PathOutsideRootError,
+)
+from wink_decl.runtime.loop import InnerLoop, InnerLoopConfig, MainLoop
+from wink_decl.runtime.policies import ReadBeforeWritePolicy, SequentialDependencyPolicy
 from wink_decl.runtime.policy import PolicyDecision, ToolPolicy
 from wink_decl.runtime.prompt import Prompt, PromptTemplate, RenderedPrompt
+from wink_decl.runtime.provider import (
+    ProviderMessage,
+    ProviderReply,
+    ProviderRequest,
+    ProviderToolCall,
+)
 from wink_decl.runtime.read_section import ReadSectionParams, ReadSectionResult
 from wink_decl.runtime.resources import ResourceRegistry
 from wink_decl.runtime.section import MarkdownSection, Section
 from wink_decl.runtime.session import (
     ClearAllVisibilityOverrides,
     ClearVisibilityOverride,
+    PolicyState,
     Session,
     SessionProtocol,
     SetVisibilityOverride,
+    SlicePolicy,
+    ToolInvoked,
+    ToolsInjected,
 )
 from wink_decl.runtime.tool import Tool, ToolExample, ToolHandler
 from wink_decl.runtime.tool_context import ToolContext
@@ -29,17 +52,36 @@ from wink_decl.runtime.tool_schema import params_json_schema, to_anthropic_tools
 from wink_decl.runtime.visibility import SectionPath, SectionVisibility
 
 __all__ = [
+    "Budget",
+    "BudgetTracker",
     "ClearAllVisibilityOverrides",
     "ClearVisibilityOverride",
+    "Deadline",
     "DeadlineExceededError",
+    "Filesystem",
+    "FilesystemError",
+    "HostFilesystem",
+    "InMemoryFilesystem",
+    "InnerLoop",
+    "InnerLoopConfig",
+    "MainLoop",
     "MarkdownSection",
+    "PathOutsideRootError",
     "PolicyDecision",
+    "PolicyState",
     "Prompt",
     "PromptError",
     "PromptEvaluationError",
     "PromptRenderError",
+    "PromptResponse",
     "PromptTemplate",
     "PromptValidationError",
+    "ProviderAdapter",
+    "ProviderMessage",
+    "ProviderReply",
+    "ProviderRequest",
+    "ProviderToolCall",
+    "ReadBeforeWritePolicy",
     "ReadSectionParams",
     "ReadSectionResult",
     "RenderedPrompt",
@@ -47,17 +89,23 @@ __all__ = [
     "Section",
     "SectionPath",
     "SectionVisibility",
+    "SequentialDependencyPolicy",
     "Session",
     "SessionProtocol",
     "SetVisibilityOverride",
+    "SlicePolicy",
     "Tool",
     "ToolContext",
     "ToolExample",
+    "ToolExecutionOutcome",
+    "ToolExecutor",
     "ToolHandler",
+    "ToolInvoked",
     "ToolPolicy",
     "ToolRenderableResult",
     "ToolResult",
     "ToolValidationError",
+    "ToolsInjected",
     "VisibilityExpansionRequired",
     "WinkDeclError",
     "params_json_schema",

@@ -8,7 +8,10 @@ WinkDeclError
 │   └── ToolValidationError          tool arguments or a tool result are invalid
 ├── VisibilityExpansionRequired      the loop must restart with sections expanded
 ├── PromptEvaluationError            evaluation cannot continue (provider, deadline)
-└── DeadlineExceededError            a deadline passed before a tool could run
+├── DeadlineExceededError            a deadline passed before a tool could run
+└── FilesystemError                  (runtime.filesystem) a tool's file operation failed
+    ├── PathOutsideRootError         the path leaves the filesystem root
+    └── FileNotFoundInFilesystemError
 ```
 """
 

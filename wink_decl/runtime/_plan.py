@@ -1,4 +1,4 @@
-"""A render plan: one visibility state frozen into a format string and its tool list."""
+"""A render plan: one visibility state frozen into literal runs, slots and a tool list."""
 
 from __future__ import annotations
 

@@ -92,6 +92,8 @@ class ToolExecutor:
         self._budget = budget_tracker
         self._heartbeat = heartbeat
         self._tools: dict[str, Tool[Any, Any]] = {tool.name: tool for tool in rendered.tools}
+        # Resources do not change during an evaluation: find the restorable ones once.
+        self._restorables = tuple(r for r in prompt.resources if isinstance(r, Restorable))
 
     @property
     def tool_names(self) -> tuple[str, ...]:
@@ -116,12 +118,13 @@ class ToolExecutor:
             suggestion = did_you_mean(call.name, self._tools)
             known = ", ".join(self._tools) or "none"
             text = f"Unknown tool '{call.name}'.{suggestion} Available tools: {known}."
-            return self._finish(call, None, call.arguments, ToolResult.error(text))
+            failure = ToolResult.error(text)
+            return self._finish(call, None, call.arguments, failure, text)
         params, refusal = self._parse(tool, call)
         if refusal is not None:
-            return self._finish(call, tool, call.arguments, refusal)
-        result = self._run(tool, params)
-        outcome = self._finish(call, tool, params, result)
+            return self._finish(call, tool, call.arguments, refusal, refusal.message)
+        result, text = self._run(tool, params)
+        outcome = self._finish(call, tool, params, result, text)
         return self._disclose(tool, params, outcome)
 
     # -- the steps ---------------------------------------------------------------------------
@@ -135,13 +138,17 @@ class ToolExecutor:
         except (ToolValidationError, ValueError) as error:
             return None, ToolResult.error(f"Invalid arguments for tool '{tool.name}': {error}")
 
-    def _run(self, tool: Tool[Any, Any], params: Any) -> ToolResult[Any]:
-        """Policies, deadline, snapshot, handler, ``on_result``; restore when anything fails."""
+    def _run(self, tool: Tool[Any, Any], params: Any) -> tuple[ToolResult[Any], str]:
+        """Policies, deadline, snapshot, handler, ``on_result``; restore when anything fails.
+
+        Returns the result and the text the model will read (rendered once, here, so a value
+        that cannot render fails the call like any other error).
+        """
         context = self._context()
         policies = self._prompt.template.policies_for(tool.name)
         denial = _first_denial(policies, tool, params, context)
         if denial is not None:
-            return denial
+            return denial, denial.message
         if self._deadline is not None and self._deadline.expired():
             raise PromptEvaluationError(
                 f"The deadline passed before tool '{tool.name}' could run.",
@@ -154,7 +161,7 @@ class ToolExecutor:
             if result.success:
                 for policy in policies:
                     policy.on_result(tool, params, result, context=context)
-                tool_message_text(result)  # a value that cannot render is a failed call
+            text = tool_message_text(result)
         except (VisibilityExpansionRequired, PromptEvaluationError):
             self._restore(snapshot)
             raise
@@ -168,9 +175,10 @@ class ToolExecutor:
         except Exception as error:  # noqa: BLE001  # a failing tool must never abort evaluation
             logger.warning("Tool %s failed after its handler ran", tool.name, exc_info=True)
             result = ToolResult.error(f"Tool '{tool.name}' failed: {type(error).__name__}: {error}")
+            text = result.message
         if not result.success:
             self._restore(snapshot)
-        return result
+        return result, text
 
     def _context(self) -> ToolContext:
         return ToolContext(
@@ -184,8 +192,7 @@ class ToolExecutor:
         )
 
     def _snapshot(self) -> _Snapshot:
-        resources = [(r, r.snapshot()) for r in self._prompt.resources if isinstance(r, Restorable)]
-        return self._session.snapshot(), resources
+        return self._session.snapshot(), [(r, r.snapshot()) for r in self._restorables]
 
     def _restore(self, snapshot: _Snapshot) -> None:
         session_snapshot, resources = snapshot
@@ -199,8 +206,8 @@ class ToolExecutor:
         tool: Tool[Any, Any] | None,
         params: Any,
         result: ToolResult[Any],
+        text: str,
     ) -> ToolExecutionOutcome:
-        text = tool_message_text(result)
         name = call.name if tool is None else tool.name
         self._session.dispatch(
             ToolInvoked(

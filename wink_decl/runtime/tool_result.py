@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Generic, Protocol, TypeVar, runtime_checkable
+from typing import Any, Generic, Protocol, TypeVar, cast, runtime_checkable
 
 from wink_decl.runtime.serde import dumps
 
@@ -48,8 +48,9 @@ class ToolResult(Generic[ResultT]):
         value = self.value
         if value is None:
             return ""
-        if isinstance(value, ToolRenderableResult):
-            text = value.render()
+        # A duck-typed check: isinstance() against a runtime Protocol is slow on this hot path.
+        if callable(getattr(type(value), "render", None)):
+            text = cast("ToolRenderableResult", value).render()
             if not isinstance(text, str):  # pyright: ignore[reportUnnecessaryIsInstance]  # user code
                 raise TypeError(
                     f"{type(value).__name__}.render() must return str, got {type(text).__name__}."
