@@ -1,0 +1,1 @@
+"""Simulated release steps for wink-decl prompts."""

@@ -1,0 +1,26 @@
+"""The compiler: prompt files in, runtime ``PromptTemplate`` and tool registry out."""
+
+from wink_decl.compiler._artifact import ARTIFACT_FORMAT, artifact_json
+from wink_decl.compiler._params import make_params
+from wink_decl.compiler.compile import (
+    CompiledPrompt,
+    CompileResult,
+    bind_handlers,
+    compile_file,
+    compile_loaded,
+)
+from wink_decl.compiler.registry import PROMPT_SUFFIXES, PromptRegistry, find_prompt_files
+
+__all__ = [
+    "ARTIFACT_FORMAT",
+    "PROMPT_SUFFIXES",
+    "CompileResult",
+    "CompiledPrompt",
+    "PromptRegistry",
+    "artifact_json",
+    "bind_handlers",
+    "compile_file",
+    "compile_loaded",
+    "find_prompt_files",
+    "make_params",
+]

@@ -1,0 +1,87 @@
+"""The compiled prompt as deterministic JSON: diffable, cacheable, never pickle."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import Any
+
+from wink_decl import __version__
+from wink_decl.runtime.prompt import PromptTemplate
+from wink_decl.runtime.tool_schema import params_json_schema
+from wink_decl.runtime.visibility import SectionVisibility
+
+__all__ = ["ARTIFACT_FORMAT", "artifact_json", "build_artifact"]
+
+ARTIFACT_FORMAT = "wink-decl.compiled/1"
+
+
+def build_artifact(
+    template: PromptTemplate[Any], document: Mapping[str, Any], *, source: str, content_hash: str
+) -> dict[str, Any]:
+    """The resolved tree, tool specs and policy table of one compiled prompt."""
+    tools = {tool.name: tool for tool in template.all_tools()}
+    declared: Mapping[str, Any] = document.get("tools", {})
+    return {
+        "format": ARTIFACT_FORMAT,
+        "wink_decl": __version__,
+        "source": source,
+        "content_hash": content_hash,
+        "prompt": {"ns": template.ns, "key": template.key, "name": template.name},
+        "params": dict(document.get("params", {})),
+        "sections": [_node(node) for node in template.nodes],
+        "tools": {
+            name: {
+                "description": tool.description,
+                "handler": declared.get(name, {}).get("handler", ""),
+                "parameters": params_json_schema(tool.params_type),
+                "result": None
+                if tool.result_type is None
+                else params_json_schema(tool.result_type),
+                "examples": len(tool.examples),
+                "section": _owner(template, name),
+            }
+            for name, tool in sorted(tools.items())
+        },
+        "policies": {
+            "prompt": [type(policy).__name__ for policy in template.policies],
+            "tools": {
+                name: [getattr(p, "name", type(p).__name__) for p in template.policies_for(name)]
+                for name in sorted(tools)
+            },
+        },
+    }
+
+
+def artifact_json(artifact: Mapping[str, Any]) -> str:
+    """Canonical text: sorted keys, two-space indent, a final newline."""
+    return json.dumps(artifact, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+
+
+def _node(node: Any) -> dict[str, Any]:
+    section = node.section
+    visibility = section.visibility
+    enabled = section.enabled
+    return {
+        "number": node.number,
+        "path": node.dotted,
+        "title": section.title,
+        "template": section.template,
+        "summary": None if section.summary is None else _summary_text(section),
+        "visibility": visibility.value
+        if isinstance(visibility, SectionVisibility)
+        else "conditional",
+        "enabled": enabled if isinstance(enabled, bool) else "conditional",
+        "tools": [tool.name for tool in node.tools],
+        "policies": [getattr(p, "name", type(p).__name__) for p in section.policies],
+    }
+
+
+def _summary_text(section: Any) -> str:
+    return "".join(p if isinstance(p, str) else "${" + p.name + "}" for p in section.summary.pieces)
+
+
+def _owner(template: PromptTemplate[Any], tool_name: str) -> str:
+    return next(
+        node.dotted for node in template.nodes if any(t.name == tool_name for t in node.tools)
+    )

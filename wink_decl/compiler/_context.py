@@ -1,0 +1,72 @@
+"""What one compilation carries: the file, its spans, the catalog, and the diagnostics so far."""
+
+from __future__ import annotations
+
+import bisect
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from wink_decl.diagnostics import Diagnostic, DiagnosticBag, Span
+
+if TYPE_CHECKING:
+    from wink_decl.loader import JSONPath, LoadedFile
+
+__all__ = ["CompileContext"]
+
+
+@dataclass
+class CompileContext:
+    """Spans and diagnostics for one file; every check reports here and carries on."""
+
+    file: LoadedFile
+    bag: DiagnosticBag = field(default_factory=DiagnosticBag)
+    _line_starts: list[int] = field(default_factory=list[int])
+
+    def span(self, path: JSONPath) -> Span:
+        """Where the value at ``path`` is (or the nearest thing that exists)."""
+        return self.file.source_map.value_span(path) or self.file.source_map.nearest(path)
+
+    def key_span(self, path: JSONPath) -> Span:
+        """Where the key of the entry at ``path`` is (falls back to its value)."""
+        return self.file.source_map.key_span(path) or self.span(path)
+
+    def error(
+        self,
+        code: str,
+        message: str,
+        span: Span,
+        *,
+        expected: str | None = None,
+        hint: str | None = None,
+        suggestions: Sequence[str] = (),
+        severity: str = "error",
+    ) -> None:
+        """Record one diagnostic."""
+        self.bag.add(
+            Diagnostic(
+                message=message,
+                span=span,
+                code=code,
+                severity="warning" if severity == "warning" else "error",
+                expected=expected,
+                hint=hint,
+                suggestions=tuple(suggestions),
+            )
+        )
+
+    def find_in_value(self, path: JSONPath, needle: str) -> Span:
+        """Where ``needle`` sits inside the value at ``path``, so a placeholder points at itself."""
+        start = self.span(path)
+        text = self.file.text
+        if not self._line_starts:
+            self._line_starts = [0, *(i + 1 for i, c in enumerate(text) if c == "\n")]
+        if start.line > len(self._line_starts):
+            return start
+        offset = self._line_starts[start.line - 1] + start.column - 1
+        found = text.find(needle, offset)
+        if found < 0:
+            return start
+        line = bisect.bisect_right(self._line_starts, found)
+        column = found - self._line_starts[line - 1] + 1
+        return Span(start.path, line, column, line, column + len(needle) - 1)

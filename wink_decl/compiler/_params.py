@@ -1,0 +1,74 @@
+"""Render-time params for a compiled prompt, with mistakes pointing at their declarations."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, cast
+
+from wink_decl.diagnostics import Diagnostic, DiagnosticError
+from wink_decl.errors import ToolValidationError
+from wink_decl.runtime._keys import did_you_mean
+from wink_decl.runtime.serde import parse
+
+if TYPE_CHECKING:
+    from wink_decl.compiler.compile import CompiledPrompt
+
+__all__ = ["make_params"]
+
+
+def make_params(prompt: CompiledPrompt, values: Mapping[str, Any]) -> tuple[object, ...]:
+    """The params to bind (none when the prompt declares none); ``DiagnosticError`` otherwise."""
+    kind = prompt.params_type
+    declared = [] if kind is None else [f.name for f in dataclasses.fields(kind)]
+    problems = [_unknown(prompt, name, declared) for name in values if name not in declared]
+    if kind is not None:
+        problems.extend(_missing(prompt, kind, values))
+    if problems:
+        raise DiagnosticError(problems)
+    if kind is None:
+        return ()
+    try:
+        built = cast("object", parse(kind, dict(values)))
+    except ToolValidationError as error:
+        raise DiagnosticError(
+            [
+                Diagnostic(
+                    f"Params do not fit their declarations: {error.message}",
+                    None,
+                    "param",
+                    path=prompt.source,
+                )
+            ]
+        ) from None
+    return (built,)
+
+
+def _unknown(prompt: CompiledPrompt, name: str, declared: list[str]) -> Diagnostic:
+    known = ", ".join(declared) or "none are declared"
+    return Diagnostic(
+        f"Unknown param '{name}'.{did_you_mean(name, declared)}",
+        None,
+        "unknown-param",
+        expected=f"one of the declared params ({known})",
+        path=prompt.source,
+    )
+
+
+def _missing(prompt: CompiledPrompt, kind: type, values: Mapping[str, Any]) -> list[Diagnostic]:
+    problems: list[Diagnostic] = []
+    for field in dataclasses.fields(kind):
+        required = (
+            field.default is dataclasses.MISSING and field.default_factory is dataclasses.MISSING
+        )
+        if required and field.name not in values:
+            problems.append(
+                Diagnostic(
+                    f"Param '{field.name}' has no value and no default.",
+                    prompt.param_spans.get(field.name),
+                    "missing-param",
+                    hint=f"pass a value for '{field.name}' when rendering, or give it a default",
+                    path=prompt.source,
+                )
+            )
+    return problems

@@ -1,0 +1,122 @@
+"""Policy declarations compiled to runtime policies, their tool names checked."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from wink_decl.compiler._context import CompileContext
+from wink_decl.compiler._lazy import LazyPolicy, LazyPredicate
+from wink_decl.loader import JSONPath
+from wink_decl.plugins import POLICIES, PREDICATES, PluginCatalog, PluginProblem
+from wink_decl.runtime._keys import did_you_mean
+from wink_decl.runtime.policies import ReadBeforeWritePolicy, SequentialDependencyPolicy
+from wink_decl.runtime.policy import ToolPolicy
+
+__all__ = ["PolicyCompiler"]
+
+
+class PolicyCompiler:
+    """Compiles ``policies:`` lists and predicate references for one prompt."""
+
+    def __init__(self, catalog: PluginCatalog, tool_names: Mapping[str, object]) -> None:
+        """``tool_names`` are the prompt's declared tools, for checking references."""
+        self._catalog = catalog
+        self._tools = tool_names
+
+    def policies(
+        self, ctx: CompileContext, path: JSONPath, items: list[Any]
+    ) -> list[ToolPolicy] | None:
+        """Every item compiled; None when any has errors."""
+        built: list[ToolPolicy] = []
+        ok = True
+        for index, item in enumerate(items):
+            ((kind, config),) = item.items()
+            here = (*path, index, kind)
+            policy = self._one(ctx, here, kind, config)
+            if policy is None:
+                ok = False
+            else:
+                built.append(policy)
+        return built if ok else None
+
+    def predicate(self, ctx: CompileContext, path: JSONPath, name: str) -> LazyPredicate | None:
+        """A predicate plugin, resolved from package metadata (imported on first use)."""
+        found = self._catalog.resolve(PREDICATES, name)
+        if isinstance(found, PluginProblem):
+            ctx.error(
+                found.code,
+                found.message,
+                ctx.span(path),
+                hint=found.hint,
+                suggestions=found.suggestions,
+            )
+            return None
+        return LazyPredicate(self._catalog, found)
+
+    def _one(
+        self, ctx: CompileContext, path: JSONPath, kind: str, config: Any
+    ) -> ToolPolicy | None:
+        if kind == "sequential":
+            return self._sequential(ctx, path, config)
+        if kind == "read_before_write":
+            return self._read_before_write(ctx, path, config)
+        found = self._catalog.resolve(POLICIES, str(config["name"]))
+        if isinstance(found, PluginProblem):
+            span = ctx.span((*path, "name"))
+            ctx.error(
+                found.code, found.message, span, hint=found.hint, suggestions=found.suggestions
+            )
+            return None
+        return LazyPolicy(self._catalog, found, dict(config.get("config", {})))
+
+    def _sequential(
+        self, ctx: CompileContext, path: JSONPath, table: Mapping[str, list[str]]
+    ) -> ToolPolicy | None:
+        ok = self._known(ctx, [((*path,), name) for name in table], key=True)
+        for tool, needs in table.items():
+            ok = self._known(ctx, [((*path, tool, i), n) for i, n in enumerate(needs)]) and ok
+        return SequentialDependencyPolicy(dependencies=table) if ok else None
+
+    def _read_before_write(
+        self, ctx: CompileContext, path: JSONPath, config: Mapping[str, Any]
+    ) -> ToolPolicy | None:
+        ok = True
+        for field in ("read_tools", "write_tools"):
+            names = config.get(field, [])
+            ok = self._known(ctx, [((*path, field, i), n) for i, n in enumerate(names)]) and ok
+        if not ok:
+            return None
+        policy = ReadBeforeWritePolicy(**dict(config))
+        watched = {*policy.read_tools, *policy.write_tools}  # pyright: ignore[reportGeneralTypeIssues]
+        if not watched & set(self._tools):
+            ctx.error(
+                "unused-policy",
+                "read_before_write watches tools this prompt does not declare: "
+                + ", ".join(sorted(watched))
+                + ".",
+                ctx.key_span(path),
+                severity="warning",
+                hint="name your file tools with read_tools: and write_tools:",
+            )
+        return policy
+
+    def _known(
+        self, ctx: CompileContext, names: list[tuple[JSONPath, str]], *, key: bool = False
+    ) -> bool:
+        ok = True
+        for path, name in names:
+            if name in self._tools:
+                continue
+            suggestion = did_you_mean(name, self._tools)
+            span = ctx.key_span((*path, name)) if key else ctx.span(path)
+            ctx.error(
+                "unknown-tool",
+                f"Policy names tool '{name}', which is not declared under tools:.",
+                span,
+                expected=f"a declared tool ({', '.join(self._tools) or 'none are declared'})",
+                hint=suggestion.strip().lower() if suggestion else None,
+                suggestions=[t for t in self._tools if suggestion and f"'{t}'" in suggestion],
+            )
+            ok = False
+        return ok

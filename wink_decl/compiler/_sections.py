@@ -1,0 +1,278 @@
+"""Sections compiled to runtime ``MarkdownSection``s, with every reference checked first."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, cast
+
+from wink_decl.compiler._conditions import Check, compile_condition
+from wink_decl.compiler._context import CompileContext
+from wink_decl.compiler._lazy import LazyPredicate
+from wink_decl.errors import PromptValidationError
+from wink_decl.loader import JSONPath
+from wink_decl.runtime._keys import did_you_mean, key_from_title
+from wink_decl.runtime._template import compile_text
+from wink_decl.runtime.policy import ToolPolicy
+from wink_decl.runtime.section import MarkdownSection, Section
+from wink_decl.runtime.tool import Tool
+from wink_decl.runtime.visibility import SectionVisibility
+
+__all__ = ["SectionScope", "compile_sections"]
+
+_SUMMARY = SectionVisibility.SUMMARY
+_FULL = SectionVisibility.FULL
+
+
+@dataclass
+class SectionScope:
+    """What sections of one prompt share: params, tools, and what has been used."""
+
+    params: Mapping[str, object]
+    params_type: type | None
+    tools: Mapping[str, Tool[Any, Any] | None]
+    """Compiled tools by name; None for a declared tool whose declaration has errors."""
+    policies: Callable[[CompileContext, JSONPath, list[Any]], list[ToolPolicy] | None]
+    predicates: Callable[[CompileContext, JSONPath, str], LazyPredicate | None]
+    include: Callable[[CompileContext, JSONPath, str, SectionScope], Section[Any] | None]
+    tool_owner: dict[str, str] = field(default_factory=dict[str, str])
+
+
+def compile_sections(
+    ctx: CompileContext, path: JSONPath, items: list[Any], scope: SectionScope, parent: str = ""
+) -> list[Section[Any]] | None:
+    """Compile a list of sections; None when any has errors (all are still checked)."""
+    sections: list[Section[Any]] = []
+    keys: dict[str, JSONPath] = {}
+    ok = True
+    for index, data in enumerate(items):
+        here = (*path, index)
+        if "include" in data:
+            section = scope.include(ctx, (*here, "include"), str(data["include"]), scope)
+            key = None if section is None else section.key
+        else:
+            key = _key(ctx, here, data)
+            section = None if key is None else _section(ctx, here, data, scope, parent, key)
+        if key is not None:
+            ok = _unique(ctx, keys, key, here, data) and ok
+        if section is None:
+            ok = False
+        else:
+            sections.append(section)
+    return sections if ok else None
+
+
+def _unique(
+    ctx: CompileContext,
+    keys: dict[str, JSONPath],
+    key: str,
+    here: JSONPath,
+    data: Mapping[str, Any],
+) -> bool:
+    first = keys.setdefault(key, here)
+    if first is here:
+        return True
+    where = (
+        (*here, "key") if "key" in data else (*here, "include" if "include" in data else "title")
+    )
+    ctx.error(
+        "duplicate-section",
+        f"Two sections here have the key '{key}'.",
+        ctx.span(where),
+        hint=f"the first is on line {ctx.span(first).line}; give each sibling its own key",
+    )
+    return False
+
+
+def _section(
+    ctx: CompileContext,
+    path: JSONPath,
+    data: Mapping[str, Any],
+    scope: SectionScope,
+    parent: str,
+    key: str,
+) -> Section[Any] | None:
+    dotted = f"{parent}.{key}" if parent else key
+    ok = _check_texts(ctx, path, data, scope)
+    visibility = _visibility(ctx, path, data, scope)
+    enabled = compile_condition(
+        ctx,
+        (*path, "enabled"),
+        data.get("enabled", True),
+        params=scope.params,
+        predicates=lambda p, n: scope.predicates(ctx, p, n),
+    )
+    tools = _tools(ctx, path, data.get("tools", []), scope, dotted)
+    policies = scope.policies(ctx, (*path, "policies"), data.get("policies", []))
+    children = compile_sections(ctx, (*path, "children"), data.get("children", []), scope, dotted)
+    parts = (visibility, enabled, tools, policies, children)
+    if not ok or any(part is None for part in parts):
+        return None
+    return _build(ctx, path, data, scope, key=key, parts=parts)
+
+
+def _build(
+    ctx: CompileContext,
+    path: JSONPath,
+    data: Mapping[str, Any],
+    scope: SectionScope,
+    *,
+    key: str,
+    parts: tuple[Any, ...],
+) -> Section[Any] | None:
+    visibility, enabled, tools, policies, children = parts
+    cls: Any = MarkdownSection if scope.params_type is None else MarkdownSection[scope.params_type]
+    try:
+        return cls(
+            title=str(data["title"]),
+            key=key,
+            template=str(data.get("template", "")),
+            summary=data.get("summary"),
+            summary_suffix=data.get("summary_suffix"),
+            visibility=_as_runtime(visibility, scope, summary=True),
+            enabled=_as_runtime(enabled, scope, summary=False),
+            children=children,
+            tools=tools,
+            policies=policies,
+            accepts_overrides=bool(data.get("accepts_overrides", True)),
+        )
+    except PromptValidationError as error:  # a safety net: the checks above should catch it
+        ctx.error("section", error.message, ctx.span(path))
+        return None
+
+
+def _as_runtime(value: Any, scope: SectionScope, *, summary: bool) -> Any:
+    """Checks become ``(params, *, session)`` callables (``(*, session)`` without params)."""
+    if not callable(value):
+        return value
+    check = cast("Check", value)
+
+    def visibility_of(params: Any, session: Any) -> Any:
+        return _SUMMARY if check(params, session) else _FULL
+
+    decide: Callable[[Any, Any], Any] = visibility_of if summary else check
+    if scope.params_type is None:
+
+        def without_params(*, session: Any) -> Any:
+            return decide(None, session)
+
+        return without_params
+
+    def with_params(params: Any, *, session: Any) -> Any:
+        return decide(params, session)
+
+    return with_params
+
+
+def _key(ctx: CompileContext, path: JSONPath, data: Mapping[str, Any]) -> str | None:
+    if "key" in data:
+        return str(data["key"]).lower()
+    try:
+        return key_from_title(str(data["title"]))
+    except PromptValidationError:
+        ctx.error(
+            "section-key",
+            f"No key can be made from the title '{data['title']}'.",
+            ctx.span((*path, "title")),
+            hint="add key: with lowercase letters, digits, '-' or '_'",
+        )
+        return None
+
+
+def _check_texts(
+    ctx: CompileContext, path: JSONPath, data: Mapping[str, Any], scope: SectionScope
+) -> bool:
+    ok = True
+    for name in ("template", "summary", "summary_suffix"):
+        if name in data:
+            extra = {"section_key"} if name == "summary_suffix" else set[str]()
+            ok = _check_placeholders(ctx, (*path, name), str(data[name]), scope, extra) and ok
+    return ok
+
+
+def _check_placeholders(
+    ctx: CompileContext, path: JSONPath, text: str, scope: SectionScope, extra: set[str]
+) -> bool:
+    try:
+        compiled = compile_text(text, where="text")
+    except PromptValidationError:
+        ctx.error(
+            "placeholder",
+            "A '$' here does not start a placeholder.",
+            ctx.find_in_value(path, "$"),
+            expected="$name or ${name} for a param, $$ for a literal '$'",
+        )
+        return False
+    ok = True
+    for name in sorted(compiled.placeholders - extra - set(scope.params)):
+        suggestion = did_you_mean(name, scope.params)
+        needle = "${" + name + "}" if "${" + name + "}" in text else "$" + name
+        declared = ", ".join(scope.params) or "none are declared"
+        ctx.error(
+            "unknown-param",
+            f"Placeholder '{needle}' is not a declared param.",
+            ctx.find_in_value(path, needle),
+            expected=f"a declared param ({declared})",
+            hint=suggestion.strip().lower() if suggestion else f"declare '{name}' under params:",
+            suggestions=[p for p in scope.params if suggestion and f"'{p}'" in suggestion],
+        )
+        ok = False
+    return ok
+
+
+def _visibility(
+    ctx: CompileContext, path: JSONPath, data: Mapping[str, Any], scope: SectionScope
+) -> SectionVisibility | Check | bool | None:
+    value = data.get("visibility", "full")
+    if isinstance(value, str):
+        visibility: Any = SectionVisibility(value)
+    else:
+        visibility = compile_condition(
+            ctx,
+            (*path, "visibility", "summary_when"),
+            value.get("summary_when"),
+            params=scope.params,
+            predicates=lambda p, n: scope.predicates(ctx, p, n),
+        )
+        if isinstance(visibility, bool):
+            visibility = _SUMMARY if visibility else _FULL
+    return visibility  # a summarized section without summary: the schema reports it
+
+
+def _tools(
+    ctx: CompileContext, path: JSONPath, names: list[Any], scope: SectionScope, dotted: str
+) -> list[Tool[Any, Any]] | None:
+    tools: list[Tool[Any, Any]] = []
+    ok = True
+    for index, raw in enumerate(names):
+        name = str(raw)
+        here = (*path, "tools", index)
+        if name not in scope.tools:
+            suggestion = did_you_mean(name, scope.tools)
+            declared = ", ".join(scope.tools) or "none are declared"
+            ctx.error(
+                "unknown-tool",
+                f"Tool '{name}' is not declared under tools:.",
+                ctx.span(here),
+                expected=f"a declared tool ({declared})",
+                hint=suggestion.strip().lower() if suggestion else f"declare '{name}' under tools:",
+                suggestions=[t for t in scope.tools if suggestion and f"'{t}'" in suggestion],
+            )
+            ok = False
+            continue
+        owner = scope.tool_owner.setdefault(name, dotted)
+        if owner != dotted:
+            ctx.error(
+                "duplicate-tool",
+                f"Tool '{name}' is already offered by section '{owner}'.",
+                ctx.span(here),
+                hint="a tool belongs to one section; keep it where the model reads about it",
+            )
+            ok = False
+            continue
+        tool = scope.tools[name]
+        if tool is None:
+            ok = False
+            continue
+        tools.append(tool)
+    return tools if ok else None

@@ -1,0 +1,174 @@
+"""Tool declarations compiled to runtime ``Tool`` objects bound to entry-point handlers."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, cast
+
+from wink_decl.compiler._context import CompileContext
+from wink_decl.compiler._lazy import LazyHandler
+from wink_decl.compiler._types import FieldSpec, make_dataclass_for, spec_from_data
+from wink_decl.errors import PromptValidationError, ToolValidationError
+from wink_decl.loader import JSONPath
+from wink_decl.plugins import (
+    HANDLERS,
+    PluginCatalog,
+    PluginProblem,
+    handler_params_type,
+    handler_result_type,
+)
+from wink_decl.runtime.serde import parse
+from wink_decl.runtime.tool import Tool, ToolExample
+
+__all__ = ["compile_tool", "pascal"]
+
+
+def pascal(name: str) -> str:
+    """``lookup_rule`` -> ``LookupRule``, for generated class names."""
+    return "".join(part.capitalize() for part in name.replace("-", "_").split("_")) or "Prompt"
+
+
+def compile_tool(
+    ctx: CompileContext,
+    path: JSONPath,
+    name: str,
+    data: Mapping[str, Any],
+    catalog: PluginCatalog,
+) -> Tool[Any, Any] | None:
+    """One tool, or None when it has errors (reported).
+
+    Declared ``params``/``result`` become generated dataclasses; when the file leaves them
+    out, the handler's own dataclasses are used (which imports the handler now).
+    """
+    handler = _handler(ctx, (*path, "handler"), name, str(data["handler"]), catalog)
+    if handler is None:
+        return None
+    types = _types(ctx, path, name, data, handler)
+    if types is None:
+        return None
+    params_type, result_type = types
+    examples = _examples(
+        ctx, (*path, "examples"), data.get("examples", ()), params_type, result_type
+    )
+    if examples is None:
+        return None
+    try:
+        return Tool(
+            name=name,
+            description=str(data["description"]),
+            handler=handler,
+            examples=examples,
+            accepts_overrides=bool(data.get("accepts_overrides", True)),
+            params_type=params_type,
+            result_type=result_type,
+        )
+    except PromptValidationError as error:
+        ctx.error("tool", error.message, ctx.key_span(path))
+        return None
+
+
+def _types(
+    ctx: CompileContext, path: JSONPath, name: str, data: Mapping[str, Any], handler: LazyHandler
+) -> tuple[type, type | None] | None:
+    """The params and result types: declared in the file, or read from the handler."""
+    declared_params = data.get("params")
+    declared_result = data.get("result")
+    if declared_params is not None and (declared_result is not None or "examples" not in data):
+        params = _fields_class(f"{pascal(name)}Params", declared_params)
+        result = (
+            None
+            if declared_result is None
+            else _fields_class(f"{pascal(name)}Result", declared_result)
+        )
+        return params, result
+    problem = handler.resolve()
+    if problem is not None:
+        ctx.error("handler", problem, ctx.span((*path, "handler")))
+        return None
+    params = (
+        _fields_class(f"{pascal(name)}Params", declared_params)
+        if declared_params is not None
+        else handler_params_type(handler.target)
+    )
+    if params is None:
+        ctx.error(
+            "handler",
+            f"Handler '{handler.entry.name}' does not annotate its params with a dataclass.",
+            ctx.span((*path, "handler")),
+            hint="declare the tool's fields under params:",
+        )
+        return None
+    result = (
+        _fields_class(f"{pascal(name)}Result", declared_result)
+        if declared_result is not None
+        else handler_result_type(handler.target)
+    )
+    return params, result
+
+
+def _fields_class(class_name: str, fields: Mapping[str, Any]) -> type:
+    specs: tuple[FieldSpec, ...] = tuple(spec_from_data(n, spec) for n, spec in fields.items())
+    return make_dataclass_for(class_name, specs)
+
+
+def _handler(
+    ctx: CompileContext, path: JSONPath, tool: str, reference: str, catalog: PluginCatalog
+) -> LazyHandler | None:
+    found = catalog.resolve(HANDLERS, reference)
+    if isinstance(found, PluginProblem):
+        ctx.error(
+            found.code,
+            found.message,
+            ctx.span(path),
+            hint=found.hint,
+            suggestions=found.suggestions,
+        )
+        return None
+    return LazyHandler(catalog, found, tool)
+
+
+def _examples(
+    ctx: CompileContext,
+    path: JSONPath,
+    items: Any,
+    params_type: type,
+    result_type: type | None,
+) -> list[ToolExample[Any, Any]] | None:
+    examples: list[ToolExample[Any, Any]] = []
+    ok = True
+    for index, item in enumerate(items):
+        here = (*path, index)
+        given = _parse_part(ctx, (*here, "input"), params_type, item.get("input", {}))
+        output = item.get("output")
+        if result_type is None and output is not None:
+            ctx.error(
+                "example",
+                "This example has an output, but the tool declares no result.",
+                ctx.key_span((*here, "output")),
+                hint="declare the result fields under result:, or remove the output",
+            )
+            ok = False
+            continue
+        produced = (
+            None
+            if result_type is None
+            else _parse_part(ctx, (*here, "output"), result_type, output or {})
+        )
+        if given is None or (result_type is not None and produced is None):
+            ok = False
+            continue
+        examples.append(ToolExample(str(item["description"]), given, produced))
+    return examples if ok else None
+
+
+def _parse_part(ctx: CompileContext, path: JSONPath, kind: type, data: object) -> object | None:
+    try:
+        parsed = cast("object", parse(kind, data))
+    except ToolValidationError as error:
+        ctx.error(
+            "example",
+            f"This example does not fit the declared fields: {error.message}",
+            ctx.span(path),
+        )
+        return None
+    return parsed

@@ -1,0 +1,257 @@
+"""Compile a prompt file: load with positions, validate, check references, build the runtime."""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Mapping
+from dataclasses import MISSING, dataclass, field, fields
+from pathlib import Path
+from typing import Any
+
+from wink_decl.compiler._artifact import build_artifact
+from wink_decl.compiler._context import CompileContext
+from wink_decl.compiler._includes import Includer
+from wink_decl.compiler._lazy import LazyHandler
+from wink_decl.compiler._policies import PolicyCompiler
+from wink_decl.compiler._sections import SectionScope, compile_sections
+from wink_decl.compiler._tools import compile_tool, pascal
+from wink_decl.compiler._types import make_dataclass_for, spec_from_data
+from wink_decl.diagnostics import Diagnostic, Span, sort_diagnostics
+from wink_decl.errors import PromptValidationError
+from wink_decl.loader import LoadedFile, load_file
+from wink_decl.plugins import PluginCatalog, compare_params, handler_params_type
+from wink_decl.runtime._keys import KEY_PATTERN
+from wink_decl.runtime.prompt import PromptTemplate
+from wink_decl.runtime.tool import Tool
+from wink_decl.schema.validate import validate_document
+
+__all__ = ["CompileResult", "CompiledPrompt", "bind_handlers", "compile_file", "compile_loaded"]
+
+
+@dataclass(frozen=True)
+class CompiledPrompt:
+    """A prompt file turned into the runtime template, its tool registry and its artifact."""
+
+    source: str
+    template: PromptTemplate[Any]
+    tools: Mapping[str, Tool[Any, Any]]
+    """Every tool by name, ``read_section`` included when a section can be summarized."""
+    params_type: type | None
+    artifact: Mapping[str, Any]
+    content_hash: str
+    param_spans: Mapping[str, Span] = field(default_factory=dict[str, Span])
+    """Where each param is declared, so a missing value points at its declaration."""
+
+    @property
+    def address(self) -> str:
+        """``ns/key``."""
+        return self.template.label
+
+
+@dataclass(frozen=True)
+class CompileResult:
+    """A compiled prompt, or None, and every diagnostic (warnings come with a prompt too)."""
+
+    prompt: CompiledPrompt | None
+    diagnostics: tuple[Diagnostic, ...]
+    sources: Mapping[str, str] = field(default_factory=dict[str, str])
+    """File texts by display path, for quoting lines in reports."""
+
+    @property
+    def ok(self) -> bool:
+        """True when nothing is an error."""
+        return self.prompt is not None
+
+
+def compile_file(
+    path: str | Path,
+    *,
+    root: str | Path | None = None,
+    catalog: PluginCatalog | None = None,
+    display_path: str | None = None,
+) -> CompileResult:
+    """Load and compile one file; ``root`` bounds includes and names the default ns."""
+    file_path = Path(path)
+    loaded = load_file(file_path, display_path=display_path)
+    if loaded.file is None:
+        shown = display_path or str(file_path)
+        return CompileResult(None, loaded.diagnostics, _quotable(file_path, shown))
+    prompt_root = Path(root) if root is not None else file_path.parent
+    return compile_loaded(loaded.file, file_path=file_path, root=prompt_root, catalog=catalog)
+
+
+def compile_loaded(
+    file: LoadedFile,
+    *,
+    file_path: Path,
+    root: Path,
+    catalog: PluginCatalog | None = None,
+) -> CompileResult:
+    """Validate and compile an already loaded file."""
+    sources = {file.path: file.text}
+    document, problems = validate_document(file.data, file.source_map)
+    ctx = CompileContext(file)
+    builder = _Builder(ctx, file_path, root, catalog or PluginCatalog())
+    if document is not None and not problems:
+        prompt = builder.build()
+    else:
+        prompt = None
+        _check_anyway(builder)
+    sources.update(builder.includer.sources)
+    found = [*problems, *ctx.bag.items, *builder.includer.diagnostics]
+    diagnostics = tuple(sort_diagnostics(found))
+    failed = any(d.severity == "error" for d in diagnostics)
+    return CompileResult(None if failed else prompt, diagnostics, sources)
+
+
+def _check_anyway(builder: _Builder) -> None:
+    """Report reference mistakes too when the schema already found some.
+
+    The builder expects schema-valid data; on data that is not, it may stumble. What it
+    finds before that is still worth showing, so authors fix everything in one pass.
+    """
+    try:
+        builder.build()
+    except (KeyError, TypeError, ValueError, AttributeError, IndexError):
+        return
+
+
+class _Builder:
+    """One compilation: params, tools, sections, policies, then the template."""
+
+    def __init__(
+        self, ctx: CompileContext, file_path: Path, root: Path, catalog: PluginCatalog
+    ) -> None:
+        self.ctx = ctx
+        self.data: Mapping[str, Any] = ctx.file.data  # pyright: ignore[reportAttributeAccessIssue]
+        self.file_path = file_path
+        self.root = root
+        self.catalog = catalog
+        self.includer = Includer(root, catalog)
+
+    def build(self) -> CompiledPrompt | None:
+        data = self.data
+        specs = tuple(spec_from_data(n, s) for n, s in data.get("params", {}).items())
+        params_type = (
+            make_dataclass_for(f"{pascal(str(data['key']))}Params", specs) if specs else None
+        )
+        tools = {
+            name: compile_tool(self.ctx, ("tools", name), name, spec, self.catalog)
+            for name, spec in data.get("tools", {}).items()
+        }
+        policies = PolicyCompiler(self.catalog, tools)
+        scope = SectionScope(
+            params={spec.name: spec for spec in specs},
+            params_type=params_type,
+            tools=tools,
+            policies=policies.policies,
+            predicates=policies.predicate,
+            include=self.includer.include,
+        )
+        sections = compile_sections(self.ctx, ("sections",), list(data["sections"]), scope)
+        prompt_policies = policies.policies(self.ctx, ("policies",), list(data.get("policies", [])))
+        self._unused_tools(tools, scope)
+        ns = self._ns()
+        if sections is None or prompt_policies is None or ns is None or self.ctx.bag.has_errors:
+            return None
+        return self._finish(ns, sections, prompt_policies, params_type)
+
+    def _finish(
+        self, ns: str, sections: list[Any], policies: list[Any], params_type: type | None
+    ) -> CompiledPrompt | None:
+        data = self.data
+        try:
+            template: PromptTemplate[Any] = PromptTemplate(
+                ns=ns,
+                key=str(data["key"]),
+                name=data.get("name"),
+                sections=sections,
+                policies=policies,
+            )
+        except PromptValidationError as error:  # a safety net: the checks above should catch it
+            self.ctx.error("prompt", error.message, Span(self.ctx.file.path, 1, 1))
+            return None
+        registry = {tool.name: tool for tool in template.all_tools()}
+        if template.engine.read_section_tool is not None:
+            registry["read_section"] = template.engine.read_section_tool
+        digest = self._hash()
+        artifact = build_artifact(template, data, source=self.ctx.file.path, content_hash=digest)
+        spans = {name: self.ctx.key_span(("params", name)) for name in data.get("params", {})}
+        return CompiledPrompt(
+            self.ctx.file.path, template, registry, params_type, artifact, digest, spans
+        )
+
+    def _ns(self) -> str | None:
+        if "ns" in self.data:
+            return str(self.data["ns"]).lower()
+        try:
+            parts = self.file_path.resolve().parent.relative_to(self.root.resolve()).parts
+        except ValueError:
+            parts = ()
+        ns = "/".join(p.lower() for p in parts) or self.root.resolve().name.lower()
+        if all(KEY_PATTERN.fullmatch(segment) for segment in ns.split("/")):
+            return ns
+        self.ctx.error(
+            "ns",
+            f"The folder path '{ns}' cannot be used as the prompt's ns.",
+            Span(self.ctx.file.path, 1, 1),
+            hint="add ns: with segments of lowercase letters, digits, '-' or '_' joined by '/'",
+        )
+        return None
+
+    def _unused_tools(self, tools: Mapping[str, object], scope: SectionScope) -> None:
+        for name in tools:
+            if name not in scope.tool_owner:
+                self.ctx.error(
+                    "unused-tool",
+                    f"Tool '{name}' is declared but no section offers it.",
+                    self.ctx.key_span(("tools", name)),
+                    severity="warning",
+                    hint="list it under tools: in the section that explains when to use it",
+                )
+
+    def _hash(self) -> str:
+        digest = hashlib.sha256(self.ctx.file.text.encode())
+        for path, text in sorted(self.includer.sources.items()):
+            digest.update(b"\0" + path.encode() + b"\0" + text.encode())
+        return "sha256:" + digest.hexdigest()
+
+
+def _quotable(path: Path, shown: str) -> dict[str, str]:
+    """The file's text for quoting lines in a report, even when it did not load."""
+    try:
+        return {shown: path.read_bytes().decode("utf-8", errors="replace").removeprefix("\ufeff")}
+    except OSError:
+        return {}
+
+
+def bind_handlers(prompt: CompiledPrompt) -> list[Diagnostic]:
+    """Import every handler now and check it against the tool it serves.
+
+    Validation reads package metadata only; binding imports plugin code, so it runs when the
+    prompt is about to be used (or on demand, for ``wink-decl compile``).
+    """
+    problems: list[Diagnostic] = []
+    for tool in prompt.tools.values():
+        handler = tool.handler
+        if not isinstance(handler, LazyHandler):
+            continue
+        message = handler.resolve()
+        if message is None:
+            actual = handler_params_type(handler.target)
+            declared = {
+                f.name: (f.type, f.default is MISSING and f.default_factory is MISSING)
+                for f in fields(tool.params_type)
+            }
+            mismatches = compare_params(declared, actual) if actual is not None else []
+            message = "; ".join(mismatches) if mismatches else None
+        if message is not None:
+            problems.append(
+                Diagnostic(
+                    f"Tool '{tool.name}' cannot use handler '{handler.entry.name}': {message}",
+                    None,
+                    "handler",
+                    path=prompt.source,
+                )
+            )
+    return problems

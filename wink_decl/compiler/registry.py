@@ -1,0 +1,146 @@
+"""``PromptRegistry``: a folder of prompt files, addressed as ``ns/key``, compiled lazily."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+from wink_decl import __version__
+from wink_decl.compiler.compile import CompiledPrompt, CompileResult, compile_file
+from wink_decl.diagnostics import Diagnostic, DiagnosticError
+from wink_decl.plugins import PluginCatalog
+from wink_decl.runtime._keys import did_you_mean
+
+__all__ = ["PROMPT_SUFFIXES", "PromptRegistry", "find_prompt_files"]
+
+PROMPT_SUFFIXES = (".wink.yaml", ".wink.yml", ".wink.toml")
+
+
+def find_prompt_files(root: str | Path) -> list[Path]:
+    """Every ``*.wink.yaml|yml|toml`` under ``root``, sorted; hidden folders are skipped."""
+    found: list[Path] = []
+    for folder, dirs, files in os.walk(root):
+        dirs[:] = sorted(d for d in dirs if not d.startswith("."))
+        found.extend(Path(folder, f) for f in files if f.lower().endswith(PROMPT_SUFFIXES))
+    return sorted(found)
+
+
+@dataclass(frozen=True)
+class _Entry:
+    """A cached compilation and the file state it was made from."""
+
+    stamp: tuple[int, int]
+    key: str
+    """sha256 of the file's bytes and the wink-decl version."""
+    result: CompileResult
+    includes: tuple[tuple[Path, tuple[int, int] | None], ...] = ()
+    """Included files and their state: a change there invalidates this entry too."""
+
+    def fresh(self, stamp: tuple[int, int]) -> bool:
+        """True when neither the file nor anything it includes has changed."""
+        return self.stamp == stamp and all(_stamp(path) == seen for path, seen in self.includes)
+
+
+class PromptRegistry:
+    """Prompts under one root. Compiles on first use; recompiles only when a file changes.
+
+    The cache is keyed by the file's content hash and the wink-decl version; a file whose
+    size and modification time are unchanged is not even read again.
+    """
+
+    def __init__(self, root: str | Path, *, catalog: PluginCatalog | None = None) -> None:
+        """Scan nothing yet; ``addresses()`` or ``get()`` will."""
+        self._root = Path(root)
+        self._catalog = catalog or PluginCatalog()
+        self._cache: dict[Path, _Entry] = {}
+        self._addresses: dict[str, Path] | None = None
+
+    @property
+    def root(self) -> Path:
+        """The folder prompts are loaded from."""
+        return self._root
+
+    def files(self) -> list[Path]:
+        """The prompt files under the root."""
+        return find_prompt_files(self._root)
+
+    def addresses(self) -> dict[str, Path]:
+        """``ns/key`` -> file, for every file that loads and names itself."""
+        if self._addresses is None:
+            self._addresses = {}
+            for path in self.files():
+                result = self.compile(path)
+                if result.prompt is not None:
+                    self._addresses.setdefault(result.prompt.address, path)
+        return dict(self._addresses)
+
+    def __iter__(self) -> Iterator[str]:
+        """The addresses, sorted."""
+        return iter(sorted(self.addresses()))
+
+    def get(self, address: str) -> CompiledPrompt:
+        """The compiled prompt at ``ns/key``; ``DiagnosticError`` when it has errors."""
+        addresses = self.addresses()
+        path = addresses.get(address)
+        if path is None:
+            suggestion = did_you_mean(address, addresses)
+            raise DiagnosticError(
+                [
+                    Diagnostic(
+                        f"No prompt '{address}' under {self._root}.{suggestion}",
+                        None,
+                        "unknown-prompt",
+                        expected=", ".join(sorted(addresses)) or "no prompts were found",
+                        path=str(self._root),
+                    )
+                ]
+            )
+        result = self.compile(path)
+        if result.prompt is None:
+            raise DiagnosticError(result.diagnostics)
+        return result.prompt
+
+    def compile(self, path: str | Path) -> CompileResult:
+        """Compile one file, from the cache when its content has not changed."""
+        file_path = Path(path)
+        try:
+            stat = file_path.stat()
+        except OSError:
+            return compile_file(file_path, root=self._root, catalog=self._catalog)
+        stamp = (stat.st_mtime_ns, stat.st_size)
+        entry = self._cache.get(file_path)
+        if entry is not None and entry.fresh(stamp):
+            return entry.result
+        key = _content_key(file_path)
+        if entry is not None and entry.key == key and entry.fresh(entry.stamp):
+            self._cache[file_path] = _Entry(stamp, key, entry.result, entry.includes)
+            return entry.result
+        result = compile_file(file_path, root=self._root, catalog=self._catalog)
+        includes = tuple(
+            (Path(shown), _stamp(Path(shown)))
+            for shown in result.sources
+            if Path(shown).resolve() != file_path.resolve()
+        )
+        self._cache[file_path] = _Entry(stamp, key, result, includes)
+        if entry is not None:
+            self._addresses = None  # the file changed: its ns/key may have too
+        return result
+
+
+def _stamp(path: Path) -> tuple[int, int] | None:
+    try:
+        stat = path.stat()
+    except OSError:
+        return None
+    return (stat.st_mtime_ns, stat.st_size)
+
+
+def _content_key(path: Path) -> str:
+    try:
+        data = path.read_bytes()
+    except OSError:
+        return ""
+    return hashlib.sha256(data + b"\0" + __version__.encode()).hexdigest()

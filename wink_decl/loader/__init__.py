@@ -1,0 +1,20 @@
+"""The loader: YAML or TOML prompt files -> plain data and a span for every key and value.
+
+Every mistake in a file comes back as a :class:`~wink_decl.diagnostics.Diagnostic` with its
+place in the file; nothing in the text can raise.
+"""
+
+from wink_decl.loader._limits import Limits
+from wink_decl.loader._source_map import JSONPath, SourceMap
+from wink_decl.loader.api import LoadedFile, LoadResult, detect_format, load_file, load_text
+
+__all__ = [
+    "JSONPath",
+    "Limits",
+    "LoadResult",
+    "LoadedFile",
+    "SourceMap",
+    "detect_format",
+    "load_file",
+    "load_text",
+]

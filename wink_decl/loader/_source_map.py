@@ -1,0 +1,94 @@
+"""SourceMap: where each value and key of a loaded document was written, by JSON path."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from types import MappingProxyType
+from typing import NoReturn
+
+from wink_decl.diagnostics import Span
+from wink_decl.loader._text import LineIndex
+
+JSONPath = tuple[str | int, ...]
+"""Keys and list indices from the document root, such as ``("sections", 1, "title")``."""
+
+SpanTuple = tuple[int, int, int, int]
+"""A span without its file: line, column, end line, end column (1-based, end inclusive)."""
+
+IndexSpan = tuple[int, int]
+"""A span as character indices of its first and last character."""
+
+
+class SourceMap:
+    """Spans of every value and key of one loaded file, looked up by JSON path.
+
+    Value spans cover the value's tokens; a block mapping or list (one written over several
+    lines without brackets) is represented by its first line's content. Key spans cover the
+    key token of a mapping entry. Immutable after construction.
+    """
+
+    __slots__ = ("_keys", "_lines", "_values", "path")
+    path: str
+    _values: Mapping[JSONPath, tuple[int, ...]]
+    _keys: Mapping[JSONPath, tuple[int, ...]]
+    _lines: LineIndex | None
+
+    def __init__(
+        self,
+        path: str,
+        values: dict[JSONPath, SpanTuple] | dict[JSONPath, IndexSpan],
+        keys: dict[JSONPath, SpanTuple] | dict[JSONPath, IndexSpan],
+        lines: LineIndex | None = None,
+    ) -> None:
+        """Keep ``values`` and ``keys`` behind read-only views; the caller hands them over.
+
+        Without ``lines`` they hold :data:`SpanTuple` entries; with it, :data:`IndexSpan`
+        entries that become lines and columns only when looked up.
+        """
+        object.__setattr__(self, "path", path)
+        object.__setattr__(self, "_values", MappingProxyType(values))
+        object.__setattr__(self, "_keys", MappingProxyType(keys))
+        object.__setattr__(self, "_lines", lines)
+
+    def __setattr__(self, name: str, value: object) -> NoReturn:
+        """Refuse: a source map never changes."""
+        raise AttributeError(f"SourceMap is immutable; cannot set {name!r}")
+
+    def __delattr__(self, name: str) -> NoReturn:
+        """Refuse: a source map never changes."""
+        raise AttributeError(f"SourceMap is immutable; cannot delete {name!r}")
+
+    def __repr__(self) -> str:
+        """Path and size, never the whole index."""
+        return f"SourceMap({self.path!r}, {len(self._values)} values)"
+
+    def value_span(self, json_path: JSONPath) -> Span | None:
+        """The span of the value at ``json_path``, or None when there is no such value."""
+        found = self._values.get(json_path)
+        return None if found is None else self._span(found)
+
+    def key_span(self, json_path: JSONPath) -> Span | None:
+        """The key token of the mapping entry at ``json_path``; None for list items and root."""
+        found = self._keys.get(json_path)
+        return None if found is None else self._span(found)
+
+    def nearest(self, json_path: JSONPath) -> Span:
+        """The value span of the longest prefix of ``json_path`` that exists.
+
+        When only the root is left, the start of the file: ``Span(path, 1, 1)``.
+        """
+        for end in range(len(json_path), 0, -1):
+            found = self._values.get(json_path[:end])
+            if found is not None:
+                return self._span(found)
+        return Span(self.path, 1, 1)
+
+    def paths(self) -> Iterator[JSONPath]:
+        """Every recorded value path, root ``()`` included, in document order."""
+        return iter(self._values)
+
+    def _span(self, found: tuple[int, ...]) -> Span:
+        if self._lines is None:
+            return Span(self.path, *found)
+        start, end = found
+        return Span(self.path, *self._lines.position(start), *self._lines.position(end))

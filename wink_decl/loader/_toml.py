@@ -1,0 +1,99 @@
+"""TOML prompt files: text -> plain data and a source map, or every problem found."""
+
+from __future__ import annotations
+
+import datetime
+import tomllib
+from collections.abc import Callable
+from typing import cast
+
+from wink_decl.diagnostics import Diagnostic, Span
+from wink_decl.loader._limits import Limits, too_deep, too_many_values
+from wink_decl.loader._messages import not_a_mapping
+from wink_decl.loader._source_map import JSONPath, SourceMap
+from wink_decl.loader._text import LineIndex
+from wink_decl.loader._toml_errors import LEXEME, syntax_diagnostic
+from wink_decl.loader._toml_positions import TomlPositions
+
+Loaded = tuple[object, SourceMap | None, list[Diagnostic]]
+Spans = Callable[[JSONPath], Span]
+_DATES = (datetime.datetime, datetime.date, datetime.time)
+
+
+class _Stop(Exception):  # noqa: N818 - a signal that carries its diagnostic
+    def __init__(self, diagnostic: Diagnostic) -> None:
+        super().__init__(diagnostic.message)
+        self.diagnostic = diagnostic
+
+
+def load_toml(text: str, path: str, limits: Limits) -> Loaded:
+    """The data of ``text`` and its source map (None on errors), and every problem found."""
+    lines = LineIndex(text, "toml")
+    deep = _bracket_beyond(text, limits.max_depth - 1)
+    if deep is not None:
+        return None, None, [too_deep(Span(path, *lines.position(deep)), limits.max_depth)]
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as error:
+        return None, None, [syntax_diagnostic(text, path, str(error))]
+    if not data:
+        return None, None, [not_a_mapping(Span(path, 1, 1), "empty", "toml")]
+    scan = TomlPositions(text)
+    source_map = SourceMap(path, scan.values, scan.keys, lines)
+    checker = _Checker(text, scan, limits, source_map.nearest)
+    try:
+        plain = checker.table(data, (), 1)
+    except _Stop as stop:
+        return None, None, [stop.diagnostic]
+    return plain, source_map, []
+
+
+def _bracket_beyond(text: str, max_nesting: int) -> int | None:
+    """Where brackets (outside strings and comments) first nest deeper than ``max_nesting``.
+
+    Every bracket level is a list or table inside a table, so this finds a file that is too
+    deep before tomllib, whose recursion it would otherwise exhaust, reads it.
+    """
+    if text.count("[") + text.count("{") <= max_nesting:
+        return None
+    depth = 0
+    for lexeme in LEXEME.finditer(text):
+        if lexeme.group("open") is not None:
+            depth += 1
+            if depth > max_nesting:
+                return lexeme.start()
+        elif lexeme.group("close") is not None:
+            depth = max(0, depth - 1)
+    return None
+
+
+class _Checker:
+    """Walks tomllib's data once: counts values, checks nesting, turns dates back into text."""
+
+    def __init__(self, text: str, scan: TomlPositions, limits: Limits, spans: Spans) -> None:
+        self.text, self.scan, self.limits, self.spans = text, scan, limits, spans
+        self.count = 0
+
+    def table(self, table: dict[str, object], path: JSONPath, depth: int) -> dict[str, object]:
+        """A table (at nesting ``depth``) as plain data: no dates, within the limits."""
+        self._check_depth(path, depth)
+        return {key: self._item(value, (*path, key), depth) for key, value in table.items()}
+
+    def _item(self, value: object, path: JSONPath, depth: int) -> object:
+        self.count += 1
+        if self.count > self.limits.max_nodes:
+            raise _Stop(too_many_values(self.spans(path), self.limits.max_nodes))
+        if isinstance(value, dict):
+            return self.table(cast("dict[str, object]", value), path, depth + 1)
+        if isinstance(value, list):
+            self._check_depth(path, depth + 1)
+            items = cast("list[object]", value)
+            return [self._item(item, (*path, index), depth + 1) for index, item in enumerate(items)]
+        if isinstance(value, _DATES):  # a date is text to a prompt: keep it as written
+            start, end = self.scan.values[path]
+            return self.text[start : end + 1]
+        return value
+
+    def _check_depth(self, path: JSONPath, depth: int) -> None:
+        if depth > self.limits.max_depth:
+            raise _Stop(too_deep(self.spans(path), self.limits.max_depth))

@@ -1,0 +1,73 @@
+"""YAML prompt files: text -> plain data and a source map, or every problem found."""
+
+from __future__ import annotations
+
+import re
+
+from ruamel.yaml.error import MarkedYAMLError
+from ruamel.yaml.reader import ReaderError
+
+from wink_decl.diagnostics import Diagnostic, Span
+from wink_decl.loader._limits import Limits, too_deep
+from wink_decl.loader._messages import not_a_mapping
+from wink_decl.loader._source_map import SourceMap
+from wink_decl.loader._yaml_compose import MAPPING, SCALAR, Node, compose, nested_beyond
+from wink_decl.loader._yaml_errors import reader_diagnostic, syntax_diagnostic
+from wink_decl.loader._yaml_walk import Stop, Walker
+
+SAFE_NESTING = 1_000
+"""Nesting the C composer handles quickly; beyond it the depth is checked on events first."""
+
+_PREFIX = re.compile(r"^[ \t]*(?:(?:[-?:]|[&!]\S*)[ \t]+)*", re.MULTILINE)
+_OTHER_BREAKS = re.compile(r"\r(?!\n)|[\x85\u2028\u2029]")
+
+Loaded = tuple[object, SourceMap | None, list[Diagnostic]]
+
+
+def load_yaml(text: str, path: str, limits: Limits) -> Loaded:
+    """The data of ``text`` and its source map (None on errors), and every problem found."""
+    try:
+        if nesting_bound(text) > SAFE_NESTING:
+            mark = nested_beyond(text, limits.max_depth)
+            if mark is not None:
+                span = Span(path, mark.line + 1, mark.column + 1)
+                return None, None, [too_deep(span, limits.max_depth)]
+        root = compose(text)
+    except MarkedYAMLError as error:
+        return None, None, [syntax_diagnostic(text, path, error)]
+    except ReaderError as error:
+        return None, None, [reader_diagnostic(text, path, error)]
+    return _walk(text, path, limits, root)
+
+
+def _walk(text: str, path: str, limits: Limits, root: Node | None) -> Loaded:
+    walker = Walker(text, path, limits)
+    if root is None:
+        return None, None, [not_a_mapping(Span(path, 1, 1), "empty", "yaml")]
+    try:
+        data, _ = walker.value(root, (), 0, 0)
+    except Stop as stop:
+        return None, None, [*walker.diagnostics, stop.diagnostic]
+    if root.__class__ is not MAPPING:
+        found = "value" if root.__class__ is SCALAR else "list"
+        span = walker.span(walker.values[()])
+        walker.diagnostics.append(not_a_mapping(span, found, "yaml"))
+    return data, SourceMap(path, walker.values, walker.keys), walker.diagnostics
+
+
+def nesting_bound(text: str) -> int:
+    """An upper bound on how deeply ``text`` nests mappings and lists, found without parsing.
+
+    Each mapping or list needs a character of its own among ``-:?[{``, which bounds small
+    files at once. For larger ones: a block collection starts at its line's indentation or
+    after the indicators that open the line (``- ``, ``? ``, ``: ``, anchors, tags), every two
+    levels of block nesting move it at least one column right, and each flow level needs its
+    own bracket.
+    """
+    indicators = sum(map(text.count, "-:?[{"))
+    if indicators < SAFE_NESTING:
+        return indicators + 1  # every mapping or list needs one of these characters
+    if _OTHER_BREAKS.search(text):
+        return SAFE_NESTING + 1  # lines this pattern cannot see: check on events instead
+    widest = max(map(len, _PREFIX.findall(text)), default=0)
+    return 2 * (widest + 1) + text.count("[") + text.count("{")

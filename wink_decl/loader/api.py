@@ -1,0 +1,122 @@
+"""Load a prompt file: text -> plain data and a source map, or every problem with its place."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from typing import Literal
+
+from wink_decl.diagnostics import Diagnostic, sort_diagnostics
+from wink_decl.loader._encoding import decode
+from wink_decl.loader._limits import Limits
+from wink_decl.loader._source_map import SourceMap
+from wink_decl.loader._toml import load_toml
+from wink_decl.loader._yaml import load_yaml
+
+Format = Literal["yaml", "toml"]
+
+_SUFFIXES: dict[str, Format] = {".yaml": "yaml", ".yml": "yaml", ".toml": "toml"}
+
+
+@dataclass(frozen=True, slots=True)
+class LoadedFile:
+    """One prompt file, read: its text, its plain data and where each value was written.
+
+    ``data`` is JSON data only: ``dict[str, ...]`` in file order, ``list``, ``str``, ``int``,
+    ``float``, ``bool`` and ``None``; dates stay the text they were written as.
+    """
+
+    path: str
+    text: str
+    format: Format
+    data: object
+    source_map: SourceMap
+
+
+@dataclass(frozen=True, slots=True)
+class LoadResult:
+    """A loaded file, or None with every problem found (sorted by line and column)."""
+
+    file: LoadedFile | None
+    diagnostics: tuple[Diagnostic, ...]
+
+
+def detect_format(path: str | os.PathLike[str]) -> Format | None:
+    """``yaml`` for ``.yaml``/``.yml``, ``toml`` for ``.toml`` (any case, ``*.wink.*`` too)."""
+    name: str = os.fspath(path)
+    _, suffix = os.path.splitext(name)  # noqa: PTH122 - str or PathLike alike
+    return _SUFFIXES.get(suffix.lower())
+
+
+def load_text(
+    source: str | bytes,
+    *,
+    path: str,
+    format: Format,  # noqa: A002 - the public name the other layers code against
+    limits: Limits = Limits(),  # noqa: B008 - a frozen value, safe to share
+) -> LoadResult:
+    """Read ``source`` (text, or bytes that must be UTF-8) written in ``format``.
+
+    ``path`` is only displayed in spans. Nothing raises for a mistake in the text: each one
+    comes back as a diagnostic, and ``file`` is None when there is any.
+    """
+    text, diagnostics = decode(source, path=path, max_bytes=limits.max_bytes)
+    if text is None:
+        return LoadResult(None, tuple(sort_diagnostics(diagnostics)))
+    load = load_yaml if format == "yaml" else load_toml
+    data, source_map, found = load(text, path, limits)
+    diagnostics.extend(found)
+    if diagnostics or source_map is None:
+        return LoadResult(None, tuple(sort_diagnostics(diagnostics)))
+    return LoadResult(LoadedFile(path, text, format, data, source_map), ())
+
+
+def load_file(
+    file: str | os.PathLike[str],
+    *,
+    display_path: str | None = None,
+    limits: Limits = Limits(),  # noqa: B008 - a frozen value, safe to share
+) -> LoadResult:
+    """Read the prompt file at ``file``; its extension says YAML or TOML.
+
+    ``display_path`` (default: ``file`` as given) is what spans and diagnostics show. A file
+    that cannot be read or has another extension gives a diagnostic without a span.
+    """
+    shown = display_path if display_path is not None else os.fspath(file)
+    file_format = detect_format(file)
+    if file_format is None:
+        return _no_span(_unknown_extension(shown))
+    try:
+        with open(file, "rb") as handle:  # noqa: PTH123 - str or PathLike alike
+            data = handle.read(limits.max_bytes + 1)
+    except OSError as error:
+        return _no_span(_unreadable(shown, error))
+    return load_text(data, path=shown, format=file_format, limits=limits)
+
+
+def _no_span(diagnostic: Diagnostic) -> LoadResult:
+    return LoadResult(None, (diagnostic,))
+
+
+def _unknown_extension(path: str) -> Diagnostic:
+    return Diagnostic(
+        message="This file is neither YAML nor TOML: its name does not end in .yaml, .yml "
+        "or .toml.",
+        span=None,
+        code="unknown-extension",
+        expected="a name such as review.wink.yaml or review.wink.toml",
+        hint="Rename the file so that it ends in .wink.yaml or .wink.toml.",
+        path=path,
+    )
+
+
+def _unreadable(path: str, error: OSError) -> Diagnostic:
+    reason = error.strerror or type(error).__name__
+    return Diagnostic(
+        message=f"This file cannot be read: {reason[:1].lower()}{reason[1:]}.",
+        span=None,
+        code="unreadable",
+        expected="a prompt file that exists and can be read",
+        hint="Check the path and the file's permissions.",
+        path=path,
+    )

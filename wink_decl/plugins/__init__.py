@@ -1,0 +1,31 @@
+"""Entry-point plugins: find handlers, policies and predicates, load them lazily, check them."""
+
+from wink_decl.plugins._catalog import (
+    GROUPS,
+    HANDLERS,
+    POLICIES,
+    PREDICATES,
+    PluginCatalog,
+    PluginEntry,
+    PluginLoadError,
+    PluginProblem,
+    normalise_distribution,
+)
+from wink_decl.plugins._handlers import check_handler, handler_params_type, handler_result_type
+from wink_decl.plugins._params import compare_params
+
+__all__ = [
+    "GROUPS",
+    "HANDLERS",
+    "POLICIES",
+    "PREDICATES",
+    "PluginCatalog",
+    "PluginEntry",
+    "PluginLoadError",
+    "PluginProblem",
+    "check_handler",
+    "compare_params",
+    "handler_params_type",
+    "handler_result_type",
+    "normalise_distribution",
+]

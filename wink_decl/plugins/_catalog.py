@@ -1,0 +1,284 @@
+"""``PluginCatalog``: what the installed distributions register, found without importing it."""
+
+from __future__ import annotations
+
+import difflib
+import importlib.metadata
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+from importlib.metadata import Distribution, EntryPoint
+
+from wink_decl.diagnostics import Diagnostic, Span
+from wink_decl.errors import WinkDeclError
+
+__all__ = [
+    "GROUPS",
+    "HANDLERS",
+    "POLICIES",
+    "PREDICATES",
+    "PluginCatalog",
+    "PluginEntry",
+    "PluginLoadError",
+    "PluginProblem",
+    "normalise_distribution",
+]
+
+HANDLERS = "wink_decl.handlers"
+"""Tool handlers: callables with the signature ``(params, *, context)``."""
+POLICIES = "wink_decl.policies"
+"""Tool policies: objects (or factories of objects) satisfying ``ToolPolicy``."""
+PREDICATES = "wink_decl.predicates"
+"""Predicates for section visibility and enablement."""
+GROUPS = (HANDLERS, POLICIES, PREDICATES)
+"""Every group the catalog indexes."""
+
+_NOUNS = {HANDLERS: "handler", POLICIES: "policy", PREDICATES: "predicate"}
+_LIST_HINT = "Run 'wink-decl plugins' to list what is installed."
+_COUNTS = {2: "two", 3: "three", 4: "four"}
+_CUTOFF = 0.6  # difflib's default: how alike a name must be to be suggested
+
+
+def normalise_distribution(name: str) -> str:
+    """The PEP 503 form of a distribution name: ``Plug_A`` and ``plug.a`` both give ``plug-a``."""
+    return re.sub(r"[-_.]+", "-", name).lower()
+
+
+@dataclass(slots=True, frozen=True)
+class PluginEntry:
+    """One entry point: ``name`` in ``group``, pointing at ``value``, from one distribution.
+
+    ``distribution`` is the name as published (``""`` when the entry point came without one).
+    """
+
+    group: str
+    name: str
+    value: str
+    distribution: str
+    version: str
+
+    @property
+    def reference(self) -> str:
+        """``name@distribution``: the reference that picks exactly this entry."""
+        return f"{self.name}@{self.distribution}"
+
+    @property
+    def label(self) -> str:
+        """``'files.read_file' (wink-decl-files 1.0.0, value 'pkg.mod:func')``, for messages."""
+        return f"'{self.name}' ({_provider(self)}, value '{self.value}')"
+
+
+@dataclass(slots=True, frozen=True)
+class PluginProblem:
+    """Why a reference resolved to no single entry; ``code`` is stable, for tools and tests."""
+
+    code: str
+    message: str
+    hint: str
+    suggestions: tuple[str, ...] = ()
+
+    def to_diagnostic(self, span: Span | None, *, path: str | None = None) -> Diagnostic:
+        """This problem as an error at ``span`` (or in ``path`` when there is no span)."""
+        return Diagnostic(
+            message=self.message,
+            span=span,
+            code=self.code,
+            hint=self.hint,
+            suggestions=self.suggestions,
+            path=path,
+        )
+
+
+class PluginLoadError(WinkDeclError):
+    """Importing an entry point failed; the message names it, its distribution and the error."""
+
+    def __init__(self, message: str, *, entry: PluginEntry) -> None:
+        super().__init__(message)
+        self.message = message
+        self.entry = entry
+
+
+class PluginCatalog:
+    """The entry points of ``GROUPS``, indexed once; plugin code is imported only by ``load``.
+
+    With no arguments the catalog reads the installed environment
+    (``importlib.metadata.entry_points()``). Tests pass ``entry_points`` (each one's
+    ``dist`` gives its distribution) and/or ``distributions`` (each one's entry points are
+    read; a distribution whose normalised name was already seen is skipped, like
+    ``importlib.metadata`` does for shadowed installs).
+    """
+
+    __slots__ = ("_entries", "_loaded")
+
+    def __init__(
+        self,
+        entry_points: Iterable[EntryPoint] | None = None,
+        *,
+        distributions: Iterable[Distribution] | None = None,
+    ) -> None:
+        found: list[EntryPoint] = []
+        if entry_points is None and distributions is None:
+            installed = importlib.metadata.entry_points()
+            for group in GROUPS:
+                found.extend(installed.select(group=group))
+        found.extend(entry_points or ())
+        found.extend(_from_distributions(distributions or ()))
+        index: dict[tuple[str, str], dict[str, PluginEntry]] = {}
+        for point in found:
+            if point.group not in GROUPS:
+                continue
+            entry = _entry(point)
+            by_distribution = index.setdefault((entry.group, entry.name), {})
+            by_distribution.setdefault(normalise_distribution(entry.distribution), entry)
+        self._entries = {
+            key: tuple(by_distribution[dist] for dist in sorted(by_distribution))
+            for key, by_distribution in index.items()
+        }
+        self._loaded: dict[PluginEntry, object] = {}
+
+    def names(self, group: str) -> tuple[str, ...]:
+        """Every name registered in ``group``, sorted."""
+        return tuple(sorted(name for kind, name in self._entries if kind == group))
+
+    def entries(self, group: str, name: str) -> tuple[PluginEntry, ...]:
+        """One entry per distribution registering ``name`` in ``group``, by distribution."""
+        return self._entries.get((group, name), ())
+
+    def conflicts(self, group: str) -> dict[str, tuple[PluginEntry, ...]]:
+        """The names of ``group`` that more than one distribution registers, sorted."""
+        return {
+            name: entries
+            for name in self.names(group)
+            if len(entries := self.entries(group, name)) > 1
+        }
+
+    def resolve(self, group: str, reference: str) -> PluginEntry | PluginProblem:
+        """The entry ``reference`` (``name`` or ``name@distribution``) means, or why none."""
+        name, at, distribution = reference.partition("@")
+        entries = self.entries(group, name)
+        noun = _NOUNS.get(group, "plugin")
+        if not entries:
+            return self._unknown(group, noun, name)
+        if at:
+            wanted = normalise_distribution(distribution)
+            chosen = [e for e in entries if normalise_distribution(e.distribution) == wanted]
+            if chosen:
+                return chosen[0]
+            return _unknown_distribution(noun, distribution, entries)
+        if len(entries) == 1:
+            return entries[0]
+        count = _COUNTS.get(len(entries), str(len(entries)))
+        references = tuple(entry.reference for entry in entries)
+        return PluginProblem(
+            code="ambiguous-plugin",
+            message=(
+                f"{noun.capitalize()} '{name}' is registered by {count} distributions: "
+                f"{', '.join(_provider(entry) for entry in entries)}."
+            ),
+            hint=f"Choose one: {', '.join(references)}",
+            suggestions=references,
+        )
+
+    def load(self, entry: PluginEntry) -> object:
+        """Import the object ``entry`` points at (once; later calls reuse it).
+
+        Raises:
+            PluginLoadError: the import failed, or the value is not ``module:attribute``.
+        """
+        if entry in self._loaded:
+            return self._loaded[entry]
+        noun = _NOUNS.get(entry.group, "plugin")
+        where = f"Could not import {noun} {entry.label}"
+        if EntryPoint.pattern.fullmatch(entry.value) is None:
+            raise PluginLoadError(
+                f"{where}: the value must have the form 'package.module:attribute'.",
+                entry=entry,
+            )
+        try:
+            point = EntryPoint(name=entry.name, value=entry.value, group=entry.group)
+            loaded: object = point.load()
+        except Exception as error:  # plugin code may raise anything on import
+            raise PluginLoadError(
+                f"{where}: {type(error).__name__}: {error}", entry=entry
+            ) from error
+        self._loaded[entry] = loaded
+        return loaded
+
+    def _unknown(self, group: str, noun: str, name: str) -> PluginProblem:
+        suggestions = _close_matches(name, self.names(group))
+        did_you_mean = f"Did you mean {_either(suggestions)}? " if suggestions else ""
+        return PluginProblem(
+            code="unknown-plugin",
+            message=f"No {noun} named '{name}' is installed.",
+            hint=f"{did_you_mean}{_LIST_HINT}",
+            suggestions=suggestions,
+        )
+
+
+def _unknown_distribution(
+    noun: str, distribution: str, entries: tuple[PluginEntry, ...]
+) -> PluginProblem:
+    by_distribution = {normalise_distribution(e.distribution): e.reference for e in entries}
+    close = _close_matches(normalise_distribution(distribution), by_distribution)
+    suggestions = tuple(by_distribution[key] for key in close)
+    did_you_mean = f"Did you mean {_either(suggestions)}? " if suggestions else ""
+    return PluginProblem(
+        code="unknown-distribution",
+        message=(
+            f"{noun.capitalize()} '{entries[0].name}' is not registered by a distribution "
+            f"named '{distribution}'."
+        ),
+        hint=(
+            f"{did_you_mean}It is registered by {', '.join(_provider(entry) for entry in entries)}."
+        ),
+        suggestions=suggestions,
+    )
+
+
+def _close_matches(word: str, candidates: Iterable[str]) -> tuple[str, ...]:
+    """Up to three candidates like ``word``, closest first, ties in alphabetical order.
+
+    ``difflib.get_close_matches`` scores the same way but breaks ties in reverse order.
+    """
+    matcher = difflib.SequenceMatcher(b=word)
+    scored: list[tuple[float, str]] = []
+    for candidate in candidates:
+        matcher.set_seq1(candidate)
+        if matcher.ratio() >= _CUTOFF:
+            scored.append((-matcher.ratio(), candidate))
+    return tuple(candidate for _, candidate in sorted(scored)[:3])
+
+
+def _from_distributions(distributions: Iterable[Distribution]) -> list[EntryPoint]:
+    seen: set[str] = set()
+    found: list[EntryPoint] = []
+    for distribution in distributions:
+        key = normalise_distribution(distribution.name or "")
+        if key not in seen:
+            seen.add(key)
+            found.extend(distribution.entry_points)
+    return found
+
+
+def _entry(point: EntryPoint) -> PluginEntry:
+    distribution = point.dist
+    return PluginEntry(
+        group=point.group,
+        name=point.name,
+        value=point.value,
+        distribution=(distribution.name or "") if distribution is not None else "",
+        version=(distribution.version or "") if distribution is not None else "",
+    )
+
+
+def _provider(entry: PluginEntry) -> str:
+    if not entry.distribution:
+        return "an unknown distribution"
+    return f"{entry.distribution} {entry.version}".rstrip()
+
+
+def _either(names: tuple[str, ...]) -> str:
+    quoted = [f"'{name}'" for name in names]
+    if len(quoted) == 1:
+        return quoted[0]
+    return f"{', '.join(quoted[:-1])} or {quoted[-1]}"

@@ -1,0 +1,109 @@
+"""Build the published JSON Schema from the model, write it, and read the packaged copy."""
+
+from __future__ import annotations
+
+import json
+from functools import cache
+from importlib import resources
+from pathlib import Path
+from typing import Any, Final
+
+from pydantic.json_schema import GenerateJsonSchema, JsonSchemaMode, JsonSchemaValue
+from pydantic_core import CoreSchema, core_schema
+
+from wink_decl.schema.model import PromptDocument
+
+__all__ = [
+    "SCHEMA_DIALECT",
+    "SCHEMA_FILE_NAME",
+    "SCHEMA_ID",
+    "build_schema",
+    "dump_schema",
+    "load_published_schema",
+    "write_schema",
+]
+
+SCHEMA_DIALECT: Final = "https://json-schema.org/draft/2020-12/schema"
+SCHEMA_ID: Final = "urn:wink-decl:schema:1"
+SCHEMA_FILE_NAME: Final = "wink-decl.schema.json"
+
+
+class _Generator(GenerateJsonSchema):
+    """pydantic's generator, tuned for editors and for draft-07 readers.
+
+    - ``$schema`` and ``$id`` on top; no per-field ``title`` (it only repeats the key);
+    - an optional field (default None) reads as its plain type, with no ``default: null``;
+    - map keys are checked with ``propertyNames`` + ``additionalProperties``, not with
+      ``patternProperties``, which lets keys that miss the pattern through unchecked;
+    - ``$ref`` never has siblings (draft-07 ignores them): it moves into ``allOf``.
+    """
+
+    def generate(self, schema: CoreSchema, mode: JsonSchemaMode = "validation") -> JsonSchemaValue:
+        """The whole schema, header first and ``$defs`` last."""
+        body = _lift_refs(super().generate(schema, mode))
+        defs = body.pop("$defs")
+        return {"$schema": SCHEMA_DIALECT, "$id": SCHEMA_ID, **body, "$defs": defs}
+
+    def field_title_should_be_set(self, schema: Any) -> bool:
+        """Never: a field's title would only repeat its key."""
+        del schema
+        return False
+
+    def default_schema(self, schema: core_schema.WithDefaultSchema) -> JsonSchemaValue:
+        """Leave ``default: null`` out: None means "absent", not a value to offer."""
+        if schema.get("default", ...) is None:
+            return self.generate_inner(schema["schema"])
+        return super().default_schema(schema)
+
+    def dict_schema(self, schema: core_schema.DictSchema) -> JsonSchemaValue:
+        """Keys checked by ``propertyNames`` so a key that misses the pattern is an error."""
+        json_schema = super().dict_schema(schema)
+        patterns: dict[str, Any] | None = json_schema.pop("patternProperties", None)
+        if patterns:
+            ((pattern, values),) = patterns.items()
+            keys = self.generate_inner(schema["keys_schema"])  # pyright: ignore[reportTypedDictNotRequiredAccess]  # a pattern implies a keys schema
+            keys.pop("type", None)
+            json_schema["propertyNames"] = {**keys, "pattern": pattern}
+            json_schema["additionalProperties"] = values
+        return json_schema
+
+
+def _lift_refs(node: Any) -> Any:
+    """Move ``$ref`` into ``allOf`` wherever it has sibling keywords."""
+    if isinstance(node, list):
+        return [_lift_refs(item) for item in node]  # pyright: ignore[reportUnknownVariableType]
+    if not isinstance(node, dict):
+        return node
+    lifted: dict[str, Any] = {key: _lift_refs(value) for key, value in node.items()}  # pyright: ignore[reportUnknownVariableType]
+    if "$ref" in lifted and len(lifted) > 1:
+        ref = lifted.pop("$ref")
+        lifted = {"allOf": [{"$ref": ref}], **lifted}
+    return lifted
+
+
+def build_schema() -> dict[str, Any]:
+    """The JSON Schema of a prompt file, generated from ``PromptDocument``."""
+    return PromptDocument.model_json_schema(by_alias=True, schema_generator=_Generator)
+
+
+def dump_schema(schema: dict[str, Any]) -> str:
+    """The schema as it is written to disk: two-space indent, key order kept, final newline."""
+    return json.dumps(schema, indent=2, sort_keys=False) + "\n"
+
+
+def write_schema(path: Path) -> None:
+    """Write the generated schema to ``path``."""
+    path.write_text(dump_schema(build_schema()), encoding="utf-8")
+
+
+@cache
+def _published_text() -> str:
+    return (
+        resources.files("wink_decl.schema").joinpath(SCHEMA_FILE_NAME).read_text(encoding="utf-8")
+    )
+
+
+def load_published_schema() -> dict[str, Any]:
+    """The schema shipped inside the package (a fresh copy each call)."""
+    loaded: dict[str, Any] = json.loads(_published_text())
+    return loaded

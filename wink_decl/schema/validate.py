@@ -1,0 +1,328 @@
+"""Validate a loaded document: the model on the fast path, then every error worded for authors."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
+from functools import cache
+from typing import TYPE_CHECKING, Any, Final, Protocol, cast
+
+from pydantic import ValidationError
+
+from wink_decl.diagnostics import Diagnostic, Span, sort_diagnostics
+from wink_decl.schema._base import DocModel
+from wink_decl.schema._types import RULES_BY_PATTERN, SEMANTIC_ERROR, Problem
+from wink_decl.schema._unions import CONDITION, UNION_ERROR, UNIONS, OneOf
+from wink_decl.schema._walk import Place, place_of
+from wink_decl.schema._words import close_matches, describe, one_of
+from wink_decl.schema.generate import load_published_schema
+from wink_decl.schema.model import ParamSpec, PromptDocument
+
+if TYPE_CHECKING:
+    from jsonschema import Draft202012Validator
+    from jsonschema.exceptions import ValidationError as SchemaError
+    from pydantic_core import ErrorDetails
+
+__all__ = ["JSONPath", "SpanLookup", "diagnostics_from", "schema_errors", "validate_document"]
+
+JSONPath = tuple[str | int, ...]
+"""Keys and list indexes from the document root: ``("sections", 0, "title")``."""
+
+
+class SpanLookup(Protocol):
+    """Where each part of a loaded document is in its file (the loader provides one)."""
+
+    @property
+    def path(self) -> str:
+        """The file the document came from."""
+        ...
+
+    def value_span(self, json_path: JSONPath) -> Span | None:
+        """The value at ``json_path``, or None when it is not in the file."""
+        ...
+
+    def key_span(self, json_path: JSONPath) -> Span | None:
+        """The key of the mapping entry at ``json_path``, or None (list items have none)."""
+        ...
+
+    def nearest(self, json_path: JSONPath) -> Span:
+        """The closest thing that is in the file: the value, else an ancestor's."""
+        ...
+
+
+def validate_document(
+    data: object, spans: SpanLookup
+) -> tuple[PromptDocument | None, list[Diagnostic]]:
+    """The document, or None and every problem found, sorted by position."""
+    try:
+        return PromptDocument.model_validate(data), []
+    except ValidationError as error:
+        return None, diagnostics_from(error, spans)
+
+
+def diagnostics_from(error: ValidationError, spans: SpanLookup) -> list[Diagnostic]:
+    """Each pydantic error of ``PromptDocument`` as one or more Diagnostics, sorted."""
+    found: list[Diagnostic] = []
+    for detail in error.errors(include_url=False):
+        found.extend(_translate(detail, spans))
+    return sort_diagnostics(found)
+
+
+# -- one error ------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class _Error:
+    """One pydantic error with its place in the data and the file."""
+
+    kind: str
+    place: Place
+    value: Any
+    context: Mapping[str, Any]
+    spans: SpanLookup
+
+    @property
+    def path(self) -> JSONPath:
+        return self.place.path
+
+    @property
+    def label(self) -> str:
+        """How the failing value is named at the start of a sentence."""
+        if self.place.on_key:
+            return f"Key {describe(self.value)}"
+        return _label(self.path)
+
+    def span(self, path: JSONPath | None = None, *, key: bool | None = None) -> Span:
+        """The key or value at ``path`` (default: this error's), else the nearest span."""
+        at = self.path if path is None else path
+        on_key = self.place.on_key if key is None else key
+        found = self.spans.key_span(at) if on_key else self.spans.value_span(at)
+        return found or self.spans.nearest(at)
+
+    def diagnostic(self, message: str, code: str, **extra: Any) -> Diagnostic:
+        """A Diagnostic at this error's value (or key)."""
+        extra.setdefault("span", self.span())
+        return Diagnostic(message=message, code=code, **extra)
+
+
+def _label(path: JSONPath) -> str:
+    if not path:
+        return "The document"
+    last = path[-1]
+    if isinstance(last, int):
+        owner = next((part for part in reversed(path) if isinstance(part, str)), None)
+        return f"Item {last + 1} of '{owner}'" if owner else f"Item {last + 1}"
+    return f"'{last}'"
+
+
+def _did_you_mean(suggestions: tuple[str, ...]) -> dict[str, Any]:
+    if not suggestions:
+        return {}
+    return {"hint": f"did you mean '{suggestions[0]}'?", "suggestions": suggestions}
+
+
+def _translate(detail: ErrorDetails, spans: SpanLookup) -> list[Diagnostic]:
+    error = _Error(
+        kind=detail["type"],
+        place=place_of(PromptDocument, detail["loc"]),
+        value=detail["input"],
+        context=detail.get("ctx", {}),
+        spans=spans,
+    )
+    if error.kind == SEMANTIC_ERROR:
+        return [_semantic(error, problem) for problem in error.context["problems"]]
+    if error.kind == "too_short" and len(error.value) >= error.context["min_length"]:
+        return []  # pydantic counts only the items that passed; their own errors are reported
+    handler = _HANDLERS.get(error.kind)
+    if handler is not None:
+        return [handler(error)]
+    if error.kind in _TYPE_WORDS:
+        return [_wrong_type(error, _TYPE_WORDS[error.kind])]
+    return [
+        error.diagnostic(
+            f"{error.label} is not allowed here; found {describe(error.value)}", "schema"
+        )
+    ]
+
+
+def _semantic(error: _Error, problem: Problem) -> Diagnostic:
+    path = error.path + problem.at
+    return Diagnostic(
+        message=problem.message,
+        span=error.span(path, key=problem.key or error.place.on_key),
+        code=problem.code,
+        hint=problem.hint,
+        suggestions=problem.suggestions,
+    )
+
+
+def _unknown_key(error: _Error) -> Diagnostic:
+    parent = error.place.parent
+    assert parent is not None  # noqa: S101  # pydantic reports extra keys only in models
+    key = str(error.path[-1])
+    union = parent.one_key_of
+    if union is not None and key in union.choices:
+        return error.diagnostic(
+            f"A {union.noun} has exactly one key; found '{parent.union_tag}' and '{key}'.",
+            "value",
+            span=error.span(key=True),
+            expected=union.phrase,
+        )
+    if union is not None:
+        where, allowed = f"a {union.noun}: it has exactly one key", union.choices
+    else:
+        where = _noun(error, parent)
+        allowed = tuple(f.alias or name for name, f in parent.model_fields.items())
+    return error.diagnostic(
+        f"Unknown key '{key}' in {where}.",
+        "unknown-key",
+        span=error.span(key=True),
+        expected=one_of(allowed),
+        **_did_you_mean(close_matches(key, allowed)),
+    )
+
+
+def _noun(error: _Error, parent: type[DocModel]) -> str:
+    """The model around the last path element: "section", or "tool 'lookup_rule'" in a map."""
+    owner = error.path[:-1]
+    if owner and error.place.steps[-2] == "key":
+        return f"{parent.noun} '{owner[-1]}'"
+    return parent.noun
+
+
+def _missing(error: _Error) -> Diagnostic:
+    parent = error.place.parent
+    assert parent is not None  # noqa: S101  # pydantic reports missing keys only in models
+    field = str(error.path[-1])
+    owner = error.path[:-1]
+    noun = _noun(error, parent)
+    info = next(f for n, f in parent.model_fields.items() if (f.alias or n) == field)
+    example = (info.examples or [None])[0]
+    scalar = isinstance(example, str | int | float | bool)
+    span = (
+        error.spans.key_span(owner) or error.spans.value_span(owner) or error.spans.nearest(owner)
+    )
+    return Diagnostic(
+        message=f"{noun[:1].upper()}{noun[1:]} is missing '{field}'.",
+        span=span,
+        code="missing-key",
+        hint=f"add '{field}', for example {describe(example)}" if scalar else f"add '{field}'",
+    )
+
+
+def _wrong_type(error: _Error, words: str) -> Diagnostic:
+    value = error.value
+    hint = None
+    if words == "text" and isinstance(value, int | float):
+        hint = f'put it in quotes: "{describe(value)}"'
+    elif error.place.target is ParamSpec and value in _PARAM_TYPES:
+        hint = f"write {{type: {value}}}"
+    return error.diagnostic(
+        f"{error.label} must be {words}; found {describe(value)}", "type", hint=hint
+    )
+
+
+def _literal(error: _Error) -> Diagnostic:
+    choices = error.place.choices
+    return error.diagnostic(
+        f"{error.label} must be {one_of(choices)}; found {describe(error.value)}",
+        "enum",
+        **_did_you_mean(close_matches(error.value, choices)),
+    )
+
+
+def _union(error: _Error) -> Diagnostic:
+    union: OneOf = UNIONS[error.context["union"]]
+    value = error.value
+    word: object = value
+    span = error.span()
+    keys: list[object] = list(value) if isinstance(value, dict) else []  # pyright: ignore[reportUnknownArgumentType]
+    if dict in union.shapes and len(keys) == 1 and keys[0] not in union.choices:
+        word = keys[0]
+        span = error.span((*error.path, str(word)), key=True)
+    found = describe(word)
+    subject = error.label if error.path and isinstance(error.path[-1], str) else f"A {union.noun}"
+    extra = _did_you_mean(close_matches(word, union.choices))
+    if dict in union.shapes and word in union.choices:
+        extra = {"hint": f"write it as a mapping: {{{word}: ...}}"}
+    if union is CONDITION and isinstance(value, str) and value.lower() in _YAML_BOOLEANS:
+        extra = {"hint": "write true or false, without quotes"}
+    code = "enum" if isinstance(value, union.shapes) else "type"
+    return error.diagnostic(
+        f"{subject} must be {union.phrase}; found {found}", code, span=span, **extra
+    )
+
+
+def _pattern(error: _Error) -> Diagnostic:
+    rule = RULES_BY_PATTERN[error.context["pattern"]]
+    fixed = rule.suggestion(error.value)
+    return error.diagnostic(
+        f"{describe(error.value)} is not {rule.valid}",
+        "pattern",
+        expected=rule.rule,
+        **_did_you_mean((fixed,) if fixed else ()),
+    )
+
+
+def _too_long(error: _Error) -> Diagnostic:
+    limit = error.context["max_length"]
+    return error.diagnostic(
+        f"{error.label} must be at most {limit} characters; found {len(error.value)}", "value"
+    )
+
+
+def _too_short(error: _Error) -> Diagnostic:
+    least = error.context["min_length"]
+    return error.diagnostic(
+        f"{error.label} needs at least {least} {'item' if least == 1 else 'items'}; found none",
+        "value",
+    )
+
+
+_PARAM_TYPES: Final = frozenset({"string", "integer", "number", "boolean", "array"})
+_YAML_BOOLEANS: Final = frozenset({"yes", "no", "on", "off", "true", "false", "y", "n"})
+
+_TYPE_WORDS: Final[dict[str, str]] = {
+    "string_type": "text",
+    "bool_type": "true or false",
+    "int_type": "a whole number",
+    "float_type": "a number",
+    "dict_type": "a mapping (key: value pairs)",
+    "model_type": "a mapping (key: value pairs)",
+    "model_attributes_type": "a mapping (key: value pairs)",
+    "tuple_type": "a list",
+    "list_type": "a list",
+}
+
+_HANDLERS: Final[dict[str, Callable[[_Error], Diagnostic]]] = {
+    "extra_forbidden": _unknown_key,
+    "missing": _missing,
+    "literal_error": _literal,
+    UNION_ERROR: _union,
+    "string_pattern_mismatch": _pattern,
+    "string_too_long": _too_long,
+    "too_short": _too_short,
+}
+
+
+# -- the published schema, for tests and cross-checks ---------------------------------------------
+
+
+@cache
+def _validator() -> Draft202012Validator:
+    from jsonschema import Draft202012Validator  # noqa: PLC0415  # only cross-checks pay for it
+
+    return Draft202012Validator(load_published_schema())
+
+
+def schema_errors(data: object) -> list[tuple[JSONPath, str]]:
+    """Every error the published schema finds (``jsonschema``), as (path, message), by path."""
+    import jsonschema.exceptions as schema_exceptions  # noqa: PLC0415  # cross-checks only
+
+    found: list[tuple[JSONPath, str]] = []
+    for error in cast("Iterable[SchemaError]", _validator().iter_errors(cast("Any", data))):  # pyright: ignore[reportUnknownMemberType]
+        leaf = cast("SchemaError", schema_exceptions.best_match([error]))  # pyright: ignore[reportUnknownMemberType]
+        found.append((tuple(leaf.absolute_path), leaf.message))
+    return sorted(
+        found, key=lambda item: ([(isinstance(p, str), str(p)) for p in item[0]], item[1])
+    )
