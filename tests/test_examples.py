@@ -94,3 +94,36 @@ def test_benchmark_fragments_rebuild_the_rendered_text() -> None:
         "\n\n",
         "## 2. B (b)",
     ]
+
+
+def test_main_job_validates_and_renders_the_bundled_prompts() -> None:
+    completed = subprocess.run(
+        [sys.executable, "examples/prompt_files.py", "prompts"],
+        capture_output=True,
+        text=True,
+        check=False,
+        cwd=ROOT,
+    )
+    assert (completed.returncode, completed.stderr) == (0, "")
+    assert completed.stdout == (ROOT / "tests" / "golden" / "prompt_files.txt").read_text()
+
+
+def test_main_job_reports_every_problem_and_fails(tmp_path: Path) -> None:
+    (tmp_path / "bad.wink.yaml").write_text("key: bad\nsections:\n  - title: T\n    tempalte: x\n")
+    completed = subprocess.run(
+        [sys.executable, str(ROOT / "examples" / "prompt_files.py"), str(tmp_path)],
+        capture_output=True,
+        text=True,
+        check=False,
+        cwd=tmp_path,
+    )
+    assert completed.returncode == 1
+    assert completed.stdout == (
+        f"{tmp_path}/bad.wink.yaml:4:5: error: Unknown key 'tempalte' in section.\n"
+        "  expected: one of key, title, template, summary, summary_suffix, visibility, enabled, "
+        "tools, policies, accepts_overrides, children\n"
+        "   4 |     tempalte: x\n"
+        "     |     ^^^^^^^^\n"
+        "  hint: did you mean 'template'?\n"
+        "0 of 1 prompt files are valid.\n\n"
+    )
