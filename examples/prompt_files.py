@@ -16,7 +16,7 @@ from typing import Any
 from wink_decl.compiler import CompiledPrompt, PromptRegistry
 from wink_decl.diagnostics import render_text
 
-SAMPLES: dict[type, object] = {str: "", int: 0, float: 0.0, bool: False}
+SAMPLES: dict[object, object] = {str: "", int: 0, float: 0.0, bool: False}
 
 
 def sample_params(prompt: CompiledPrompt) -> tuple[object, ...]:
