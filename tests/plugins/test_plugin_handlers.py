@@ -131,7 +131,7 @@ def test_a_good_handler_has_no_problem() -> None:
         ),
         (
             wrong_keyword,
-            f"{PREFIX}; wrong_keyword has (params: test_plugin_handlers.Params, *, "
+            f"{PREFIX}; wrong_keyword has (params: {__name__}.Params, *, "
             "ctx: wink_decl.runtime.tool_context.ToolContext) -> None.",
         ),
         (
@@ -141,12 +141,12 @@ def test_a_good_handler_has_no_problem() -> None:
         ),
         (
             extra_keyword,
-            f"{PREFIX}; extra_keyword has (params: test_plugin_handlers.Params, *, "
+            f"{PREFIX}; extra_keyword has (params: {__name__}.Params, *, "
             "context: wink_decl.runtime.tool_context.ToolContext, verbose: bool = False) -> None.",
         ),
         (
             one_argument,
-            f"{PREFIX}; one_argument has (params: test_plugin_handlers.Params) -> None.",
+            f"{PREFIX}; one_argument has (params: {__name__}.Params) -> None.",
         ),
         (42, f"{PREFIX.replace('must have', 'must be a callable with')}."),
         (int, f"{PREFIX.replace('must have', 'must be a callable with')}."),

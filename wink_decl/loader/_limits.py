@@ -56,15 +56,17 @@ def too_deep(span: Span, limit: int) -> Diagnostic:
 def too_many_values(span: Span, limit: int, alias: str | None = None) -> Diagnostic:
     """Counting values (aliases expanded), ``max_nodes`` was passed at ``span``."""
     if alias is None:
-        message = f"This file holds more than {limit:,} values."
-        hint = "Split the prompt into several smaller files."
-    else:
-        message = f"The alias '*{alias}' makes this file expand to more than {limit:,} values."
-        hint = "Each alias repeats the whole value it names; use fewer aliases."
+        return Diagnostic(
+            message=f"This file holds more than {limit:,} values.",
+            span=span,
+            code="too-large",
+            expected=f"at most {limit:,} values",
+            hint="Split the prompt into several smaller files.",
+        )
     return Diagnostic(
-        message=message,
+        message=f"The alias '*{alias}' makes this file expand to more than {limit:,} values.",
         span=span,
         code="too-large",
         expected=f"at most {limit:,} values, counting each alias as the values it repeats",
-        hint=hint,
+        hint="Each alias repeats the whole value it names; use fewer aliases.",
     )

@@ -180,8 +180,11 @@ def _rule(text: str, problem: str, index: int) -> tuple[_Rule | None, dict[str, 
 
 
 def _token_at(text: str, index: int) -> int:
-    """Where the value around ``index`` starts (just after the blank before it)."""
-    return max(text.rfind(" ", 0, index), text.rfind("=", 0, index), text.rfind("\n", 0, index)) + 1
+    """Where the value around ``index`` starts: just after the blank, '=' or bracket before."""
+    start = index
+    while start > 0 and text[start - 1] not in " \t=[{,\n":
+        start -= 1
+    return start
 
 
 def _opening_quote(text: str, index: int) -> int:
@@ -206,7 +209,7 @@ def _conflict(text: str, path: str, lines: LineIndex, problem: str, index: int) 
     here = Span(path, *lines.position(start), *lines.position(end))
     earlier = _earliest(scan, key_path, start)
     first_line = lines.position(scan.first.get(earlier, start))[0]
-    shown = display_key(key_path)
+    shown = text[start : end + 1]  # the key as written
     if "namespace" in problem:
         written = display_key(earlier)
         return Diagnostic(

@@ -11,7 +11,14 @@ from wink_decl.diagnostics import Diagnostic, Span
 from wink_decl.loader._limits import Limits, too_deep
 from wink_decl.loader._messages import not_a_mapping
 from wink_decl.loader._source_map import SourceMap
-from wink_decl.loader._yaml_compose import MAPPING, SCALAR, Node, compose, nested_beyond
+from wink_decl.loader._yaml_compose import (
+    MAPPING,
+    NULL,
+    SCALAR,
+    Node,
+    compose,
+    nested_beyond,
+)
 from wink_decl.loader._yaml_errors import reader_diagnostic, syntax_diagnostic
 from wink_decl.loader._yaml_walk import Stop, Walker
 
@@ -48,7 +55,9 @@ def _walk(text: str, path: str, limits: Limits, root: Node | None) -> Loaded:
         data, _ = walker.value(root, (), 0, 0)
     except Stop as stop:
         return None, None, [*walker.diagnostics, stop.diagnostic]
-    if root.__class__ is not MAPPING:
+    if root.__class__ is SCALAR and root.value == "" and root.ctag is NULL:
+        walker.diagnostics.append(not_a_mapping(Span(path, 1, 1), "empty", "yaml"))
+    elif root.__class__ is not MAPPING:
         found = "value" if root.__class__ is SCALAR else "list"
         span = walker.span(walker.values[()])
         walker.diagnostics.append(not_a_mapping(span, found, "yaml"))

@@ -76,6 +76,15 @@ _RULES = (
     _Rule(
         "block mapping",
         "expected key",
+        ":",
+        "problem",
+        "This ':' has no key before it.",
+        "a key before the ':', such as title:",
+        "Write the key before the ':'; if the ':' belongs to text, put the text in quotes.",
+    ),
+    _Rule(
+        "block mapping",
+        "expected key",
         "]}",
         "problem",
         "This '{char}' closes a bracket that was never opened.",

@@ -1,8 +1,7 @@
 """Composed YAML nodes -> plain data, a span for every value and key, and every mistake found.
 
 Speed matters here (every prompt file is loaded on every run), so the common cases (a plain
-scalar, a text key) take short paths and positions come from libyaml's marks; the line index
-is built only for the rare positions that marks do not give directly.
+scalar, a text key) take short paths, with their spans straight from libyaml's marks.
 """
 
 from __future__ import annotations
@@ -13,8 +12,7 @@ from wink_decl.diagnostics import Diagnostic, Span
 from wink_decl.loader import _yaml_compose as tags
 from wink_decl.loader._limits import Limits, too_deep, too_many_values
 from wink_decl.loader._source_map import JSONPath, SpanTuple
-from wink_decl.loader._text import LineIndex, quotable
-from wink_decl.loader._yaml_compose import MAPPING, SCALAR, Mark, Node
+from wink_decl.loader._yaml_compose import MAPPING, SCALAR, Node
 from wink_decl.loader._yaml_messages import (
     duplicate_key,
     key_type,
@@ -22,17 +20,15 @@ from wink_decl.loader._yaml_messages import (
     recursive_alias,
     tag_not_allowed,
 )
+from wink_decl.loader._yaml_spans import PROPERTY, SEPARATION, SPACE, SpanFinder, match_end
 
-_SPACE = frozenset(" \t\r\n\x85\u2028\u2029")
-_PROPERTY = re.compile(r"&[^\s,\[\]{}]+|(!<[^>]*>|![^\s,\[\]{}]*)")
-_SEPARATION = re.compile(r"(?:\s|#[^\r\n\x85\u2028\u2029]*)*")
-_BEFORE_ALIAS = re.compile(r"(?:[\s?:,\[{-]|#[^\r\n\x85\u2028\u2029]*)*\*([^\s,\[\]{}]+)")
-_BLOCK_HEADER = re.compile(r"[|>]?[-+0-9]*")
-_LINE_REST = re.compile(r"[^\r\n\x85\u2028\u2029]*")
-_BLANKS = re.compile(r"[ \t]*")
+_BEFORE_ALIAS = re.compile(
+    r"(?:[\s?:,\[{-]|#[^\r\n\x85\u2028\u2029]*|[&!][^\s,\[\]{}]*)*\*([^\s,\[\]{}]+)"
+)
 _TRUE = frozenset(("true", "True", "TRUE"))
 _STR, _TIMESTAMP, _VALUE, _MERGE = tags.STR, tags.TIMESTAMP, tags.VALUE, tags.MERGE
 _INT, _FLOAT, _BOOL, _NULL = tags.INT, tags.FLOAT, tags.BOOL, tags.NULL
+_MAP, _SEQ = tags.MAP, tags.SEQ
 
 
 class Stop(Exception):  # noqa: N818 - a signal that carries its diagnostic
@@ -58,8 +54,7 @@ class Walker:
         self.diagnostics: list[Diagnostic] = []
         self._count = 0
         self._sizes: dict[int, int] = {}
-        self._lines: LineIndex | None = None
-        self._breaks: tuple[str, ...] | None = None
+        self.spans = SpanFinder(text)
 
     def span(self, found: SpanTuple) -> Span:
         """``found`` in this file."""
@@ -78,12 +73,14 @@ class Walker:
         if node.__class__ is SCALAR:
             return self._leaf(node, path), node.end_mark.index
         self._count += 1
-        found = self.collection_span(node)
+        found = self.spans.collection(node)
         self.values[path] = found
         if self._count > self.max_nodes:
             raise Stop(too_many_values(self.span(found), self.max_nodes))
         if depth >= self.max_depth:
             raise Stop(too_deep(self.span(found), self.max_depth))
+        if node.ctag is not _MAP and node.ctag is not _SEQ:
+            self.diagnostics.append(self.tag_diagnostic(node, found))
         if node.__class__ is MAPPING:
             return self._mapping(node, path, depth + 1), node.end_mark.index
         return self._sequence(node, path, depth + 1), node.end_mark.index
@@ -95,11 +92,11 @@ class Walker:
         if (
             end.index > start.index
             and text[start.index] not in "&!"
-            and text[end.index - 1] not in _SPACE
+            and text[end.index - 1] not in SPACE
         ):
             found = (start.line + 1, start.column + 1, end.line + 1, end.column)
         else:
-            found = self.scalar_span(node)
+            found = self.spans.scalar(node)
         self.values[path] = found
         if self._count > self.max_nodes:
             raise Stop(too_many_values(self.span(found), self.max_nodes))
@@ -109,7 +106,7 @@ class Walker:
 
     def _sequence(self, node: Node, path: JSONPath, depth: int) -> list[object]:
         items: list[object] = []
-        cursor = node.start_mark.index + 1
+        cursor = self.spans.start(node)[0] + 1  # just past the '[' or the first '-'
         for index, item in enumerate(node.value):
             if item.__class__ is SCALAR and item.start_mark.index >= cursor:
                 items.append(self._leaf(item, (*path, index)))
@@ -131,7 +128,7 @@ class Walker:
                 and key_node.__class__ is SCALAR
                 and end.index > start.index
                 and text[start.index] not in "&!"
-                and text[end.index - 1] not in _SPACE
+                and text[end.index - 1] not in SPACE
             ):  # the common case: a text key written here
                 key: str | None = key_node.value
                 key_found = (start.line + 1, start.column + 1, end.line + 1, end.column)
@@ -159,9 +156,9 @@ class Walker:
         if node.start_mark.index < cursor:
             found, end, _ = self._alias_token(cursor)
         elif node.__class__ is SCALAR:
-            found, end = self.scalar_span(node), node.end_mark.index
+            found, end = self.spans.scalar(node), node.end_mark.index
         else:
-            found, end = self.collection_span(node), node.end_mark.index
+            found, end = self.spans.collection(node), node.end_mark.index
         tag = node.ctag
         if node.__class__ is not SCALAR or tag is _INT or tag is _FLOAT:
             self.diagnostics.append(key_type(self.span(found), node))
@@ -172,7 +169,7 @@ class Walker:
         elif tag is _BOOL or tag is _NULL:
             self.diagnostics.append(key_type(self.span(found), node))
         else:
-            self.diagnostics.append(self._tag_diagnostic(node, found))
+            self.diagnostics.append(self.tag_diagnostic(node, found))
         return None, found, end
 
     def _alias(self, node: Node, path: JSONPath, depth: int, cursor: int) -> tuple[object, int]:
@@ -191,7 +188,7 @@ class Walker:
         match = _BEFORE_ALIAS.match(self.text, cursor)
         if match is None:
             raise AssertionError("unreachable: libyaml puts only indicators before an alias")
-        line, column = self._position(match.start(1) - 1)
+        line, column = self.spans.position(match.start(1) - 1)
         return (line, column, line, column + len(match.group(1))), match.end(), match.group(1)
 
     def _size(self, root: Node) -> int:
@@ -228,144 +225,21 @@ class Walker:
             return text in _TRUE
         if tag is _NULL:
             return None
-        self.diagnostics.append(self._tag_diagnostic(node, found))
+        self.diagnostics.append(self.tag_diagnostic(node, found))
         return text
 
-    def _tag_diagnostic(self, node: Node, found: SpanTuple) -> Diagnostic:
+    def tag_diagnostic(self, node: Node, found: SpanTuple) -> Diagnostic:
         """Refuse an explicit tag, pointing at the tag as written when it can be found."""
         written = str(node.ctag).replace("tag:yaml.org,2002:", "!!")
         index = node.start_mark.index
-        while (match := _PROPERTY.match(self.text, index)) is not None:
+        while (match := PROPERTY.match(self.text, index)) is not None:
             if match.group(1) is not None:
                 written = match.group(1)
-                line, column = self._position(match.start())
+                line, column = self.spans.position(match.start())
                 found = (line, column, line, column + len(written) - 1)
                 break
-            index = _match_end(_SEPARATION, self.text, match.end())
+            index = match_end(SEPARATION, self.text, match.end())
         return tag_not_allowed(self.span(found), written)
-
-    # -- spans --------------------------------------------------------------------------------
-
-    def scalar_span(self, node: Node) -> SpanTuple:
-        """From the scalar's first character (after any anchor or tag) to its last."""
-        start, end, text = node.start_mark, node.end_mark, self.text
-        if (
-            end.index > start.index
-            and text[start.index] not in "&!"
-            and text[end.index - 1] not in _SPACE
-        ):
-            return start.line + 1, start.column + 1, end.line + 1, end.column
-        index, line, column = self._start(node)
-        if end.index <= index:  # empty: the place where a value could be written
-            line, column = self._position(index)
-            return line, column, line, column
-        return line, column, *self._last(node, index)
-
-    def collection_span(self, node: Node) -> SpanTuple:
-        """A flow collection whole; a block one by the content of its first line."""
-        index, line, column = self._start(node)
-        if node.flow_style:
-            return line, column, *self._last(node, index)
-        return line, column, *self._first_line_end(node, index, line, column)
-
-    def _start(self, node: Node) -> tuple[int, int, int]:
-        """Index, line and column of the node's first character after its anchor and tag."""
-        mark, text = node.start_mark, self.text
-        index = mark.index
-        if index < len(text) and text[index] in "&!":
-            while (match := _PROPERTY.match(text, index)) is not None:
-                index = _match_end(_SEPARATION, text, match.end())
-            return index, *self._position(index)
-        return index, mark.line + 1, mark.column + 1
-
-    def _last(self, node: Node, start: int) -> tuple[int, int]:
-        """Line and column of the node's last character that is not a space or line break."""
-        mark, text = node.end_mark, self.text
-        index = mark.index - 1
-        if index > start and text[index] not in _SPACE:
-            return mark.line + 1, mark.column
-        while index > start and text[index] in _SPACE:
-            index -= 1
-        return self._before(mark, max(index, start))
-
-    def _before(self, mark: Mark, index: int) -> tuple[int, int]:
-        """Line and column of ``index``, found from a ``mark`` a few characters after it."""
-        text = self.text
-        if self._breaks is None:
-            self._breaks = tuple(char for char in "\n\r\x85\u2028\u2029" if char in text)
-        if index >= len(text):
-            return self._position(index)
-        gap = text[index : mark.index]
-        crossed = sum(map(gap.count, self._breaks)) - gap.count("\r\n")
-        if crossed == 0:
-            return mark.line + 1, mark.column - (mark.index - index) + 1
-        line_start = max(text.rfind(char, 0, index) for char in self._breaks) + 1
-        return mark.line + 1 - crossed, index - line_start + 1
-
-    def _first_line_end(self, node: Node, index: int, line: int, column: int) -> tuple[int, int]:
-        """Where the content of the node's first line ends (comments left out)."""
-        if node.__class__ is SCALAR:
-            return self._scalar_first_line_end(node, index, line)
-        if node.flow_style:
-            last = self._last(node, index)
-            return last if last[0] == line else self._flow_first_line_end(node, index, line)
-        if node.__class__ is MAPPING:
-            return self._mapping_first_line_end(node, index, line, column)
-        item: Node = node.value[0]  # a block list: its first item, if on this line
-        if item.start_mark.index >= index and item.start_mark.line + 1 == line:
-            return self._first_line_end(item, *self._start(item))
-        return line, column
-
-    def _mapping_first_line_end(
-        self, node: Node, index: int, line: int, column: int
-    ) -> tuple[int, int]:
-        key, value = node.value[0]
-        if value.start_mark.index >= index and value.start_mark.line + 1 == line:
-            return self._first_line_end(value, *self._start(value))
-        end = key.end_mark
-        colon = _match_end(_BLANKS, self.text, end.index)
-        if self.text[colon : colon + 1] == ":":  # the value starts on a later line
-            return end.line + 1, end.column + colon - end.index + 1
-        return line, column  # an explicit '? key' or an alias as the first key
-
-    def _flow_first_line_end(self, node: Node, index: int, line: int) -> tuple[int, int]:
-        """A flow collection over several lines: up to its last item on the first line."""
-        chosen: Node | None = None
-        for child in _flat(node):
-            mark = child.start_mark
-            if mark.index < index:
-                continue  # an alias of a node written earlier
-            if mark.line + 1 != line:
-                break
-            chosen = child
-        if chosen is None:
-            return line, node.start_mark.column + 1  # the bracket alone
-        return self._first_line_end(chosen, *self._start(chosen))
-
-    def _scalar_first_line_end(self, node: Node, index: int, line: int) -> tuple[int, int]:
-        last = self._last(node, index)
-        if last[0] == line:
-            return last
-        if node.style in ("|", ">"):
-            end = _match_end(_BLOCK_HEADER, self.text, index)
-        else:
-            end = _match_end(_LINE_REST, self.text, index)
-            while self.text[end - 1] in " \t":
-                end -= 1
-        mark = node.start_mark  # the first line is the mark's line from here on
-        return line, mark.column + (end - 1 - mark.index) + 1
-
-    def _position(self, index: int) -> tuple[int, int]:
-        """Line and column of ``index`` (past a final line break: still on the last line)."""
-        if self._lines is None:
-            self._lines = LineIndex(self.text, "yaml")
-        return self._lines.position(quotable(self.text, index))
-
-
-def _match_end(pattern: re.Pattern[str], text: str, index: int) -> int:
-    """Where ``pattern`` (which may match nothing) stops matching from ``index``."""
-    match = pattern.match(text, index)
-    return index if match is None else match.end()
 
 
 def _values(node: Node) -> list[Node]:
@@ -374,13 +248,6 @@ def _values(node: Node) -> list[Node]:
         return [value for _, value in node.value]
     if node.__class__ is SCALAR:
         return []
-    return list(node.value)
-
-
-def _flat(node: Node) -> list[Node]:
-    """Keys and values (or items) of a collection, in document order."""
-    if node.__class__ is MAPPING:
-        return [child for pair in node.value for child in pair]
     return list(node.value)
 
 

@@ -1,0 +1,545 @@
+"""Every TOML mistake an author can make comes back as whole, exact diagnostic text."""
+
+import pytest
+
+from wink_decl.diagnostics import render_text
+from wink_decl.loader import Limits, load_text
+
+PATH = "review.wink.toml"
+
+
+def lines(*parts: str) -> str:
+    return "\n".join(parts)
+
+
+TOML_MISTAKES = [
+    pytest.param(
+        'key = "review"\ntitle "Code review"\n',
+        Limits(),
+        lines(
+            "review.wink.toml:2:7: error: This line has a key but no '=' after it.",
+            '  expected: key = value, such as title = "Review"',
+            '   2 | title "Code review"',
+            "     |       ^",
+            "  hint: Write '=' between the key and its value, and put text in double quotes.",
+        ),
+        id="missing-equals",
+    ),
+    pytest.param(
+        'key = "review"\ntitle\n',
+        Limits(),
+        lines(
+            "review.wink.toml:2:6: error: This line has a key but no '=' after it.",
+            '  expected: key = value, such as title = "Review"',
+            "   2 | title",
+            "     |      ^",
+            "  hint: Write '=' between the key and its value, and put text in double quotes.",
+        ),
+        id="missing-equals-at-line-end",
+    ),
+    pytest.param(
+        'title = "Code review\nkey = "review"\n',
+        Limits(),
+        lines(
+            "review.wink.toml:1:9: error: This text is missing its closing quote.",
+            '  expected: a closing " at the end of the text',
+            '   1 | title = "Code review',
+            "     |         ^",
+            '  hint: Close the text with " on the same line; for text over several lines use """.',
+        ),
+        id="unterminated-string",
+    ),
+    pytest.param(
+        "title = 'Code review\n",
+        Limits(),
+        lines(
+            "review.wink.toml:1:9: error: This text is missing its closing quote.",
+            "  expected: a closing ' at the end of the text",
+            "   1 | title = 'Code review",
+            "     |         ^",
+            '  hint: Close the text with \' on the same line; for text over several lines use """.',
+        ),
+        id="unterminated-literal-string",
+    ),
+    pytest.param(
+        'template = """\nReview the change.\n\nkey = "review"\n',
+        Limits(),
+        lines(
+            'review.wink.toml:1:12: error: This text is missing its closing """.',
+            '  expected: a closing """ at the end of the text',
+            '   1 | template = """',
+            "     |            ^",
+            '  hint: Close the text with """ after its last line.',
+        ),
+        id="unterminated-multiline-string",
+    ),
+    pytest.param(
+        "template = '''\nReview the change.\n",
+        Limits(),
+        lines(
+            "review.wink.toml:1:12: error: This text is missing its closing '''.",
+            "  expected: a closing ''' at the end of the text",
+            "   1 | template = '''",
+            "     |            ^",
+            "  hint: Close the text with ''' after its last line.",
+        ),
+        id="unterminated-multiline-literal",
+    ),
+    pytest.param(
+        'key = "review"\ntitle = "Review"\ntitle = "Code review"\n',
+        Limits(),
+        lines(
+            "review.wink.toml:3:1: error: Key 'title' appears twice in this table "
+            "(first on line 2).",
+            "  expected: each key and each table once",
+            '   3 | title = "Code review"',
+            "     | ^^^^^",
+            "  hint: Remove one of the two, or merge them into the first.",
+        ),
+        id="duplicate-key",
+    ),
+    pytest.param(
+        '[[sections]]\nkey = "task"\nkey = "notes"\n',
+        Limits(),
+        lines(
+            "review.wink.toml:3:1: error: Key 'key' appears twice in this table (first on line 2).",
+            "  expected: each key and each table once",
+            '   3 | key = "notes"',
+            "     | ^^^",
+            "  hint: Remove one of the two, or merge them into the first.",
+        ),
+        id="duplicate-key-in-array-of-tables",
+    ),
+    pytest.param(
+        '[tools.read_file]\nhandler = "files.read"\n\n[tools.read_file]\nhandler = "files.read2"\n',
+        Limits(),
+        lines(
+            "review.wink.toml:4:2: error: The table [tools.read_file] is declared "
+            "twice (first on line 1).",
+            "  expected: each key and each table once",
+            "   4 | [tools.read_file]",
+            "     |  ^^^^^^^^^^^^^^^",
+            "  hint: Remove one of the two, or merge them into the first.",
+        ),
+        id="duplicate-table",
+    ),
+    pytest.param(
+        'tools = "none"\n[tools]\n',
+        Limits(),
+        lines(
+            "review.wink.toml:2:2: error: 'tools' is already defined on line 1, so "
+            "[tools] cannot start a table here.",
+            "  expected: each key and each table once",
+            "   2 | [tools]",
+            "     |  ^^^^^",
+            "  hint: Remove one of the two, or merge them into the first.",
+        ),
+        id="table-over-value",
+    ),
+    pytest.param(
+        "[sections]\n[[sections]]\n",
+        Limits(),
+        lines(
+            "review.wink.toml:2:3: error: 'sections' is already defined on line 1, "
+            "so [[sections]] cannot start a table here.",
+            "  expected: each key and each table once",
+            "   2 | [[sections]]",
+            "     |   ^^^^^^^^",
+            "  hint: Remove one of the two, or merge them into the first.",
+        ),
+        id="array-of-tables-over-table",
+    ),
+    pytest.param(
+        'params = { language = "python" }\nparams.strict = true\n',
+        Limits(),
+        lines(
+            "review.wink.toml:2:1: error: 'params' was written in full on line 1; "
+            "it cannot be extended here.",
+            "  expected: every key of 'params' where it is first written",
+            "   2 | params.strict = true",
+            "     | ^^^^^^^^^^^^^",
+            "  hint: Move this key to where 'params' is written, or write all of "
+            "its keys under one [params] header.",
+        ),
+        id="inline-table-extended",
+    ),
+    pytest.param(
+        '[params.language]\n[params]\nlanguage.type = "string"\n',
+        Limits(),
+        lines(
+            "review.wink.toml:3:1: error: 'params.language' was written in full on "
+            "line 1; it cannot be extended here.",
+            "  expected: every key of 'params.language' where it is first written",
+            '   3 | language.type = "string"',
+            "     | ^^^^^^^^^^^^^",
+            "  hint: Move this key to where 'params.language' is written, or write "
+            "all of its keys under one [params.language] header.",
+        ),
+        id="table-extended-by-dotted-key",
+    ),
+    pytest.param(
+        'enabled = { param = "strict", param = "fast" }\n',
+        Limits(),
+        lines(
+            "review.wink.toml:1:31: error: Key 'param' appears twice in this table "
+            "(first on line 1).",
+            "  expected: each key and each table once",
+            '   1 | enabled = { param = "strict", param = "fast" }',
+            "     |                               ^^^^^",
+            "  hint: Remove one of the two, or merge them into the first.",
+        ),
+        id="duplicate-inline-key",
+    ),
+    pytest.param(
+        "params = 1\nparams.strict = true\n",
+        Limits(),
+        lines(
+            "review.wink.toml:2:1: error: 'params' already has a value on line 1, "
+            "so 'params.strict' cannot be set.",
+            "  expected: each key and each table once",
+            "   2 | params.strict = true",
+            "     | ^^^^^^^^^^^^^",
+            "  hint: Remove one of the two, or merge them into the first.",
+        ),
+        id="dotted-key-over-value",
+    ),
+    pytest.param(
+        "title = Code review\n",
+        Limits(),
+        lines(
+            "review.wink.toml:1:9: error: This value is not valid TOML.",
+            "  expected: text in quotes, a number, true or false, a date, a [list] "
+            "or an {inline table}",
+            "   1 | title = Code review",
+            "     |         ^",
+            '  hint: Put text in double quotes, such as title = "Code review".',
+        ),
+        id="text-without-quotes",
+    ),
+    pytest.param(
+        'title = "Code" "review"\n',
+        Limits(),
+        lines(
+            "review.wink.toml:1:16: error: There is more on this line after the value.",
+            "  expected: one key = value pair per line",
+            '   1 | title = "Code" "review"',
+            "     |                ^",
+            "  hint: Start a new line for the next pair; if the value is text, put "
+            "all of it in quotes.",
+        ),
+        id="text-after-value",
+    ),
+    pytest.param(
+        '= "review"\n',
+        Limits(),
+        lines(
+            "review.wink.toml:1:1: error: This line is neither a key = value pair "
+            "nor a [table] header.",
+            '  expected: a line such as title = "Review" or [tools]',
+            '   1 | = "review"',
+            "     | ^",
+            "  hint: Start the line with a key, or with '[' for a table header.",
+        ),
+        id="line-without-key",
+    ),
+    pytest.param(
+        'key = "review"\n@owner = "alice"\n',
+        Limits(),
+        lines(
+            "review.wink.toml:2:1: error: This line is neither a key = value pair "
+            "nor a [table] header.",
+            '  expected: a line such as title = "Review" or [tools]',
+            '   2 | @owner = "alice"',
+            "     | ^",
+            "  hint: Start the line with a key, or with '[' for a table header.",
+        ),
+        id="key-starts-oddly",
+    ),
+    pytest.param(
+        'tools = ["read_file", "list_dir"\nkey = "review"\n',
+        Limits(),
+        lines(
+            "review.wink.toml:2:1: error: This list is missing a ',' between items "
+            "or its closing ']'.",
+            "  expected: ',' or ']'",
+            '   2 | key = "review"',
+            "     | ^",
+            "  hint: Separate the items with commas and close the list with ']'.",
+        ),
+        id="unclosed-array",
+    ),
+    pytest.param(
+        'enabled = { param = "strict"\n',
+        Limits(),
+        lines(
+            "review.wink.toml:1:29: error: This inline table is missing a ',' "
+            "between entries or its closing '}'.",
+            "  expected: ',' or '}'",
+            '   1 | enabled = { param = "strict"',
+            "     |                             ^",
+            "  hint: Separate the entries with commas and close the table with '}' "
+            "on the same line.",
+        ),
+        id="unclosed-inline-table",
+    ),
+    pytest.param(
+        'path = "C:\\q"\n',
+        Limits(),
+        lines(
+            "review.wink.toml:1:13: error: This backslash does not start a valid escape.",
+            '  expected: an escape such as \\n, \\t, \\" or \\\\',
+            '   1 | path = "C:\\q"',
+            "     |             ^",
+            "  hint: Write a backslash as \\\\, or put text with backslashes in single quotes.",
+        ),
+        id="bad-escape",
+    ),
+    pytest.param(
+        'title = "caf\\u00e"\n',
+        Limits(),
+        lines(
+            "review.wink.toml:1:15: error: This \\u escape needs 4 hexadecimal "
+            "digits (\\U needs 8).",
+            "  expected: an escape such as \\u00E9",
+            '   1 | title = "caf\\u00e"',
+            "     |               ^",
+            "  hint: Write the code point with 4 (or 8) digits 0-9 and A-F.",
+        ),
+        id="bad-unicode-escape",
+    ),
+    pytest.param(
+        'title = "\\uD800"\n',
+        Limits(),
+        lines(
+            "review.wink.toml:1:16: error: This escape does not name a Unicode character.",
+            "  expected: an escape such as \\u00E9",
+            '   1 | title = "\\uD800"',
+            "     |                ^",
+            "  hint: Check the code point; U+D800 to U+DFFF are not characters.",
+        ),
+        id="surrogate-escape",
+    ),
+    pytest.param(
+        'title = "Code\x01review"\n',
+        Limits(),
+        lines(
+            "review.wink.toml:1:14: error: The control character U+0001 is not allowed here.",
+            "  expected: printable text",
+            '   1 | title = "Code\x01review"',
+            "     |              ^",
+            '  hint: Delete it (most editors do not show it); inside text write it as "\\u0001".',
+        ),
+        id="control-character-in-text",
+    ),
+    pytest.param(
+        '# note\x01\nkey = "review"\n',
+        Limits(),
+        lines(
+            "review.wink.toml:1:7: error: The control character U+0001 is not allowed here.",
+            "  expected: printable text",
+            "   1 | # note\x01",
+            "     |       ^",
+            '  hint: Delete it (most editors do not show it); inside text write it as "\\u0001".',
+        ),
+        id="control-character-in-comment",
+    ),
+    pytest.param(
+        '[params\ntype = "string"\n',
+        Limits(),
+        lines(
+            "review.wink.toml:1:8: error: This table header is missing its closing ']'.",
+            "  expected: [table] or [[array.of.tables]]",
+            "   1 | [params",
+            "     |        ^",
+            "  hint: Close the header with ']' ( ']]' for an array of tables ) at "
+            "the end of the name.",
+        ),
+        id="unclosed-table-header",
+    ),
+    pytest.param(
+        '[[sections]\nkey = "task"\n',
+        Limits(),
+        lines(
+            "review.wink.toml:1:11: error: This table header is missing its closing ']'.",
+            "  expected: [table] or [[array.of.tables]]",
+            "   1 | [[sections]",
+            "     |           ^",
+            "  hint: Close the header with ']' ( ']]' for an array of tables ) at "
+            "the end of the name.",
+        ),
+        id="unclosed-array-of-tables-header",
+    ),
+    pytest.param(
+        "released = 2024-02-30\n",
+        Limits(),
+        lines(
+            "review.wink.toml:1:12: error: This date is not a real date.",
+            "  expected: a date such as 2024-05-31 or 2024-05-31T09:30:00Z",
+            "   1 | released = 2024-02-30",
+            "     |            ^",
+            "  hint: Check the month and the day, or put the value in quotes to keep it as text.",
+        ),
+        id="invalid-date",
+    ),
+    pytest.param(
+        "released = 2024-05-31T25:00:00Z\n",
+        Limits(),
+        lines(
+            "review.wink.toml:1:12: error: This date is not a real date.",
+            "  expected: a date such as 2024-05-31 or 2024-05-31T09:30:00Z",
+            "   1 | released = 2024-05-31T25:00:00Z",
+            "     |            ^",
+            "  hint: Check the month and the day, or put the value in quotes to keep it as text.",
+        ),
+        id="invalid-date-time",
+    ),
+    pytest.param(
+        "dates = [2024-02-30]\n",
+        Limits(),
+        lines(
+            "review.wink.toml:1:10: error: This date is not a real date.",
+            "  expected: a date such as 2024-05-31 or 2024-05-31T09:30:00Z",
+            "   1 | dates = [2024-02-30]",
+            "     |          ^",
+            "  hint: Check the month and the day, or put the value in quotes to keep it as text.",
+        ),
+        id="invalid-date-in-list",
+    ),
+    pytest.param(
+        "key =",
+        Limits(),
+        lines(
+            "review.wink.toml:1:6: error: This value is not valid TOML.",
+            "  expected: text in quotes, a number, true or false, a date, a [list] "
+            "or an {inline table}",
+            "   1 | key =",
+            "     |      ^",
+            '  hint: Put text in double quotes, such as title = "Code review".',
+        ),
+        id="value-missing-at-end",
+    ),
+    pytest.param(
+        "",
+        Limits(),
+        lines(
+            "review.wink.toml:1:1: error: This file is empty; a prompt file must "
+            "be a table of keys such as 'key', 'title' and 'sections'.",
+            "  expected: a table of keys such as 'key', 'title' and 'sections'",
+            '  hint: Start the file with lines such as key = "review" and title = "Review".',
+        ),
+        id="empty-file",
+    ),
+    pytest.param(
+        "# nothing here yet\n",
+        Limits(),
+        lines(
+            "review.wink.toml:1:1: error: This file is empty; a prompt file must "
+            "be a table of keys such as 'key', 'title' and 'sections'.",
+            "  expected: a table of keys such as 'key', 'title' and 'sections'",
+            "   1 | # nothing here yet",
+            "     | ^",
+            '  hint: Start the file with lines such as key = "review" and title = "Review".',
+        ),
+        id="comments-only",
+    ),
+    pytest.param(
+        "a = [[[[1]]]]\n",
+        Limits(max_depth=3),
+        lines(
+            "review.wink.toml:1:7: error: Values are nested more than 3 levels deep here.",
+            "  expected: at most 3 levels of nested mappings and lists",
+            "   1 | a = [[[[1]]]]",
+            "     |       ^",
+            "  hint: Flatten the structure: nest mappings and lists less deeply.",
+        ),
+        id="too-deep-brackets",
+    ),
+    pytest.param(
+        "a.b.c.d = 1\n",
+        Limits(max_depth=3),
+        lines(
+            "review.wink.toml:1:5: error: Values are nested more than 3 levels deep here.",
+            "  expected: at most 3 levels of nested mappings and lists",
+            "   1 | a.b.c.d = 1",
+            "     |     ^",
+            "  hint: Flatten the structure: nest mappings and lists less deeply.",
+        ),
+        id="too-deep-tables",
+    ),
+    pytest.param(
+        "[a.b]\nc = [[1]]\n",
+        Limits(max_depth=3),
+        lines(
+            "review.wink.toml:2:5: error: Values are nested more than 3 levels deep here.",
+            "  expected: at most 3 levels of nested mappings and lists",
+            "   2 | c = [[1]]",
+            "     |     ^^^^^",
+            "  hint: Flatten the structure: nest mappings and lists less deeply.",
+        ),
+        id="too-deep-headers",
+    ),
+    pytest.param(
+        "a = [1, 2, 3]\nb = 4\n",
+        Limits(max_nodes=3),
+        lines(
+            "review.wink.toml:1:12: error: This file holds more than 3 values.",
+            "  expected: at most 3 values",
+            "   1 | a = [1, 2, 3]",
+            "     |            ^",
+            "  hint: Split the prompt into several smaller files.",
+        ),
+        id="values-over-limit",
+    ),
+    pytest.param(
+        'key = "review"\n',
+        Limits(max_bytes=8),
+        lines(
+            "review.wink.toml:1:1: error: This file is 15 bytes long, more than "
+            "the limit of 8 bytes.",
+            "  expected: a file of at most 8 bytes",
+            '   1 | key = "review"',
+            "     | ^",
+            "  hint: Split the prompt into several smaller files.",
+        ),
+        id="too-large",
+    ),
+    pytest.param(
+        'tools = ["read_file", "list_dir\n',
+        Limits(),
+        lines(
+            "review.wink.toml:1:23: error: This text is missing its closing quote.",
+            '  expected: a closing " at the end of the text',
+            '   1 | tools = ["read_file", "list_dir',
+            "     |                       ^",
+            '  hint: Close the text with " on the same line; for text over several lines use """.',
+        ),
+        id="unterminated-string-in-list",
+    ),
+]
+
+
+@pytest.mark.parametrize(("text", "limits", "expected"), TOML_MISTAKES)
+def test_toml_mistake_is_reported_in_full(text: str, limits: Limits, expected: str) -> None:
+    result = load_text(text, path=PATH, format="toml", limits=limits)
+    assert result.file is None
+    assert render_text(result.diagnostics, {PATH: text}) == expected
+
+
+def test_brackets_too_deep_for_tomllib_are_found_first() -> None:
+    text = "a = " + "[" * 1500 + "]" * 1500 + "\n"
+    result = load_text(text, path=PATH, format="toml")
+    assert render_text(result.diagnostics, {PATH: text}) == lines(
+        "review.wink.toml:1:68: error: Values are nested more than 64 levels deep here.",
+        "  expected: at most 64 levels of nested mappings and lists",
+        f"   1 | {text.rstrip()}",
+        "     | " + " " * 67 + "^",
+        "  hint: Flatten the structure: nest mappings and lists less deeply.",
+    )
+
+
+def test_brackets_inside_strings_and_comments_do_not_count() -> None:
+    text = 'a = "[[[[[[" # {{{{{{\nb = [[1]]\n'
+    result = load_text(text, path=PATH, format="toml", limits=Limits(max_depth=3))
+    assert result.diagnostics == ()
+    assert result.file is not None
+    assert result.file.data == {"a": "[[[[[[", "b": [[1]]}
