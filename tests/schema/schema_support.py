@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ruamel.yaml import YAML
-from ruamel.yaml.nodes import MappingNode, Node, SequenceNode
+from ruamel.yaml.nodes import MappingNode, SequenceNode
 
 from wink_decl.diagnostics import Diagnostic, Span, render_text
 from wink_decl.schema import JSONPath, validate_document
@@ -86,26 +86,29 @@ class FakeSpans:
         return Span(self.path, 1, 1)
 
 
-def _span(path: str, node: Node) -> Span:
+def _span(path: str, node: Any) -> Span:
     start, end = node.start_mark, node.end_mark
     return Span(path, start.line + 1, start.column + 1, end.line + 1, max(end.column, 1))
 
 
-def _index(spans: FakeSpans, node: Node, at: JSONPath) -> None:
+def _index(spans: FakeSpans, node: Any, at: JSONPath) -> None:
     spans.values[at] = _span(spans.path, node)
+    children: Any = node.value
     if isinstance(node, MappingNode):
-        for key_node, value_node in node.value:
-            child = (*at, key_node.value)
+        for key_node, value_node in children:
+            tag: str = key_node.tag
+            key = int(key_node.value) if tag.endswith(":int") else str(key_node.value)
+            child = (*at, key)
             spans.keys[child] = _span(spans.path, key_node)
             _index(spans, value_node, child)
     elif isinstance(node, SequenceNode):
-        for number, item in enumerate(node.value):
+        for number, item in enumerate(children):
             _index(spans, item, (*at, number))
 
 
 def load(text: str, path: str = "prompts/review.wink.yaml") -> tuple[Any, FakeSpans]:
     """The data of a YAML text and the spans of every key and value in it."""
-    yaml = YAML(typ="safe", pure=True)
+    yaml: Any = YAML(typ="safe", pure=True)
     spans = FakeSpans(path)
     node = yaml.compose(text)
     if node is not None:

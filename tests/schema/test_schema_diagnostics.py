@@ -617,6 +617,65 @@ prompts/review.wink.yaml:4:12: error: 'tools' must be a list; found 'lookup_rule
      |            ^^^^^^^^^^^""",
         id="wrong-list",
     ),
+    pytest.param(
+        """\
+key: review
+params:
+  reviewers: {type: array, items: {type: string}, default: alice}
+sections: [{title: Task}]
+""",
+        ("type",),
+        """\
+prompts/review.wink.yaml:3:60: error: 'default' must be a list, as 'type' is array; found 'alice'
+   3 |   reviewers: {type: array, items: {type: string}, default: alice}
+     |                                                            ^^^^^""",
+        id="array-default-not-a-list",
+    ),
+    pytest.param(
+        """\
+key: review
+params:
+  Max Items: {type: integer}
+sections: [{title: Task}]
+""",
+        ("pattern",),
+        """\
+prompts/review.wink.yaml:3:3: error: 'Max Items' is not a valid param name
+  expected: 1-64 lowercase letters, digits or '_', starting with a letter or '_'
+   3 |   Max Items: {type: integer}
+     |   ^^^^^^^^^
+  hint: did you mean 'max_items'?""",
+        id="bad-param-name",
+    ),
+    pytest.param(
+        """\
+key: review
+params:
+  1: {type: integer}
+sections: [{title: Task}]
+""",
+        ("type",),
+        """\
+prompts/review.wink.yaml:3:3: error: Key 1 must be text
+   3 |   1: {type: integer}
+     |   ^
+  hint: put it in quotes: "1\"""",
+        id="number-as-key",
+    ),
+    pytest.param(
+        """\
+key: review
+sections:
+  - title: 2024-05-01
+""",
+        ("type",),
+        """\
+prompts/review.wink.yaml:3:12: error: 'title' must be text; found 2024-05-01 (a date)
+   3 |   - title: 2024-05-01
+     |            ^^^^^^^^^^
+  hint: put it in quotes: "2024-05-01\"""",
+        id="date-as-title",
+    ),
 ]
 
 
@@ -628,7 +687,7 @@ def test_whole_text(source: str, codes: tuple[str, ...], expected: str) -> None:
 
 
 @pytest.mark.parametrize(
-    "source", [case.values[0] for case in CASES], ids=[case.id for case in CASES]
+    "source", [case.values[0] for case in CASES], ids=[str(case.id) for case in CASES]
 )
 def test_no_programmer_words(source: str) -> None:
     rendered = errors_of(str(source))
@@ -676,4 +735,16 @@ def test_missing_key_with_no_spans_at_all_points_at_the_start() -> None:
     _, diagnostics = validate_document({"key": "review"}, FakeSpans("p.yaml"))
     assert [(d.message, d.span) for d in diagnostics] == [
         ("Prompt is missing 'sections'.", Span("p.yaml", 1, 1))
+    ]
+
+
+def test_tool_description_longer_than_200_characters() -> None:
+    description = " ".join(["Look up one rule."] * 12)
+    source = (
+        "key: review\nsections: [{title: Task}]\ntools:\n  lookup_rule:\n"
+        f"    description: {description}\n    handler: style.lookup_rule\n"
+    )
+    diagnostics, _ = check(source)
+    assert [(d.code, d.message) for d in diagnostics] == [
+        ("value", "'description' must be at most 200 characters; found 215")
     ]

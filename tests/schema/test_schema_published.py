@@ -8,7 +8,7 @@ import tomllib
 from collections.abc import Iterator
 from contextlib import redirect_stderr, redirect_stdout
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import jsonschema
 import pytest
@@ -71,16 +71,19 @@ def subschemas(node: Any, where: str = "#") -> Iterator[tuple[str, dict[str, Any
     """Every schema object in ``node`` with its JSON pointer; annotations are not entered."""
     if not isinstance(node, dict):
         return
-    yield where, node
+    schema = cast("dict[str, Any]", node)
+    yield where, schema
     for keyword in SCHEMA_MAPS:
-        for name, child in node.get(keyword, {}).items():
+        children: dict[str, Any] = schema.get(keyword, {})
+        for name, child in children.items():
             yield from subschemas(child, f"{where}/{keyword}/{name}")
     for keyword in SCHEMA_LISTS:
-        for index, child in enumerate(node.get(keyword, [])):
+        alternatives: list[Any] = schema.get(keyword, [])
+        for index, child in enumerate(alternatives):
             yield from subschemas(child, f"{where}/{keyword}/{index}")
     for keyword in SCHEMA_ONES:
-        if keyword in node:
-            yield from subschemas(node[keyword], f"{where}/{keyword}")
+        if keyword in schema:
+            yield from subschemas(schema[keyword], f"{where}/{keyword}")
 
 
 @pytest.fixture(scope="module")
@@ -244,14 +247,14 @@ def test_every_enum_is_documented_on_the_enum(schema: dict[str, Any]) -> None:
 
 
 def test_every_pattern_has_a_readable_message(schema: dict[str, Any]) -> None:
-    patterns = [
-        (where, node) for where, node in subschemas(schema) if "pattern" in node and "type" in node
-    ]
+    patterns = [(where, node) for where, node in subschemas(schema) if "pattern" in node]
     assert patterns
     for where, node in patterns:
-        rule = RULES_BY_PATTERN[node["pattern"]]
-        assert node["patternErrorMessage"] == rule.error_message, where
-        assert rule.rule in node["patternErrorMessage"]
+        assert node["patternErrorMessage"], where
+        rule = RULES_BY_PATTERN.get(node["pattern"])
+        if rule is not None:  # the same words as the diagnostics' "expected" line
+            assert node["patternErrorMessage"] == rule.error_message, where
+            assert rule.rule in node["patternErrorMessage"]
 
 
 def test_nothing_offers_null(schema: dict[str, Any]) -> None:
@@ -276,7 +279,7 @@ def test_optional_fields_read_as_plain_types(schema: dict[str, Any]) -> None:
 def test_the_example_document_is_valid_data() -> None:
     data, _ = load(EXAMPLE)
     assert schema_errors(data) == []
-    jsonschema.Draft7Validator(load_published_schema()).validate(data)
+    jsonschema.Draft7Validator(load_published_schema()).validate(data)  # pyright: ignore[reportUnknownMemberType]
 
 
 @pytest.mark.parametrize(
@@ -298,4 +301,4 @@ def test_schema_errors_finds_what_the_model_finds(source: str, path: tuple[str |
     found = schema_errors(data)
     assert found
     assert found[0][0][: len(path)] == path
-    assert not jsonschema.Draft7Validator(load_published_schema()).is_valid(data)
+    assert not jsonschema.Draft7Validator(load_published_schema()).is_valid(data)  # pyright: ignore[reportUnknownMemberType]

@@ -1,17 +1,23 @@
-"""Param rules the field types cannot say alone: items iff array, default and enum fit the type.
+"""Params: ``ParamSpec``, and the rules its field types alone cannot say.
 
-``PARAM_RULES`` says the same in JSON Schema (draft-07 ``if``/``then``) so editors flag these
-mistakes too; only "the default is one of the enum values" is left to the model.
+Items only and always for arrays; default and enum values of the param's type.
+
+``PARAM_VARIANTS`` says the same in JSON Schema, as one ``oneOf`` alternative per type, so
+editors flag these mistakes too (and offer true/false for a boolean's default); only "the
+default is one of the enum values" is left to the model.
 """
 
 from __future__ import annotations
 
-from typing import Any, Final
+from typing import Annotated, Any, Final, Literal, cast
 
-from wink_decl.schema._types import Problem
+from pydantic import ConfigDict, JsonValue, StrictStr, model_validator
+
+from wink_decl.schema._base import DocModel, Scalar, Value, config_for
+from wink_decl.schema._types import EnumDocs, NotNull, Problem, doc, semantic_error
 from wink_decl.schema._words import close_matches, describe
 
-__all__ = ["PARAM_RULES", "check_param"]
+__all__ = ["PARAM_VARIANTS", "ItemSpec", "ParamSpec", "check_param", "params_field"]
 
 _SCALARS: Final[dict[str, tuple[str, dict[str, Any]]]] = {
     "string": ("text", {"type": "string"}),
@@ -31,45 +37,35 @@ def _fits(kind: str, value: object) -> bool:
     return type(value) in (int, float)
 
 
-def _is_type(kind: str) -> dict[str, Any]:
-    return {"properties": {"type": {"const": kind}}, "required": ["type"]}
-
-
-def _rules() -> list[dict[str, Any]]:
-    rules: list[dict[str, Any]] = [
+def _variants() -> list[dict[str, Any]]:
+    """One alternative per scalar type, and one per element type of an array."""
+    variants: list[dict[str, Any]] = [
         {
-            "if": _is_type(kind),
-            "then": {
-                "properties": {"default": schema, "enum": {"items": schema}},
-                "not": {"required": ["items"]},
-            },
+            "properties": {
+                "type": {"const": kind},
+                "items": False,
+                "default": schema,
+                "enum": {"items": schema},
+            }
         }
         for kind, (_, schema) in _SCALARS.items()
     ]
-    rules.append(
+    variants.extend(
         {
-            "if": _is_type("array"),
-            "then": {
-                "required": ["items"],
-                "properties": {"default": {"type": "array"}},
-                "not": {"required": ["enum"]},
+            "properties": {
+                "type": {"const": "array"},
+                "items": {"properties": {"type": {"const": kind}}},
+                "default": {"type": "array", "items": schema},
+                "enum": False,
             },
-        }
-    )
-    rules.extend(
-        {
-            "if": {
-                "properties": {"items": {"properties": {"type": {"const": kind}}}},
-                "required": ["items"],
-            },
-            "then": {"properties": {"default": {"items": schema}}},
+            "required": ["items"],
         }
         for kind, (_, schema) in _SCALARS.items()
     )
-    return rules
+    return variants
 
 
-PARAM_RULES: Final[list[dict[str, Any]]] = _rules()
+PARAM_VARIANTS: Final[list[dict[str, Any]]] = _variants()
 
 
 def check_param(
@@ -162,4 +158,108 @@ def _wrong_default(words: str, kind: str, value: object) -> Problem:
         f"'default' must be {words}, as 'type' is {kind}; found {describe(value)}",
         code="type",
         at=("default",),
+    )
+
+
+# -- the models ------------------------------------------------------------------------------------
+
+ItemType = Annotated[
+    Literal["string", "integer", "number", "boolean"],
+    EnumDocs(
+        (
+            ("string", "Text."),
+            ("integer", "A whole number."),
+            ("number", "A number, whole or decimal."),
+            ("boolean", "`true` or `false`."),
+        )
+    ),
+]
+ParamType = Annotated[
+    Literal["string", "integer", "number", "boolean", "array"],
+    EnumDocs(
+        (
+            ("string", "Text."),
+            ("integer", "A whole number."),
+            ("number", "A number, whole or decimal."),
+            ("boolean", "`true` or `false`."),
+            ("array", "A list; `items` gives the type of its elements."),
+        )
+    ),
+]
+
+
+class ItemSpec(DocModel):
+    """The type of each element of an array param."""
+
+    model_config = config_for("Array items", "The type of each element of an array param.")
+    noun = "'items'"
+    type: ItemType = doc(description="The type of every element.", examples=["string"])
+
+
+class ParamSpec(DocModel):
+    """A typed input: required unless it has a default."""
+
+    model_config = ConfigDict(
+        title="Param",
+        json_schema_extra={
+            "markdownDescription": "A typed input; required unless `default` is given.",
+            "oneOf": cast("list[JsonValue]", PARAM_VARIANTS),
+        },
+    )
+    noun = "param"
+    type: ParamType = doc(
+        description="The value's type: string, integer, number, boolean or array.",
+        examples=["string", "boolean"],
+    )
+    description: Annotated[StrictStr | None, NotNull()] = doc(
+        None,
+        description="What the param means; tools show it to the model.",
+        examples=["Language of the change"],
+    )
+    items: Annotated[ItemSpec | None, NotNull()] = doc(
+        None,
+        description="For an array: the type of its elements (required for arrays only).",
+        markdown="For `type: array` only, and required there: `items: {type: string}`.",
+        examples=[{"type": "string"}],
+    )
+    default: Annotated[Value | None, NotNull()] = doc(
+        None,
+        description="The value used when none is given; it makes the param optional.",
+        examples=[False, [], "low"],
+    )
+    enum: Annotated[tuple[Scalar, ...] | None, NotNull()] = doc(
+        None,
+        description="The only values allowed (not for arrays); a default must be one of them.",
+        examples=[["low", "high"]],
+        min_length=1,
+    )
+
+    @model_validator(mode="after")
+    def _consistent(self) -> ParamSpec:
+        if (
+            self.items is None
+            and self.enum is None
+            and self.type != "array"
+            and (self.default is None or _fits(self.type, self.default))
+        ):
+            return self  # the common case, checked without building a list
+        problems = check_param(
+            self.type, None if self.items is None else self.items.type, self.default, self.enum
+        )
+        if problems:
+            raise semantic_error(*problems)
+        return self
+
+
+def params_field() -> Any:
+    """The documented ``params:`` field of the document."""
+    return doc(
+        {},
+        description="Typed inputs by name; each is required unless it has a default.",
+        markdown="Typed inputs by name, used in templates as `${name}`; each is required unless it "
+        "has a `default`.\n\n```yaml\nparams:\n  language: {type: string}\n"
+        "  strict: {type: boolean, default: false}\n```",
+        examples=[
+            {"language": {"type": "string"}, "strict": {"type": "boolean", "default": False}}
+        ],
     )

@@ -15,6 +15,7 @@ from pydantic_core import CoreSchema, PydanticCustomError, core_schema
 __all__ = [
     "DECLARED_TOOL_NAME",
     "ENTRY_POINT",
+    "EXAMPLE_DESCRIPTION",
     "FIELD_NAME",
     "INCLUDE",
     "KEY",
@@ -76,6 +77,7 @@ class TextRule:
     reserved_why: str = ""
     fix: Callable[[str], str] | None = None
     """Turns a near miss into a candidate (``"Code Review"`` to ``"code-review"``)."""
+    max_length: int | None = None
 
     @property
     def valid(self) -> str:
@@ -106,7 +108,9 @@ class TextRule:
     ) -> CoreSchema:
         """A strict string with the pattern; reserved words refused after it."""
         del source, handler
-        schema = core_schema.str_schema(pattern=self.pattern, strict=True)
+        schema = core_schema.str_schema(
+            pattern=self.pattern, max_length=self.max_length, strict=True
+        )
         if not self.reserved:
             return schema
         return core_schema.no_info_after_validator_function(self._refuse_reserved, schema)
@@ -165,13 +169,28 @@ def doc(
     alias: str | None = None,
     **constraints: Any,
 ) -> Any:
-    """A field documented for people: plain text, Markdown for hovers, and examples."""
+    """A field documented for people: plain text, Markdown for hovers, and examples.
+
+    An empty-mapping default is built by a factory: pydantic deep-copies a ``{}`` default on
+    every validation (about a microsecond each); the schema still shows ``default: {}``.
+    """
+    extra: dict[str, Any] = {"markdownDescription": markdown or description}
+    if default == {}:
+        extra["default"] = {}
+        return Field(
+            default_factory=dict,
+            alias=alias,
+            description=description,
+            examples=examples,
+            json_schema_extra=extra,
+            **constraints,
+        )
     return Field(
         default,
         alias=alias,
         description=description,
         examples=examples,
-        json_schema_extra={"markdownDescription": markdown or description},
+        json_schema_extra=extra,
         **constraints,
     )
 
@@ -252,7 +271,9 @@ TOOL_DESCRIPTION = TextRule(
     "tool description",
     r"^[\x00-\x7f]*[!-~][\x00-\x7f]*$",
     "ASCII text (no accents, curly quotes or emoji), not only spaces",
+    max_length=200,
 )
+EXAMPLE_DESCRIPTION = TextRule(NON_BLANK.noun, NON_BLANK.pattern, NON_BLANK.rule, max_length=200)
 
 RULES_BY_PATTERN: Final[dict[str, TextRule]] = {
     rule.pattern: rule

@@ -52,6 +52,8 @@ class OneOf:
 
 _CONDITION_KEYS = ("param", "not", "all", "any", "equals", "predicate")
 _POLICY_KEYS = ("sequential", "read_before_write", "plugin")
+_CONDITION_KEY_SET = frozenset(_CONDITION_KEYS)
+_POLICY_KEY_SET = frozenset(_POLICY_KEYS)
 
 CONDITION = OneOf(
     "condition",
@@ -84,8 +86,11 @@ UNIONS: Final[dict[str, OneOf]] = {
 }
 
 
-def _first_known_key(value: dict[Any, Any], keys: tuple[str, ...]) -> str | None:
-    return next((key for key in value if key in keys), None)
+def _first_known_key(value: dict[Any, Any], keys: frozenset[str]) -> str | None:
+    for key in value:  # a plain loop: this runs for every condition and policy
+        if key in keys:
+            return key
+    return None
 
 
 def _model_tag(value: object) -> str | None:
@@ -99,14 +104,14 @@ def condition_tag(value: Any) -> str | None:
     if isinstance(value, bool):
         return "bool"
     if isinstance(value, dict):
-        return _first_known_key(value, _CONDITION_KEYS)  # pyright: ignore[reportUnknownArgumentType]
+        return _first_known_key(value, _CONDITION_KEY_SET)  # pyright: ignore[reportUnknownArgumentType]
     return _model_tag(value)
 
 
 def policy_tag(value: Any) -> str | None:
     """The policy's one key."""
     if isinstance(value, dict):
-        return _first_known_key(value, _POLICY_KEYS)  # pyright: ignore[reportUnknownArgumentType]
+        return _first_known_key(value, _POLICY_KEY_SET)  # pyright: ignore[reportUnknownArgumentType]
     return _model_tag(value)
 
 
@@ -141,8 +146,5 @@ def scalar_tag(value: Any) -> str | None:
 
 def value_tag(value: Any) -> str | None:
     """The JSON type of a scalar or of a list."""
-    return (
-        "array"
-        if isinstance(value, list | tuple)
-        else _SCALAR_TAGS.get(type(cast("object", value)))
-    )
+    kind = type(cast("object", value))
+    return "array" if kind is list or kind is tuple else _SCALAR_TAGS.get(kind)

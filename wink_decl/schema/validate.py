@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from functools import cache
+from types import NoneType
 from typing import TYPE_CHECKING, Any, Final, Protocol, cast
 
 from pydantic import ValidationError
@@ -211,15 +212,21 @@ def _missing(error: _Error) -> Diagnostic:
 
 
 def _wrong_type(error: _Error, words: str) -> Diagnostic:
-    value = error.value
+    value: object = error.value
     hint = None
-    if words == "text" and isinstance(value, int | float):
-        hint = f'put it in quotes: "{describe(value)}"'
-    elif error.place.target is ParamSpec and value in _PARAM_TYPES:
+    if words == "text" and not isinstance(value, Mapping | list | NoneType):
+        hint = f'put it in quotes: "{_as_written(value)}"'
+    elif error.place.target is ParamSpec and isinstance(value, str) and value in _PARAM_TYPES:
         hint = f"write {{type: {value}}}"
-    return error.diagnostic(
-        f"{error.label} must be {words}; found {describe(value)}", "type", hint=hint
-    )
+    found = "" if error.place.on_key else f"; found {describe(error.value)}"
+    return error.diagnostic(f"{error.label} must be {words}{found}", "type", hint=hint)
+
+
+def _as_written(value: object) -> str:
+    """A scalar as an author typed it: ``true``, ``2024-01-01``, ``5``."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
 
 
 def _literal(error: _Error) -> Diagnostic:
