@@ -1,0 +1,142 @@
+"""The one reporter: text and JSON forms, ordering, de-duplication, excerpts."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from wink_decl.diagnostics import (
+    Diagnostic,
+    DiagnosticBag,
+    DiagnosticError,
+    Span,
+    render_json,
+    render_text,
+    sort_diagnostics,
+)
+from wink_decl.loader import load_text
+from wink_decl.schema.validate import validate_document
+
+SOURCE = "key: review\nsections:\n  - key: task\n    visibility: ful\n"
+BAD_VISIBILITY = Diagnostic(
+    "'ful' is not a valid visibility",
+    Span("review.wink.yaml", 4, 17, 4, 19),
+    "enum",
+    expected="one of full, summary",
+    hint="did you mean 'full'?",
+    suggestions=("full",),
+)
+
+
+def test_text_form_quotes_the_line_and_points_at_the_value() -> None:
+    assert render_text([BAD_VISIBILITY], {"review.wink.yaml": SOURCE}) == (
+        "review.wink.yaml:4:17: error: 'ful' is not a valid visibility\n"
+        "  expected: one of full, summary\n"
+        "   4 |     visibility: ful\n"
+        "     |                 ^^^\n"
+        "  hint: did you mean 'full'?"
+    )
+
+
+@pytest.mark.parametrize(
+    ("span", "excerpt"),
+    [
+        (Span("f", 9, 1), ""),
+        (Span("f", 4, 5, 6, 2), "   4 |     visibility: ful\n     |     ^^^^^^^^^^^^^^^\n"),
+        (Span("f", 1, 12), "   1 | key: review\n     |            ^\n"),
+    ],
+    ids=["line-beyond-the-file", "span-over-several-lines", "column-past-the-end"],
+)
+def test_excerpts_are_clipped_to_the_quoted_line(span: Span, excerpt: str) -> None:
+    diagnostic = Diagnostic("m", span, "c")
+    assert render_text(
+        [diagnostic], {"f": SOURCE}
+    ) == f"f:{span.line}:{span.column}: error: m\n{excerpt}".rstrip("\n")
+
+
+def test_diagnostics_without_span_or_source() -> None:
+    no_span = Diagnostic("File cannot be read.", None, "unreadable", path="gone.wink.yaml")
+    anonymous = Diagnostic("Something is off.", None, "other", severity="warning")
+    no_source = Diagnostic("m", Span("elsewhere.yaml", 2, 3), "c")
+    assert render_text([no_span, anonymous, no_source]) == (
+        "<input>: warning: Something is off.\n"
+        "elsewhere.yaml:2:3: error: m\n"
+        "gone.wink.yaml: error: File cannot be read."
+    )
+
+
+def test_sorting_by_file_line_column_and_dropping_repeats() -> None:
+    first = Diagnostic("b", Span("a.yaml", 2, 1), "x")
+    second = Diagnostic("a", Span("a.yaml", 10, 1), "x")
+    other_file = Diagnostic("c", Span("b.yaml", 1, 1), "x")
+    assert sort_diagnostics([other_file, second, first, second]) == [first, second, other_file]
+
+
+def test_json_form_is_one_object_per_line() -> None:
+    lines = render_json([BAD_VISIBILITY, Diagnostic("gone", None, "unreadable", path="x.yaml")])
+    assert [json.loads(line) for line in lines.splitlines()] == [
+        {
+            "file": "review.wink.yaml",
+            "line": 4,
+            "column": 17,
+            "end_line": 4,
+            "end_column": 19,
+            "severity": "error",
+            "code": "enum",
+            "message": "'ful' is not a valid visibility",
+            "expected": "one of full, summary",
+            "hint": "did you mean 'full'?",
+            "suggestions": ["full"],
+        },
+        {
+            "file": "x.yaml",
+            "line": None,
+            "column": None,
+            "end_line": None,
+            "end_column": None,
+            "severity": "error",
+            "code": "unreadable",
+            "message": "gone",
+            "expected": None,
+            "hint": None,
+            "suggestions": [],
+        },
+    ]
+
+
+def test_a_span_without_end_covers_one_character() -> None:
+    assert Span("f", 3, 7) == Span("f", 3, 7, 3, 7)
+
+
+def test_diagnostic_error_carries_every_diagnostic_sorted() -> None:
+    later = Diagnostic("later", Span("f", 9, 1), "c")
+    error = DiagnosticError([later, BAD_VISIBILITY])
+    assert error.diagnostics == (later, BAD_VISIBILITY)  # file "f" sorts before "review..."
+    assert str(error) == "f:9:1: error: later (and 1 more)"
+    assert str(DiagnosticError([])) == "no diagnostics"
+    assert str(DiagnosticError([later])) == "f:9:1: error: later"
+
+
+def test_bag_collects_and_knows_whether_anything_blocks() -> None:
+    bag = DiagnosticBag()
+    bag.add(Diagnostic("w", None, "c", severity="warning"))
+    assert not bag.has_errors
+    bag.extend([BAD_VISIBILITY])
+    assert bag.has_errors
+    assert len(bag.items) == 2
+
+
+def test_a_boolean_where_text_belongs_gets_a_quoting_hint() -> None:
+    loaded = load_text(
+        "key: review\nsections:\n  - title: true\n", path="p.wink.yaml", format="yaml"
+    )
+    assert loaded.file is not None
+    document, problems = validate_document(loaded.file.data, loaded.file.source_map)
+    assert document is None
+    assert render_text(problems, {"p.wink.yaml": loaded.file.text}) == (
+        "p.wink.yaml:3:12: error: 'title' must be text; found true\n"
+        "   3 |   - title: true\n"
+        "     |            ^^^^\n"
+        '  hint: put it in quotes: "true"'
+    )
