@@ -4,12 +4,16 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 from wink_decl import __version__
 from wink_decl.runtime.prompt import PromptTemplate
 from wink_decl.runtime.tool_schema import params_json_schema
 from wink_decl.runtime.visibility import SectionVisibility
+
+if TYPE_CHECKING:
+    from wink_decl.compiler._lazy import LazyHandler
+    from wink_decl.plugins import PluginEntry
 
 __all__ = ["ARTIFACT_FORMAT", "artifact_json", "build_artifact"]
 
@@ -33,7 +37,8 @@ def build_artifact(
         "tools": {
             name: {
                 "description": tool.description,
-                "handler": declared.get(name, {}).get("handler", ""),
+                # As written; a tool declared in an included file names its entry exactly.
+                "handler": declared.get(name, {}).get("handler") or _entry(tool).reference,
                 "parameters": params_json_schema(tool.params_type),
                 "result": None
                 if tool.result_type is None
@@ -44,7 +49,7 @@ def build_artifact(
             for name, tool in sorted(tools.items())
         },
         "policies": {
-            "prompt": [type(policy).__name__ for policy in template.policies],
+            "prompt": [getattr(p, "name", type(p).__name__) for p in template.policies],
             "tools": {
                 name: [getattr(p, "name", type(p).__name__) for p in template.policies_for(name)]
                 for name in sorted(tools)
@@ -75,6 +80,10 @@ def _node(node: Any) -> dict[str, Any]:
         "tools": [tool.name for tool in node.tools],
         "policies": [getattr(p, "name", type(p).__name__) for p in section.policies],
     }
+
+
+def _entry(tool: Any) -> PluginEntry:
+    return cast("LazyHandler", tool.handler).entry  # every compiled tool's handler is lazy
 
 
 def _summary_text(section: Any) -> str:

@@ -91,7 +91,7 @@ def _known(ctx: CompileContext, path: JSONPath, name: str, params: Mapping[str, 
         ctx.span(path),
         expected=f"a declared param ({declared})",
         hint=suggestion.strip().lower() if suggestion else "declare it under params:",
-        suggestions=[s for s in params if suggestion and s in suggestion],
+        suggestions=[s for s in params if suggestion and f"'{s}'" in suggestion],
     )
     return False
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import bisect
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
@@ -10,9 +11,19 @@ from typing import TYPE_CHECKING
 from wink_decl.diagnostics import Diagnostic, DiagnosticBag, Span
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from wink_decl.loader import JSONPath, LoadedFile
 
-__all__ = ["CompileContext"]
+__all__ = ["CompileContext", "quotable"]
+
+
+def quotable(path: Path, shown: str) -> dict[str, str]:
+    """The file's text for quoting lines in a report, even when it did not load."""
+    try:
+        return {shown: path.read_bytes().decode("utf-8", errors="replace").removeprefix("\ufeff")}
+    except OSError:
+        return {}
 
 
 @dataclass
@@ -21,6 +32,8 @@ class CompileContext:
 
     file: LoadedFile
     bag: DiagnosticBag = field(default_factory=DiagnosticBag)
+    schema_ok: bool = True
+    """False when the schema found problems: the runtime's refusals would only repeat them."""
     _line_starts: list[int] = field(default_factory=list[int])
 
     def span(self, path: JSONPath) -> Span:
@@ -55,8 +68,16 @@ class CompileContext:
             )
         )
 
-    def find_in_value(self, path: JSONPath, needle: str) -> Span:
-        """Where ``needle`` sits inside the value at ``path``, so a placeholder points at itself."""
+    def refused(self, code: str, message: str, span: Span) -> None:
+        """The runtime refused what the checks passed: a safety net, quiet after schema errors."""
+        if self.schema_ok:
+            self.error(code, message, span)
+
+    def find_in_value(self, path: JSONPath, needle: str | re.Pattern[str]) -> Span:
+        """Where ``needle`` sits inside the value at ``path``, so a placeholder points at itself.
+
+        A pattern is matched from the start of the value; its first group is what is pointed at.
+        """
         start = self.span(path)
         text = self.file.text
         if not self._line_starts:
@@ -64,9 +85,16 @@ class CompileContext:
         if start.line > len(self._line_starts):
             return start
         offset = self._line_starts[start.line - 1] + start.column - 1
-        found = text.find(needle, offset)
+        # Only inside the value: a '$' further down the file belongs to another value.
+        last_line = min(start.end_line, len(self._line_starts))
+        stop = self._line_starts[last_line - 1] + start.end_column
+        if isinstance(needle, str):
+            found, length = text.find(needle, offset, stop), len(needle)
+        else:
+            match = needle.match(text, offset, stop)
+            found, length = (match.start(1), len(match.group(1))) if match else (-1, 0)
         if found < 0:
             return start
         line = bisect.bisect_right(self._line_starts, found)
         column = found - self._line_starts[line - 1] + 1
-        return Span(start.path, line, column, line, column + len(needle) - 1)
+        return Span(start.path, line, column, line, column + length - 1)

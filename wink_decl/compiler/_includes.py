@@ -7,7 +7,8 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from wink_decl.compiler._context import CompileContext
+from wink_decl.compiler._context import CompileContext, quotable
+from wink_decl.compiler._policies import PolicyCompiler
 from wink_decl.compiler._tools import compile_tool
 from wink_decl.diagnostics import Diagnostic
 from wink_decl.errors import PromptValidationError
@@ -28,23 +29,37 @@ class Includer:
 
     def __init__(self, root: Path, catalog: PluginCatalog) -> None:
         """Includes resolve relative to ``root`` and may not leave it."""
-        self._root = root.resolve()
+        self._given_root = root
+        self._resolved_root: Path | None = None
         self._catalog = catalog
         self._stack: list[str] = []
         self._files: dict[Path, LoadedFile | None] = {}
         self.sources: dict[str, str] = {}
         self.diagnostics: list[Diagnostic] = []
+        self.named: dict[Path, None] = {}
+        """Every file an include named, found or not, in order: the result depends on them."""
 
     def include(
-        self, ctx: CompileContext, path: JSONPath, reference: str, scope: SectionScope
+        self,
+        ctx: CompileContext,
+        path: JSONPath,
+        reference: str,
+        scope: SectionScope,
+        parent: str = "",
     ) -> Section[Any] | None:
-        """The referenced section compiled with this prompt's params, or None (reported)."""
+        """The referenced section compiled with this prompt's params, or None (reported).
+
+        ``parent`` is the dotted path of the section the include sits in ("" at the top).
+        """
+        if self._resolved_root is None:  # resolved on first include: most prompts have none
+            self._resolved_root = self._given_root.resolve()
+        root = self._resolved_root
         file_part, _, section_part = reference.partition("#")
         span = ctx.span(path)
         if not file_part or not section_part:
             return None  # the schema reports a reference without a section after '#'.
-        target = (self._root / file_part).resolve()
-        if not target.is_relative_to(self._root):
+        target = (root / file_part).resolve()
+        if not target.is_relative_to(root):
             ctx.error(
                 "include-outside-root",
                 f"Include '{reference}' points outside the prompt root.",
@@ -61,35 +76,39 @@ class Includer:
             return None
         self._stack.append(reference)
         try:
-            return self._compile(ctx, path, loaded, section_part, scope)
+            return self._compile(ctx, path, loaded, section_part, scope, parent)
         finally:
             self._stack.pop()
 
     def _load(
         self, ctx: CompileContext, path: JSONPath, target: Path, shown: str
     ) -> LoadedFile | None:
+        self.named[target] = None
         if target not in self._files:
             if not target.is_file():
                 ctx.error(
                     "include-missing", f"Included file '{shown}' does not exist.", ctx.span(path)
                 )
                 return None
-            result = load_file(target, display_path=_display(target))
+            shown_path = _display(target)
+            result = load_file(target, display_path=shown_path)
             file = result.file
             problems = list(result.diagnostics)
-            if file is not None:
+            if file is None:
+                self.sources.update(quotable(target, shown_path))  # its errors quote its lines
+            else:
                 self.sources[file.path] = file.text
                 document, schema_problems = validate_document(file.data, file.source_map)
                 problems.extend(schema_problems)
                 file = file if document is not None and not schema_problems else None
             self.diagnostics.extend(problems)
             self._files[target] = file
-            if file is None:
-                ctx.error(
-                    "include-invalid",
-                    f"Included file '{shown}' has errors (listed with it).",
-                    ctx.span(path),
-                )
+        if self._files[target] is None:  # at every include of it, not only the first
+            ctx.error(
+                "include-invalid",
+                f"Included file '{shown}' has errors (listed with it).",
+                ctx.span(path),
+            )
         return self._files[target]
 
     def _compile(
@@ -99,6 +118,7 @@ class Includer:
         file: LoadedFile,
         dotted: str,
         scope: SectionScope,
+        parent: str,
     ) -> Section[Any] | None:
         from wink_decl.compiler._sections import (  # noqa: PLC0415  # cycle
             SectionScope,
@@ -128,12 +148,12 @@ class Includer:
             params=scope.params,
             params_type=scope.params_type,
             tools=tools,
-            policies=scope.policies,
+            policies=PolicyCompiler(self._catalog, tools).policies,  # its own tools count too
             predicates=scope.predicates,
             include=scope.include,
             tool_owner=scope.tool_owner,
         )
-        compiled = compile_sections(sub, section_path[:-1], [section_data], inner)
+        compiled = compile_sections(sub, section_path[:-1], [section_data], inner, parent)
         self.diagnostics.extend(sub.bag.items)
         if compiled is None:
             ctx.error(

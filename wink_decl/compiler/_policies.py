@@ -90,11 +90,12 @@ class PolicyCompiler:
         policy = ReadBeforeWritePolicy(**dict(config))
         watched = {*policy.read_tools, *policy.write_tools}  # pyright: ignore[reportGeneralTypeIssues]
         if not watched & set(self._tools):
+            names = ", ".join(sorted(watched))
             ctx.error(
                 "unused-policy",
-                "read_before_write watches tools this prompt does not declare: "
-                + ", ".join(sorted(watched))
-                + ".",
+                f"read_before_write watches tools this prompt does not declare: {names}."
+                if watched
+                else "read_before_write watches no tools.",
                 ctx.key_span(path),
                 severity="warning",
                 hint="name your file tools with read_tools: and write_tools:",

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, cast
@@ -20,6 +21,11 @@ from wink_decl.runtime.visibility import SectionVisibility
 
 __all__ = ["SectionScope", "compile_sections"]
 
+_STRAY_DOLLAR = re.compile(
+    r"(?:[^$]|\$\$|\$[_a-z][_a-z0-9]*|\$\{[_a-z][_a-z0-9]*\})*+(\$)", re.IGNORECASE | re.ASCII
+)
+"""Text up to the first '$' that starts no placeholder (``string.Template``'s own rules)."""
+
 _SUMMARY = SectionVisibility.SUMMARY
 _FULL = SectionVisibility.FULL
 
@@ -34,7 +40,8 @@ class SectionScope:
     """Compiled tools by name; None for a declared tool whose declaration has errors."""
     policies: Callable[[CompileContext, JSONPath, list[Any]], list[ToolPolicy] | None]
     predicates: Callable[[CompileContext, JSONPath, str], LazyPredicate | None]
-    include: Callable[[CompileContext, JSONPath, str, SectionScope], Section[Any] | None]
+    include: Callable[[CompileContext, JSONPath, str, SectionScope, str], Section[Any] | None]
+    """``(ctx, path, reference, scope, parent)``: ``parent`` is the dotted path it lands under."""
     tool_owner: dict[str, str] = field(default_factory=dict[str, str])
 
 
@@ -48,10 +55,11 @@ def compile_sections(
     for index, data in enumerate(items):
         here = (*path, index)
         if "include" in data:
-            section = scope.include(ctx, (*here, "include"), str(data["include"]), scope)
+            reference = str(data["include"])
+            section = scope.include(ctx, (*here, "include"), reference, scope, parent)
             key = None if section is None else section.key
         else:
-            key = _key(ctx, here, data)
+            key = _key(data)
             section = None if key is None else _section(ctx, here, data, scope, parent, key)
         if key is not None:
             ok = _unique(ctx, keys, key, here, data) and ok
@@ -137,7 +145,7 @@ def _build(
             accepts_overrides=bool(data.get("accepts_overrides", True)),
         )
     except PromptValidationError as error:  # a safety net: the checks above should catch it
-        ctx.error("section", error.message, ctx.span(path))
+        ctx.refused("section", error.message, ctx.span(path))
         return None
 
 
@@ -164,18 +172,12 @@ def _as_runtime(value: Any, scope: SectionScope, *, summary: bool) -> Any:
     return with_params
 
 
-def _key(ctx: CompileContext, path: JSONPath, data: Mapping[str, Any]) -> str | None:
+def _key(data: Mapping[str, Any]) -> str | None:
     if "key" in data:
         return str(data["key"]).lower()
     try:
         return key_from_title(str(data["title"]))
-    except PromptValidationError:
-        ctx.error(
-            "section-key",
-            f"No key can be made from the title '{data['title']}'.",
-            ctx.span((*path, "title")),
-            hint="add key: with lowercase letters, digits, '-' or '_'",
-        )
+    except PromptValidationError:  # the schema already reported the title ("gives no usable key")
         return None
 
 
@@ -199,7 +201,7 @@ def _check_placeholders(
         ctx.error(
             "placeholder",
             "A '$' here does not start a placeholder.",
-            ctx.find_in_value(path, "$"),
+            ctx.find_in_value(path, _STRAY_DOLLAR),
             expected="$name or ${name} for a param, $$ for a literal '$'",
         )
         return False
@@ -243,10 +245,21 @@ def _tools(
     ctx: CompileContext, path: JSONPath, names: list[Any], scope: SectionScope, dotted: str
 ) -> list[Tool[Any, Any]] | None:
     tools: list[Tool[Any, Any]] = []
+    listed: set[str] = set()
     ok = True
     for index, raw in enumerate(names):
         name = str(raw)
         here = (*path, "tools", index)
+        if name in listed:  # the runtime refuses it too, but without a line to point at
+            ctx.error(
+                "duplicate-tool",
+                f"Tool '{name}' is listed twice in this section.",
+                ctx.span(here),
+                hint="list each tool once",
+            )
+            ok = False
+            continue
+        listed.add(name)
         if name not in scope.tools:
             suggestion = did_you_mean(name, scope.tools)
             declared = ", ".join(scope.tools) or "none are declared"

@@ -63,7 +63,7 @@ def compile_tool(
             result_type=result_type,
         )
     except PromptValidationError as error:
-        ctx.error("tool", error.message, ctx.key_span(path))
+        ctx.refused("tool", error.message, ctx.key_span(path))
         return None
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import hashlib
 from collections.abc import Mapping
 from dataclasses import MISSING, dataclass, field, fields
@@ -9,12 +10,12 @@ from pathlib import Path
 from typing import Any
 
 from wink_decl.compiler._artifact import build_artifact
-from wink_decl.compiler._context import CompileContext
+from wink_decl.compiler._context import CompileContext, quotable
 from wink_decl.compiler._includes import Includer
 from wink_decl.compiler._lazy import LazyHandler
 from wink_decl.compiler._policies import PolicyCompiler
 from wink_decl.compiler._sections import SectionScope, compile_sections
-from wink_decl.compiler._tools import compile_tool, pascal
+from wink_decl.compiler._tools import compile_tool
 from wink_decl.compiler._types import make_dataclass_for, spec_from_data
 from wink_decl.diagnostics import Diagnostic, Span, sort_diagnostics
 from wink_decl.errors import PromptValidationError
@@ -37,7 +38,8 @@ class CompiledPrompt:
     tools: Mapping[str, Tool[Any, Any]]
     """Every tool by name, ``read_section`` included when a section can be summarized."""
     params_type: type | None
-    artifact: Mapping[str, Any]
+    document: Mapping[str, Any]
+    """The validated file data the prompt was compiled from."""
     content_hash: str
     param_spans: Mapping[str, Span] = field(default_factory=dict[str, Span])
     """Where each param is declared, so a missing value points at its declaration."""
@@ -46,6 +48,13 @@ class CompiledPrompt:
     def address(self) -> str:
         """``ns/key``."""
         return self.template.label
+
+    @functools.cached_property
+    def artifact(self) -> Mapping[str, Any]:
+        """The deterministic JSON artifact, built on first use (rendering never needs it)."""
+        return build_artifact(
+            self.template, self.document, source=self.source, content_hash=self.content_hash
+        )
 
 
 @dataclass(frozen=True)
@@ -56,6 +65,8 @@ class CompileResult:
     diagnostics: tuple[Diagnostic, ...]
     sources: Mapping[str, str] = field(default_factory=dict[str, str])
     """File texts by display path, for quoting lines in reports."""
+    includes: tuple[Path, ...] = ()
+    """Every file the includes named, found or not (resolved): a change there changes this."""
 
     @property
     def ok(self) -> bool:
@@ -75,7 +86,7 @@ def compile_file(
     loaded = load_file(file_path, display_path=display_path)
     if loaded.file is None:
         shown = display_path or str(file_path)
-        return CompileResult(None, loaded.diagnostics, _quotable(file_path, shown))
+        return CompileResult(None, loaded.diagnostics, quotable(file_path, shown))
     prompt_root = Path(root) if root is not None else file_path.parent
     return compile_loaded(loaded.file, file_path=file_path, root=prompt_root, catalog=catalog)
 
@@ -91,17 +102,25 @@ def compile_loaded(
     sources = {file.path: file.text}
     document, problems = validate_document(file.data, file.source_map)
     ctx = CompileContext(file)
-    builder = _Builder(ctx, file_path, root, catalog or PluginCatalog())
+    builder = _Builder(ctx, file_path, root, catalog or default_catalog())
     if document is not None and not problems:
         prompt = builder.build()
     else:
         prompt = None
+        ctx.schema_ok = False
         _check_anyway(builder)
     sources.update(builder.includer.sources)
     found = [*problems, *ctx.bag.items, *builder.includer.diagnostics]
     diagnostics = tuple(sort_diagnostics(found))
     failed = any(d.severity == "error" for d in diagnostics)
-    return CompileResult(None if failed else prompt, diagnostics, sources)
+    includes = tuple(builder.includer.named)
+    return CompileResult(None if failed else prompt, diagnostics, sources, includes)
+
+
+@functools.cache
+def default_catalog() -> PluginCatalog:
+    """The installed plugins, scanned once per process (a scan costs milliseconds)."""
+    return PluginCatalog()
 
 
 def _check_anyway(builder: _Builder) -> None:
@@ -132,9 +151,9 @@ class _Builder:
     def build(self) -> CompiledPrompt | None:
         data = self.data
         specs = tuple(spec_from_data(n, s) for n, s in data.get("params", {}).items())
-        params_type = (
-            make_dataclass_for(f"{pascal(str(data['key']))}Params", specs) if specs else None
-        )
+        # One name for every prompt's params: equal declarations then share one generated class
+        # (making a dataclass costs more than the rest of a small compile).
+        params_type = make_dataclass_for("Params", specs) if specs else None
         tools = {
             name: compile_tool(self.ctx, ("tools", name), name, spec, self.catalog)
             for name, spec in data.get("tools", {}).items()
@@ -169,26 +188,24 @@ class _Builder:
                 policies=policies,
             )
         except PromptValidationError as error:  # a safety net: the checks above should catch it
-            self.ctx.error("prompt", error.message, Span(self.ctx.file.path, 1, 1))
+            self.ctx.refused("prompt", error.message, Span(self.ctx.file.path, 1, 1))
             return None
         registry = {tool.name: tool for tool in template.all_tools()}
         if template.engine.read_section_tool is not None:
             registry["read_section"] = template.engine.read_section_tool
         digest = self._hash()
-        artifact = build_artifact(template, data, source=self.ctx.file.path, content_hash=digest)
         spans = {name: self.ctx.key_span(("params", name)) for name in data.get("params", {})}
         return CompiledPrompt(
-            self.ctx.file.path, template, registry, params_type, artifact, digest, spans
+            self.ctx.file.path, template, registry, params_type, data, digest, spans
         )
 
     def _ns(self) -> str | None:
         if "ns" in self.data:
             return str(self.data["ns"]).lower()
-        try:
-            parts = self.file_path.resolve().parent.relative_to(self.root.resolve()).parts
-        except ValueError:
-            parts = ()
-        ns = "/".join(p.lower() for p in parts) or self.root.resolve().name.lower()
+        root = self.root.absolute()  # absolute(), not resolve(): no file-system calls
+        folder = self.file_path.absolute().parent
+        parts = folder.relative_to(root).parts if folder.is_relative_to(root) else ()
+        ns = "/".join(p.lower() for p in parts) or root.name.lower()
         if all(KEY_PATTERN.fullmatch(segment) for segment in ns.split("/")):
             return ns
         self.ctx.error(
@@ -217,14 +234,6 @@ class _Builder:
         return "sha256:" + digest.hexdigest()
 
 
-def _quotable(path: Path, shown: str) -> dict[str, str]:
-    """The file's text for quoting lines in a report, even when it did not load."""
-    try:
-        return {shown: path.read_bytes().decode("utf-8", errors="replace").removeprefix("\ufeff")}
-    except OSError:
-        return {}
-
-
 def bind_handlers(prompt: CompiledPrompt) -> list[Diagnostic]:
     """Import every handler now and check it against the tool it serves.
 
@@ -244,7 +253,7 @@ def bind_handlers(prompt: CompiledPrompt) -> list[Diagnostic]:
                 for f in fields(tool.params_type)
             }
             mismatches = compare_params(declared, actual) if actual is not None else []
-            message = "; ".join(mismatches) if mismatches else None
+            message = " ".join(mismatches) if mismatches else None
         if message is not None:
             problems.append(
                 Diagnostic(

@@ -9,7 +9,12 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from wink_decl import __version__
-from wink_decl.compiler.compile import CompiledPrompt, CompileResult, compile_file
+from wink_decl.compiler.compile import (
+    CompiledPrompt,
+    CompileResult,
+    compile_file,
+    default_catalog,
+)
 from wink_decl.diagnostics import Diagnostic, DiagnosticError
 from wink_decl.plugins import PluginCatalog
 from wink_decl.runtime._keys import did_you_mean
@@ -41,7 +46,9 @@ class _Entry:
 
     def fresh(self, stamp: tuple[int, int]) -> bool:
         """True when neither the file nor anything it includes has changed."""
-        return self.stamp == stamp and all(_stamp(path) == seen for path, seen in self.includes)
+        if self.stamp != stamp:
+            return False
+        return not self.includes or all(_stamp(path) == seen for path, seen in self.includes)
 
 
 class PromptRegistry:
@@ -54,8 +61,8 @@ class PromptRegistry:
     def __init__(self, root: str | Path, *, catalog: PluginCatalog | None = None) -> None:
         """Scan nothing yet; ``addresses()`` or ``get()`` will."""
         self._root = Path(root)
-        self._catalog = catalog or PluginCatalog()
-        self._cache: dict[Path, _Entry] = {}
+        self._catalog = catalog or default_catalog()
+        self._cache: dict[str, _Entry] = {}
         self._addresses: dict[str, Path] | None = None
 
     @property
@@ -105,26 +112,27 @@ class PromptRegistry:
 
     def compile(self, path: str | Path) -> CompileResult:
         """Compile one file, from the cache when its content has not changed."""
-        file_path = Path(path)
+        # The hit path is one stat() and a dict lookup: keep it free of Path objects.
+        key = os.fspath(path)
         try:
-            stat = file_path.stat()
+            stat = os.stat(key)  # noqa: PTH116  # Path.stat() costs a Path object per hit
         except OSError:
-            return compile_file(file_path, root=self._root, catalog=self._catalog)
+            return compile_file(key, root=self._root, catalog=self._catalog)
         stamp = (stat.st_mtime_ns, stat.st_size)
-        entry = self._cache.get(file_path)
+        entry = self._cache.get(key)
         if entry is not None and entry.fresh(stamp):
             return entry.result
-        key = _content_key(file_path)
-        if entry is not None and entry.key == key and entry.fresh(entry.stamp):
-            self._cache[file_path] = _Entry(stamp, key, entry.result, entry.includes)
+        return self._recompile(key, stamp, entry)
+
+    def _recompile(self, key: str, stamp: tuple[int, int], entry: _Entry | None) -> CompileResult:
+        file_path = Path(key)
+        digest = _content_key(file_path)
+        if entry is not None and entry.key == digest and entry.fresh(entry.stamp):
+            self._cache[key] = _Entry(stamp, digest, entry.result, entry.includes)
             return entry.result
         result = compile_file(file_path, root=self._root, catalog=self._catalog)
-        includes = tuple(
-            (Path(shown), _stamp(Path(shown)))
-            for shown in result.sources
-            if Path(shown).resolve() != file_path.resolve()
-        )
-        self._cache[file_path] = _Entry(stamp, key, result, includes)
+        includes = tuple((path, _stamp(path)) for path in result.includes)
+        self._cache[key] = _Entry(stamp, digest, result, includes)
         if entry is not None:
             self._addresses = None  # the file changed: its ns/key may have too
         return result

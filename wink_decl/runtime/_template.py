@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import textwrap
 from dataclasses import dataclass
+from functools import lru_cache
 from string import Template
 
 from wink_decl.errors import PromptValidationError
@@ -56,6 +57,20 @@ def _append(pieces: list[Piece], piece: Piece) -> None:
 
 def compile_text(text: str, *, where: str, section_path: SectionPath = ()) -> CompiledText:
     """Dedent, strip and split ``text``; a stray ``$`` is refused with its line and column."""
+    compiled = _split(text)
+    if isinstance(compiled, tuple):
+        source, index = compiled
+        raise _invalid_dollar(source, index, where, section_path)
+    return compiled
+
+
+@lru_cache(maxsize=4096)
+def _split(text: str) -> CompiledText | tuple[str, int]:
+    """The compiled text, or the dedented source and the index of a stray ``$``.
+
+    Cached: a prompt file's texts are split when the compiler checks them and again when the
+    runtime sections are built, and equal texts recur across prompts.
+    """
     source = textwrap.dedent(text).strip()
     pieces: list[Piece] = []
     names: set[str] = set()
@@ -68,7 +83,7 @@ def compile_text(text: str, *, where: str, section_path: SectionPath = ()) -> Co
             continue
         name = match.group("named") or match.group("braced")
         if name is None:
-            raise _invalid_dollar(source, match.start(), where, section_path)
+            return source, match.start()
         names.add(name)
         pieces.append(Slot(name))
     _append(pieces, source[position:])

@@ -1,0 +1,456 @@
+"""Tools: declared or handler-given types, examples, handler references, lazy handlers, binding."""
+
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+
+import compiler_plugins
+import pytest
+from compiler_support import (
+    call,
+    compile_in,
+    compiled,
+    executor,
+    make_catalog_distributions,
+    report,
+)
+
+from wink_decl import ToolExample
+from wink_decl.compiler import bind_handlers
+from wink_decl.compiler._lazy import LazyHandler
+from wink_decl.compiler._tools import pascal
+from wink_decl.diagnostics import render_text
+from wink_decl.plugins import PluginCatalog, PluginEntry
+from wink_decl.runtime.tool_schema import params_json_schema
+
+
+def one_tool(declaration: str, *, name: str = "lookup") -> str:
+    """A prompt whose only section offers one tool, declared by the indented ``declaration``."""
+    return (
+        "key: tools\n"
+        "sections:\n"
+        "  - key: task\n"
+        "    title: Task\n"
+        f"    tools: [{name}]\n"
+        "tools:\n"
+        f"  {name}:\n" + declaration
+    )
+
+
+def lazy(handler: object) -> LazyHandler:
+    assert isinstance(handler, LazyHandler)
+    return handler
+
+
+def test_declared_params_result_and_examples(here: Path, catalog: PluginCatalog) -> None:
+    text = one_tool(
+        "    description: Look up a rule.\n"
+        "    handler: test.lookup\n"
+        "    accepts_overrides: false\n"
+        "    params:\n"
+        "      rule_id: {type: string, description: The rule's id.}\n"
+        "      verbose: {type: boolean, default: false}\n"
+        "    result:\n"
+        "      rule_id: {type: string}\n"
+        "      text: {type: string}\n"
+        "    examples:\n"
+        "      - description: Line length\n"
+        "        input: {rule_id: E501}\n"
+        "        output: {rule_id: E501, text: Lines are short.}\n"
+    )
+    prompt = compiled(compile_in(here, text, catalog=catalog))
+    tool = prompt.tools["lookup"]
+    assert tool.description == "Look up a rule."
+    assert not tool.accepts_overrides
+    assert tool.params_type.__name__ == "LookupParams"
+    assert tool.result_type is not None
+    assert tool.result_type.__name__ == "LookupResult"
+    assert tool.params_type is not compiler_plugins.LookupParams
+    assert params_json_schema(tool.params_type) == {
+        "type": "object",
+        "properties": {
+            "rule_id": {"type": "string", "description": "The rule's id."},
+            "verbose": {"type": "boolean", "default": False},
+        },
+        "required": ["rule_id"],
+        "additionalProperties": False,
+    }
+    (example,) = tool.examples
+    assert isinstance(example, ToolExample)
+    assert example.description == "Line length"
+    assert dataclasses.asdict(example.input) == {"rule_id": "E501", "verbose": False}
+    assert dataclasses.asdict(example.output) == {"rule_id": "E501", "text": "Lines are short."}
+    assert lazy(tool.handler).target is None  # nothing was imported to compile it
+
+
+def test_the_handlers_own_dataclasses_are_used_when_the_file_declares_none(
+    here: Path, catalog: PluginCatalog
+) -> None:
+    text = one_tool(
+        "    description: Look up a rule.\n"
+        "    handler: test.lookup\n"
+        "    examples:\n"
+        "      - description: Line length\n"
+        "        input: {rule_id: E501}\n"
+        "        output: {rule_id: E501, text: Lines are short.}\n"
+    )
+    tool = compiled(compile_in(here, text, catalog=catalog)).tools["lookup"]
+    assert tool.params_type is compiler_plugins.LookupParams
+    assert tool.result_type is compiler_plugins.LookupResult
+    assert tool.examples[0].input == compiler_plugins.LookupParams("E501")
+    assert lazy(tool.handler).target is compiler_plugins.lookup
+
+
+def test_declared_params_with_examples_take_the_result_from_the_handler(
+    here: Path, catalog: PluginCatalog
+) -> None:
+    text = one_tool(
+        "    description: Look up a rule.\n"
+        "    handler: test.lookup\n"
+        "    params:\n"
+        "      rule_id: {type: string}\n"
+        "    examples:\n"
+        "      - description: Line length\n"
+        "        input: {rule_id: E501}\n"
+        "        output: {rule_id: E501, text: Lines are short.}\n"
+    )
+    tool = compiled(compile_in(here, text, catalog=catalog)).tools["lookup"]
+    assert tool.params_type.__name__ == "LookupParams"
+    assert tool.params_type is not compiler_plugins.LookupParams
+    assert tool.result_type is compiler_plugins.LookupResult
+
+
+def test_a_declared_result_with_examples_keeps_the_handlers_params(
+    here: Path, catalog: PluginCatalog
+) -> None:
+    text = one_tool(
+        "    description: Look up a rule.\n"
+        "    handler: test.lookup\n"
+        "    result:\n"
+        "      text: {type: string}\n"
+        "    examples:\n"
+        "      - description: Line length\n"
+        "        input: {rule_id: E501}\n"
+        "        output: {text: Lines are short.}\n"
+    )
+    tool = compiled(compile_in(here, text, catalog=catalog)).tools["lookup"]
+    assert tool.params_type is compiler_plugins.LookupParams
+    assert tool.result_type is not None
+    assert [f.name for f in dataclasses.fields(tool.result_type)] == ["text"]
+
+
+def test_an_example_output_needs_a_result(here: Path, catalog: PluginCatalog) -> None:
+    text = one_tool(
+        "    description: Look at a rule.\n"
+        "    handler: test.no_result\n"
+        "    params:\n"
+        "      rule_id: {type: string}\n"
+        "    examples:\n"
+        "      - description: With output\n"
+        "        input: {rule_id: E1}\n"
+        "        output: {text: x}\n"
+    )
+    result = compile_in(here, text, catalog=catalog)
+    assert report(result) == (
+        "prompt.wink.yaml:15:9: error: This example has an output, but the tool declares no "
+        "result.\n"
+        "  15 |         output: {text: x}\n"
+        "     |         ^^^^^^\n"
+        "  hint: declare the result fields under result:, or remove the output"
+    )
+
+
+def test_an_example_without_output_is_fine_when_there_is_no_result(
+    here: Path, catalog: PluginCatalog
+) -> None:
+    text = one_tool(
+        "    description: Look at a rule.\n"
+        "    handler: test.no_result\n"
+        "    examples:\n"
+        "      - description: No output\n"
+        "        input: {rule_id: E1}\n"
+    )
+    tool = compiled(compile_in(here, text, catalog=catalog)).tools["lookup"]
+    assert tool.result_type is None
+    assert tool.examples == (ToolExample("No output", compiler_plugins.LookupParams("E1"), None),)
+
+
+def test_example_input_and_output_must_fit_the_fields(here: Path, catalog: PluginCatalog) -> None:
+    text = one_tool(
+        "    description: Look up a rule.\n"
+        "    handler: test.lookup\n"
+        "    examples:\n"
+        "      - description: Wrong input\n"
+        "        input: {rule: E1}\n"
+        "        output: {rule_id: E1, text: x}\n"
+        "      - description: Wrong output\n"
+        "        input: {rule_id: E1}\n"
+        "        output: {rule_id: 3}\n"
+        "      - description: No output\n"
+        "        input: {rule_id: E1}\n"
+    )
+    result = compile_in(here, text, catalog=catalog)
+    assert report(result) == (
+        "prompt.wink.yaml:12:16: error: This example does not fit the declared fields: "
+        "Missing required field 'rule_id'. Unknown field 'rule' (allowed: rule_id, verbose).\n"
+        "  12 |         input: {rule: E1}\n"
+        "     |                ^^^^^^^^^^\n"
+        "prompt.wink.yaml:16:17: error: This example does not fit the declared fields: "
+        "Field 'rule_id' must be a string, got integer. Missing required field 'text'.\n"
+        "  16 |         output: {rule_id: 3}\n"
+        "     |                 ^^^^^^^^^^^^\n"
+        "prompt.wink.yaml:17:9: error: This example does not fit the declared fields: "
+        "Missing required field 'rule_id'. Missing required field 'text'.\n"
+        "  17 |       - description: No output\n"
+        "     |         ^^^^^^^^^^^^^^^^^^^^^^"
+    )
+
+
+def test_a_handler_without_a_params_dataclass_needs_declared_params(
+    here: Path, catalog: PluginCatalog
+) -> None:
+    result = compile_in(
+        here, one_tool("    description: Untyped.\n    handler: test.untyped\n"), catalog=catalog
+    )
+    assert report(result) == (
+        "prompt.wink.yaml:9:14: error: Handler 'test.untyped' does not annotate its params "
+        "with a dataclass.\n"
+        "   9 |     handler: test.untyped\n"
+        "     |              ^^^^^^^^^^^^\n"
+        "  hint: declare the tool's fields under params:"
+    )
+
+
+@pytest.mark.parametrize(
+    ("handler", "expected"),
+    [
+        pytest.param(
+            "test.lokup",
+            "prompt.wink.yaml:9:14: error: No handler named 'test.lokup' is installed.\n"
+            "   9 |     handler: test.lokup\n"
+            "     |              ^^^^^^^^^^\n"
+            "  hint: Did you mean 'test.lookup', 'test.untyped' or 'shared.lookup'? "
+            "Run 'wink-decl plugins' to list what is installed.",
+            id="unknown",
+        ),
+        pytest.param(
+            "shared.lookup",
+            "prompt.wink.yaml:9:14: error: Handler 'shared.lookup' is registered by two "
+            "distributions: other-plugins 2.0, test-plugins 1.0.\n"
+            "   9 |     handler: shared.lookup\n"
+            "     |              ^^^^^^^^^^^^^\n"
+            "  hint: Choose one: shared.lookup@other-plugins, shared.lookup@test-plugins",
+            id="ambiguous",
+        ),
+        pytest.param(
+            "test.missing",
+            "prompt.wink.yaml:9:14: error: Could not import handler 'test.missing' "
+            "(test-plugins 1.0, value 'compiler_plugins:not_there'): AttributeError: module "
+            "'compiler_plugins' has no attribute 'not_there'\n"
+            "   9 |     handler: test.missing\n"
+            "     |              ^^^^^^^^^^^^",
+            id="import-failure-when-types-are-needed",
+        ),
+        pytest.param(
+            "test.wrong_shape",
+            "prompt.wink.yaml:9:14: error: Handler 'test.wrong_shape' (test-plugins 1.0, value "
+            "'compiler_plugins:wrong_shape') for tool 'lookup' must have the signature "
+            "(params, *, context); wrong_shape has (params: 'LookupParams') -> "
+            "'ToolResult[LookupResult]'.\n"
+            "   9 |     handler: test.wrong_shape\n"
+            "     |              ^^^^^^^^^^^^^^^^",
+            id="bad-signature-when-types-are-needed",
+        ),
+    ],
+)
+def test_handler_references_that_do_not_resolve(
+    here: Path, catalog: PluginCatalog, handler: str, expected: str
+) -> None:
+    text = one_tool(f"    description: Look up a rule.\n    handler: {handler}\n")
+    result = compile_in(here, text, catalog=catalog)
+    assert report(result) == expected
+    assert result.prompt is None
+
+
+def test_naming_the_distribution_picks_one_of_two(here: Path, catalog: PluginCatalog) -> None:
+    text = one_tool("    description: Look up a rule.\n    handler: shared.lookup@other-plugins\n")
+    tool = compiled(compile_in(here, text, catalog=catalog)).tools["lookup"]
+    assert lazy(tool.handler).entry.distribution == "other-plugins"
+    assert lazy(tool.handler).target is compiler_plugins.lookup_elsewhere
+
+
+def test_a_lazy_handler_runs_the_plugin_on_the_first_call(
+    here: Path, catalog: PluginCatalog
+) -> None:
+    text = one_tool(
+        "    description: Look up a rule.\n"
+        "    handler: test.lookup\n"
+        "    params:\n"
+        "      rule_id: {type: string}\n"
+    )
+    prompt = compiled(compile_in(here, text, catalog=catalog))
+    handler = lazy(prompt.tools["lookup"].handler)
+    assert handler.target is None
+    outcome = call(executor(prompt), "lookup", rule_id="E501")
+    assert outcome.success
+    assert outcome.result.value == compiler_plugins.LookupResult("E501", "Rule E501.")
+    assert handler.target is compiler_plugins.lookup
+
+
+def test_a_handler_that_cannot_be_imported_fails_its_call_not_the_compile(
+    here: Path, catalog: PluginCatalog
+) -> None:
+    text = one_tool(
+        "    description: Look up a rule.\n"
+        "    handler: test.unimportable\n"
+        "    params:\n"
+        "      rule_id: {type: string}\n"
+    )
+    prompt = compiled(compile_in(here, text, catalog=catalog))
+    runner = executor(prompt)
+    problem = (
+        "Could not import handler 'test.unimportable' (test-plugins 1.0, value "
+        "'no_such_module_for_tests:handler'): ModuleNotFoundError: No module named "
+        "'no_such_module_for_tests'"
+    )
+    for _ in range(2):  # the second call reuses the remembered problem
+        outcome = call(runner, "lookup", rule_id="E501")
+        assert not outcome.success
+        assert outcome.result.message == problem
+    assert lazy(prompt.tools["lookup"].handler).target is None
+
+
+class CountingCatalog(PluginCatalog):
+    """Counts imports: plugin code should be imported (or tried) once, not on every call."""
+
+    __slots__ = ("imports",)
+
+    def __init__(self) -> None:
+        super().__init__(distributions=make_catalog_distributions())
+        self.imports: list[str] = []
+
+    def load(self, entry: PluginEntry) -> object:
+        self.imports.append(entry.name)
+        return super().load(entry)
+
+
+@pytest.mark.parametrize("handler", ["test.lookup", "test.unimportable"])
+def test_a_lazy_handler_imports_its_plugin_once(here: Path, handler: str) -> None:
+    text = one_tool(
+        "    description: Look up a rule.\n"
+        f"    handler: {handler}\n"
+        "    params:\n"
+        "      rule_id: {type: string}\n"
+    )
+    counting = CountingCatalog()
+    prompt = compiled(compile_in(here, text, catalog=counting))
+    assert counting.imports == []
+    runner = executor(prompt)
+    outcomes = [call(runner, "lookup", rule_id="E1").success for _ in range(3)]
+    assert bind_handlers(prompt) == bind_handlers(prompt)
+    assert outcomes == [handler == "test.lookup"] * 3
+    assert counting.imports == [handler]
+
+
+def test_bind_handlers_finds_nothing_wrong_with_good_handlers(
+    here: Path, catalog: PluginCatalog
+) -> None:
+    text = one_tool(
+        "    description: Look up a rule.\n"
+        "    handler: test.lookup\n"
+        "    params:\n"
+        "      rule_id: {type: string}\n"
+        "      verbose: {type: boolean, default: true}\n"
+    )
+    prompt = compiled(compile_in(here, text, catalog=catalog))
+    assert bind_handlers(prompt) == []
+    assert lazy(prompt.tools["lookup"].handler).target is compiler_plugins.lookup
+
+
+def test_bind_handlers_skips_the_built_in_read_section(here: Path, catalog: PluginCatalog) -> None:
+    text = (
+        "key: plain\nsections:\n  - {key: a, title: A, summary: In short., visibility: summary}\n"
+    )
+    prompt = compiled(compile_in(here, text, catalog=catalog))
+    assert list(prompt.tools) == ["read_section"]
+    assert bind_handlers(prompt) == []
+
+
+def test_bind_handlers_reports_every_handler_that_does_not_fit(
+    here: Path, catalog: PluginCatalog
+) -> None:
+    text = """\
+key: bind
+sections:
+  - key: task
+    title: Task
+    tools: [mismatch, shape, gone, untyped]
+tools:
+  mismatch:
+    description: Mismatch.
+    handler: test.lookup
+    params:
+      rule: {type: integer}
+      verbose: {type: string}
+  shape:
+    description: Bad signature.
+    handler: test.wrong_shape
+    params:
+      rule_id: {type: string}
+  gone:
+    description: Gone.
+    handler: test.unimportable
+    params:
+      rule_id: {type: string}
+  untyped:
+    description: Untyped handler, declared params.
+    handler: test.untyped
+    params:
+      rule_id: {type: string}
+"""
+    result = compile_in(here, text, catalog=catalog)
+    prompt = compiled(result)
+    assert render_text(bind_handlers(prompt), result.sources) == (
+        "prompt.wink.yaml: error: Tool 'gone' cannot use handler 'test.unimportable': Could not "
+        "import handler 'test.unimportable' (test-plugins 1.0, value "
+        "'no_such_module_for_tests:handler'): ModuleNotFoundError: No module named "
+        "'no_such_module_for_tests'\n"
+        "prompt.wink.yaml: error: Tool 'mismatch' cannot use handler 'test.lookup': "
+        "Field 'rule' is declared in the prompt file but LookupParams has no such field. "
+        "Field 'verbose' is declared as str in the prompt file but LookupParams.verbose is bool. "
+        "Field 'rule_id' is required by LookupParams but the prompt file does not declare it.\n"
+        "prompt.wink.yaml: error: Tool 'shape' cannot use handler 'test.wrong_shape': Handler "
+        "'test.wrong_shape' (test-plugins 1.0, value 'compiler_plugins:wrong_shape') for tool "
+        "'shape' must have the signature (params, *, context); wrong_shape has "
+        "(params: 'LookupParams') -> 'ToolResult[LookupResult]'."
+    )
+    assert [d.code for d in bind_handlers(prompt)] == ["handler"] * 3
+
+
+def test_the_runtime_refusal_of_a_tool_is_reported_at_its_declaration(
+    here: Path, catalog: PluginCatalog
+) -> None:
+    # The schema's "not blank" counts ASCII spaces only; the runtime strips a no-break space too.
+    text = one_tool(
+        "    description: Look up a rule.\n"
+        "    handler: test.lookup\n"
+        "    examples:\n"
+        '      - description: "\\u00a0"\n'
+        "        input: {rule_id: E1}\n"
+        "        output: {rule_id: E1, text: x}\n"
+    )
+    assert report(compile_in(here, text, catalog=catalog)) == (
+        "prompt.wink.yaml:7:3: error: Tool 'lookup' example 1: description must be 1-200 "
+        "characters after stripping.\n"
+        "   7 |   lookup:\n"
+        "     |   ^^^^^^"
+    )
+
+
+@pytest.mark.parametrize(
+    ("name", "expected"),
+    [("lookup_rule", "LookupRule"), ("read-file", "ReadFile"), ("x", "X"), ("", "Prompt")],
+)
+def test_pascal(name: str, expected: str) -> None:
+    assert pascal(name) == expected

@@ -1,0 +1,96 @@
+"""Shared by the compiler tests: a catalog of synthetic plugins, and compiling text in a folder."""
+
+from __future__ import annotations
+
+import json
+import textwrap
+from importlib.metadata import Distribution
+from pathlib import Path
+from typing import Any
+
+from plugin_support import MemoryDistribution
+
+from wink_decl import Prompt, ProviderToolCall, Session, ToolExecutionOutcome, ToolExecutor
+from wink_decl.compiler import CompiledPrompt, CompileResult, compile_file
+from wink_decl.diagnostics import render_text
+from wink_decl.plugins import HANDLERS, POLICIES, PREDICATES, PluginCatalog
+
+TEST_PLUGINS = {
+    HANDLERS: {
+        "test.lookup": "compiler_plugins:lookup",
+        "test.untyped": "compiler_plugins:untyped",
+        "test.no_result": "compiler_plugins:no_result",
+        "test.wrong_shape": "compiler_plugins:wrong_shape",
+        "test.missing": "compiler_plugins:not_there",
+        "test.unimportable": "no_such_module_for_tests:handler",
+        "shared.lookup": "compiler_plugins:lookup",
+    },
+    PREDICATES: {
+        "test.always": "compiler_plugins:always",
+        "test.never": "compiler_plugins:never",
+        "test.record": "compiler_plugins:record",
+    },
+    POLICIES: {"test.call_limit": "compiler_plugins:call_limit"},
+}
+OTHER_PLUGINS = {HANDLERS: {"shared.lookup": "compiler_plugins:lookup_elsewhere"}}
+
+
+def make_catalog_distributions() -> list[Distribution]:
+    """Two distributions; both register ``shared.lookup``."""
+    return [
+        MemoryDistribution("test-plugins", "1.0", TEST_PLUGINS),
+        MemoryDistribution("other-plugins", "2.0", OTHER_PLUGINS),
+    ]
+
+
+def make_catalog() -> PluginCatalog:
+    """A catalog of the test plugins (see ``make_catalog_distributions``)."""
+    return PluginCatalog(distributions=make_catalog_distributions())
+
+
+def write(folder: Path, name: str, text: str) -> Path:
+    """Write dedented ``text`` to ``folder/name`` (parents made) and return the path."""
+    path = folder / name
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(textwrap.dedent(text).lstrip("\n"), encoding="utf-8")
+    return path
+
+
+def compile_in(
+    folder: Path,
+    text: str,
+    *,
+    name: str = "prompt.wink.yaml",
+    catalog: PluginCatalog | None = None,
+) -> CompileResult:
+    """Write ``text`` as ``name`` and compile it with ``folder`` as the root.
+
+    The caller's working directory should be ``folder``: diagnostics then show short paths.
+    """
+    write(folder, name, text)
+    return compile_file(name, root=".", catalog=catalog or make_catalog())
+
+
+def report(result: CompileResult) -> str:
+    """Every diagnostic as authors see it."""
+    return render_text(result.diagnostics, result.sources)
+
+
+def compiled(result: CompileResult) -> CompiledPrompt:
+    """The prompt of a result that must have compiled (the report shows why it did not)."""
+    assert result.prompt is not None, report(result)
+    return result.prompt
+
+
+def executor(
+    prompt: CompiledPrompt, *params: object, session: Session | None = None
+) -> ToolExecutor:
+    """A tool executor for the rendered prompt, as an evaluation loop would make one."""
+    bound = Prompt(prompt.template).bind(*params)
+    chosen = session or Session()
+    return ToolExecutor(prompt=bound, rendered=bound.render(session=chosen), session=chosen)
+
+
+def call(runner: ToolExecutor, name: str, **arguments: Any) -> ToolExecutionOutcome:
+    """One provider tool call through ``runner``."""
+    return runner.execute(ProviderToolCall("call-1", name, json.dumps(arguments)))
