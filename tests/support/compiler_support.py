@@ -12,6 +12,7 @@ from plugin_support import MemoryDistribution
 
 from wink_decl import Prompt, ProviderToolCall, Session, ToolExecutionOutcome, ToolExecutor
 from wink_decl.compiler import CompiledPrompt, CompileResult, compile_file
+from wink_decl.compiler._lazy import LazyHandler
 from wink_decl.diagnostics import render_text
 from wink_decl.plugins import HANDLERS, POLICIES, PREDICATES, PluginCatalog
 
@@ -94,3 +95,22 @@ def executor(
 def call(runner: ToolExecutor, name: str, **arguments: Any) -> ToolExecutionOutcome:
     """One provider tool call through ``runner``."""
     return runner.execute(ProviderToolCall("call-1", name, json.dumps(arguments)))
+
+
+def one_tool(declaration: str, *, name: str = "lookup") -> str:
+    """A prompt whose only section offers one tool, declared by the indented ``declaration``."""
+    return (
+        "key: tools\n"
+        "sections:\n"
+        "  - key: task\n"
+        "    title: Task\n"
+        f"    tools: [{name}]\n"
+        "tools:\n"
+        f"  {name}:\n" + declaration
+    )
+
+
+def lazy(handler: object) -> LazyHandler:
+    """A compiled tool's handler, which waits to import its plugin."""
+    assert isinstance(handler, LazyHandler)
+    return handler

@@ -1,0 +1,169 @@
+"""Handlers import their plugin on first use; bind_handlers checks them all up front."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import compiler_plugins
+import pytest
+from compiler_support import (
+    call,
+    compile_in,
+    compiled,
+    executor,
+    lazy,
+    make_catalog_distributions,
+    one_tool,
+)
+
+from wink_decl.compiler import bind_handlers
+from wink_decl.diagnostics import render_text
+from wink_decl.plugins import PluginCatalog, PluginEntry
+
+
+def test_a_lazy_handler_runs_the_plugin_on_the_first_call(
+    here: Path, catalog: PluginCatalog
+) -> None:
+    text = one_tool(
+        "    description: Look up a rule.\n"
+        "    handler: test.lookup\n"
+        "    params:\n"
+        "      rule_id: {type: string}\n"
+    )
+    prompt = compiled(compile_in(here, text, catalog=catalog))
+    handler = lazy(prompt.tools["lookup"].handler)
+    assert handler.target is None
+    outcome = call(executor(prompt), "lookup", rule_id="E501")
+    assert outcome.success
+    assert outcome.result.value == compiler_plugins.LookupResult("E501", "Rule E501.")
+    assert handler.target is compiler_plugins.lookup
+
+
+def test_a_handler_that_cannot_be_imported_fails_its_call_not_the_compile(
+    here: Path, catalog: PluginCatalog
+) -> None:
+    text = one_tool(
+        "    description: Look up a rule.\n"
+        "    handler: test.unimportable\n"
+        "    params:\n"
+        "      rule_id: {type: string}\n"
+    )
+    prompt = compiled(compile_in(here, text, catalog=catalog))
+    runner = executor(prompt)
+    problem = (
+        "Could not import handler 'test.unimportable' (test-plugins 1.0, value "
+        "'no_such_module_for_tests:handler'): ModuleNotFoundError: No module named "
+        "'no_such_module_for_tests'"
+    )
+    for _ in range(2):  # the second call reuses the remembered problem
+        outcome = call(runner, "lookup", rule_id="E501")
+        assert not outcome.success
+        assert outcome.result.message == problem
+    assert lazy(prompt.tools["lookup"].handler).target is None
+
+
+class CountingCatalog(PluginCatalog):
+    """Counts imports: plugin code should be imported (or tried) once, not on every call."""
+
+    __slots__ = ("imports",)
+
+    def __init__(self) -> None:
+        super().__init__(distributions=make_catalog_distributions())
+        self.imports: list[str] = []
+
+    def load(self, entry: PluginEntry) -> object:
+        self.imports.append(entry.name)
+        return super().load(entry)
+
+
+@pytest.mark.parametrize("handler", ["test.lookup", "test.unimportable"])
+def test_a_lazy_handler_imports_its_plugin_once(here: Path, handler: str) -> None:
+    text = one_tool(
+        "    description: Look up a rule.\n"
+        f"    handler: {handler}\n"
+        "    params:\n"
+        "      rule_id: {type: string}\n"
+    )
+    counting = CountingCatalog()
+    prompt = compiled(compile_in(here, text, catalog=counting))
+    assert counting.imports == []
+    runner = executor(prompt)
+    outcomes = [call(runner, "lookup", rule_id="E1").success for _ in range(3)]
+    assert bind_handlers(prompt) == bind_handlers(prompt)
+    assert outcomes == [handler == "test.lookup"] * 3
+    assert counting.imports == [handler]
+
+
+def test_bind_handlers_finds_nothing_wrong_with_good_handlers(
+    here: Path, catalog: PluginCatalog
+) -> None:
+    text = one_tool(
+        "    description: Look up a rule.\n"
+        "    handler: test.lookup\n"
+        "    params:\n"
+        "      rule_id: {type: string}\n"
+        "      verbose: {type: boolean, default: true}\n"
+    )
+    prompt = compiled(compile_in(here, text, catalog=catalog))
+    assert bind_handlers(prompt) == []
+    assert lazy(prompt.tools["lookup"].handler).target is compiler_plugins.lookup
+
+
+def test_bind_handlers_skips_the_built_in_read_section(here: Path, catalog: PluginCatalog) -> None:
+    text = (
+        "key: plain\nsections:\n  - {key: a, title: A, summary: In short., visibility: summary}\n"
+    )
+    prompt = compiled(compile_in(here, text, catalog=catalog))
+    assert list(prompt.tools) == ["read_section"]
+    assert bind_handlers(prompt) == []
+
+
+def test_bind_handlers_reports_every_handler_that_does_not_fit(
+    here: Path, catalog: PluginCatalog
+) -> None:
+    text = """\
+key: bind
+sections:
+  - key: task
+    title: Task
+    tools: [mismatch, shape, gone, untyped]
+tools:
+  mismatch:
+    description: Mismatch.
+    handler: test.lookup
+    params:
+      rule: {type: integer}
+      verbose: {type: string}
+  shape:
+    description: Bad signature.
+    handler: test.wrong_shape
+    params:
+      rule_id: {type: string}
+  gone:
+    description: Gone.
+    handler: test.unimportable
+    params:
+      rule_id: {type: string}
+  untyped:
+    description: Untyped handler, declared params.
+    handler: test.untyped
+    params:
+      rule_id: {type: string}
+"""
+    result = compile_in(here, text, catalog=catalog)
+    prompt = compiled(result)
+    assert render_text(bind_handlers(prompt), result.sources) == (
+        "prompt.wink.yaml: error: Tool 'gone' cannot use handler 'test.unimportable': Could not "
+        "import handler 'test.unimportable' (test-plugins 1.0, value "
+        "'no_such_module_for_tests:handler'): ModuleNotFoundError: No module named "
+        "'no_such_module_for_tests'\n"
+        "prompt.wink.yaml: error: Tool 'mismatch' cannot use handler 'test.lookup': "
+        "Field 'rule' is declared in the prompt file but LookupParams has no such field. "
+        "Field 'verbose' is declared as str in the prompt file but LookupParams.verbose is bool. "
+        "Field 'rule_id' is required by LookupParams but the prompt file does not declare it.\n"
+        "prompt.wink.yaml: error: Tool 'shape' cannot use handler 'test.wrong_shape': Handler "
+        "'test.wrong_shape' (test-plugins 1.0, value 'compiler_plugins:wrong_shape') for tool "
+        "'shape' must have the signature (params, *, context); wrong_shape has "
+        "(params: 'LookupParams') -> 'ToolResult[LookupResult]'."
+    )
+    assert [d.code for d in bind_handlers(prompt)] == ["handler"] * 3
