@@ -9,8 +9,8 @@ import compiler_plugins
 import pytest
 from compiler_support import compile_in, compiled, report
 
-from wink_decl import Session
-from wink_decl.compiler import CompiledPrompt, make_params
+from wink_decl import PromptRenderError, Session
+from wink_decl.compiler import CompiledPrompt, compile_file, make_params
 from wink_decl.plugins import PluginCatalog
 
 KINDS = """\
@@ -287,3 +287,23 @@ def test_a_malformed_condition_is_reported_once_by_the_schema(
     result = compile_in(here, text, catalog=catalog)
     assert result.prompt is None
     assert report(result) == expected
+
+
+def test_a_predicate_that_cannot_be_imported_fails_the_render_clearly(
+    here: Path, catalog: PluginCatalog
+) -> None:
+    path = here / "broken.wink.yaml"
+    path.write_text(
+        "key: broken\n"
+        "sections:\n"
+        "  - {key: a, title: A, template: Shown., enabled: {predicate: test.unimportable}}\n"
+    )
+    result = compile_file(path, root=here, catalog=catalog)
+    assert result.prompt is not None
+    with pytest.raises(PromptRenderError) as info:
+        result.prompt.template.render()
+    assert str(info.value) == (
+        "Could not import predicate 'test.unimportable' (test-plugins 1.0, value "
+        "'no_such_module_for_tests:predicate'): ModuleNotFoundError: No module named "
+        "'no_such_module_for_tests'"
+    )

@@ -30,6 +30,7 @@ TEST_PLUGINS = {
         "test.always": "compiler_plugins:always",
         "test.never": "compiler_plugins:never",
         "test.record": "compiler_plugins:record",
+        "test.unimportable": "no_such_module_for_tests:predicate",
     },
     POLICIES: {"test.call_limit": "compiler_plugins:call_limit"},
 }

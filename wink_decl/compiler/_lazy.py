@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, cast
 
+from wink_decl.errors import PromptRenderError
 from wink_decl.runtime.policy import PolicyDecision
 from wink_decl.runtime.tool import BuiltinToolHandler
 from wink_decl.runtime.tool_result import ToolResult
@@ -81,9 +82,14 @@ class LazyPredicate:
         self._loaded: Any = None
 
     def check(self, params: Any, session: Any) -> bool:
-        """Predicates take ``(params, *, session)``."""
+        """Call ``(params, *, session)``; a predicate that cannot be imported fails the render."""
         if self._loaded is None:
-            self._loaded = self._catalog.load(self._entry)
+            from wink_decl.plugins import PluginLoadError  # noqa: PLC0415  # lazy by design
+
+            try:
+                self._loaded = self._catalog.load(self._entry)
+            except PluginLoadError as error:
+                raise PromptRenderError(str(error)) from error
         return bool(self._loaded(params, session=session))
 
 
