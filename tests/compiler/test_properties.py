@@ -2,17 +2,16 @@
 
 from __future__ import annotations
 
-import copy
 import json
 import re
 import tempfile
 from pathlib import Path
-from typing import Any, cast
+from typing import Any
 
 from compiler_support import make_catalog
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from schema_documents import inlined, published_documents
+from schema_documents import edited, inlined, published_documents
 
 from wink_decl.compiler import CompileResult, artifact_json, compile_file
 from wink_decl.diagnostics import render_text
@@ -129,45 +128,11 @@ VALUES = st.recursive(
 )
 
 
-def paths_in(node: Any, at: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
-    """Every path to a mapping or list entry in ``node``."""
-    items: list[tuple[Any, Any]] = []
-    if isinstance(node, dict):
-        items = list(cast("dict[Any, Any]", node).items())
-    elif isinstance(node, list):
-        items = list(enumerate(cast("list[Any]", node)))
-    found: list[tuple[Any, ...]] = []
-    for key, value in items:
-        found.append((*at, key))
-        found.extend(paths_in(value, (*at, key)))
-    return found
-
-
-@st.composite
-def malformed_documents(draw: st.DrawFn) -> Any:
-    """A document using every feature, with one to three random edits: replace, delete, add."""
-    document = copy.deepcopy(BASE)
-    for _ in range(draw(st.integers(1, 3))):
-        paths = paths_in(document)
-        if not paths:
-            break
-        path = draw(st.sampled_from(paths))
-        parent: Any = document
-        for part in path[:-1]:
-            parent = parent[part]
-        action = draw(st.sampled_from(["replace", "delete", "add"]))
-        if action == "replace":
-            parent[path[-1]] = draw(VALUES)
-        elif action == "delete":
-            del parent[path[-1]]
-        elif isinstance(parent, dict):
-            parent[draw(st.sampled_from(KEYS))] = draw(VALUES)
-        else:
-            parent.append(draw(VALUES))
-    return document
+malformed_documents = edited(st.just(BASE), st.sampled_from(KEYS), VALUES)
+"""A document using every feature, with one to three random edits."""
 
 
 @settings(PROPERTY_SETTINGS, max_examples=200)
-@given(malformed_documents())
+@given(malformed_documents)
 def test_a_malformed_document_never_raises(data: Any) -> None:
     check_result(*compile_twice(data))

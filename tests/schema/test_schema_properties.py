@@ -2,21 +2,16 @@
 
 from __future__ import annotations
 
-import copy
-from typing import Any, cast
+from typing import Any
 
-import hypothesis_jsonschema._from_schema
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from hypothesis_jsonschema import from_schema  # pyright: ignore[reportUnknownVariableType]
-from hypothesis_jsonschema._encode import (
-    encode_canonical_json,  # pyright: ignore[reportUnknownVariableType]
-)
 from pydantic import ValidationError
+from schema_documents import edited, inlined, published_documents
 from schema_support import EXAMPLE, FakeSpans, load
 
-from wink_decl.schema import PromptDocument, load_published_schema, schema_errors, validate_document
+from wink_decl.schema import PromptDocument, schema_errors, validate_document
 from wink_decl.schema._types import SEMANTIC_ERROR
 
 PROPERTY_SETTINGS = settings(
@@ -24,65 +19,6 @@ PROPERTY_SETTINGS = settings(
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
 )
-ANNOTATIONS = frozenset(
-    {
-        "description",
-        "markdownDescription",
-        "examples",
-        "title",
-        "enumDescriptions",
-        "markdownEnumDescriptions",
-        "patternErrorMessage",
-        "errorMessage",
-        "default",
-    }
-)
-
-
-def unrolled(schema: dict[str, Any], depth: int = 2) -> Any:
-    """The schema with every ``$ref`` inlined; a definition nested deeper than ``depth`` in
-    itself becomes ``false`` (hypothesis-jsonschema cannot follow recursive references).
-    """
-    defs: dict[str, Any] = schema["$defs"]
-
-    def walk(node: object, seen: dict[str, int]) -> object:
-        if isinstance(node, list):
-            return [walk(item, seen) for item in cast("list[object]", node)]
-        if not isinstance(node, dict):
-            return node
-        schema_node = cast("dict[str, Any]", node)
-        if "$ref" in schema_node:
-            name: str = schema_node["$ref"].removeprefix("#/$defs/")
-            if seen.get(name, 0) >= depth:
-                return False
-            return walk(defs[name], {**seen, name: seen.get(name, 0) + 1})
-        out: dict[str, Any] = _smaller(schema_node)
-        for key, value in schema_node.items():
-            if key in ("properties", "patternProperties"):  # names, then schemas
-                children = cast("dict[str, object]", value)
-                out[key] = {name: walk(child, seen) for name, child in children.items()}
-            elif key in ("enum", "const", "required"):
-                out[key] = value
-            elif key not in ANNOTATIONS and key not in out:
-                out[key] = walk(value, seen)
-        return out
-
-    root = {key: value for key, value in schema.items() if key not in ("$defs", "$id", "$schema")}
-    return walk(root, {})
-
-
-def _smaller(node: dict[str, Any]) -> dict[str, Any]:
-    """Bounds that keep generated documents small; every document is still schema-valid."""
-    if node.get("type") == "array":
-        return {"maxItems": min(node.get("maxItems", 2), 2)}
-    if node.get("additionalProperties") is True:  # free-form settings and example calls
-        return {
-            "additionalProperties": {"type": ["string", "integer", "boolean"]},
-            "maxProperties": 2,
-        }
-    if "propertyNames" in node:  # a map
-        return {"maxProperties": 2}
-    return {}
 
 
 def test_unrolled_inlines_and_prunes() -> None:
@@ -91,7 +27,7 @@ def test_unrolled_inlines_and_prunes() -> None:
         "properties": {"a": {"$ref": "#/$defs/A"}, "title": {"title": "T", "type": "string"}},
         "$defs": {"A": {"properties": {"a": {"$ref": "#/$defs/A"}}, "enum": [{"$ref": 1}]}},
     }
-    assert unrolled(schema, depth=1) == {
+    assert inlined(schema, depth=1) == {
         "properties": {
             "a": {"properties": {"a": False}, "enum": [{"$ref": 1}]},
             "title": {"type": "string"},
@@ -116,39 +52,9 @@ def pydantic_error_types(data: object) -> set[str]:
     return set()
 
 
-def _memoise_hypothesis_jsonschema() -> None:
-    """Build each sub-strategy once: hypothesis-jsonschema 0.23.1 re-canonicalises the schema of
-    every object property on every draw, which makes this schema ~50x slower to sample.
-    Strategies are immutable, so sharing them is safe; a schema seen before is found by
-    identity (it is kept alive here, so its id is never reused), a new one by its content.
-    """
-    module: dict[str, Any] = hypothesis_jsonschema._from_schema.__dict__
-    build = module["__from_schema"]
-    by_content: dict[tuple[str, int], Any] = {}
-    by_identity: dict[int, tuple[Any, Any]] = {}
-
-    def memoised(schema: Any, *, alphabet: Any, custom_formats: Any) -> Any:
-        if custom_formats is not None:
-            return build(schema, alphabet=alphabet, custom_formats=custom_formats)
-        seen = by_identity.get(id(schema))
-        if seen is not None and seen[0] is schema:
-            return seen[1]
-        key = (encode_canonical_json(schema), id(alphabet))
-        if key not in by_content:
-            by_content[key] = build(schema, alphabet=alphabet, custom_formats=None)
-        by_identity[id(schema)] = (schema, by_content[key])
-        return by_content[key]
-
-    module["__from_schema"] = memoised
-
-
-_memoise_hypothesis_jsonschema()
-
 # -- from the schema to the model ---------------------------------------------------------------
 
-PUBLISHED_DOCUMENTS: st.SearchStrategy[Any] = from_schema(  # pyright: ignore[reportUnknownVariableType]
-    unrolled(load_published_schema())
-)
+PUBLISHED_DOCUMENTS: st.SearchStrategy[Any] = published_documents()
 
 
 @PROPERTY_SETTINGS
@@ -210,46 +116,11 @@ VALUES = st.recursive(
 )
 
 
-def paths_in(node: object, at: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
-    """Every path to a mapping or list entry in ``node``."""
-    found: list[tuple[Any, ...]] = []
-    items: list[tuple[Any, object]] = []
-    if isinstance(node, dict):
-        items = list(cast("dict[Any, object]", node).items())
-    elif isinstance(node, list):
-        items = list(enumerate(cast("list[object]", node)))
-    for key, value in items:
-        found.append((*at, key))
-        found.extend(paths_in(value, (*at, key)))
-    return found
-
-
-@st.composite
-def mutated_documents(draw: st.DrawFn) -> Any:
-    """A valid document with one to three random edits: replace, delete or add an entry."""
-    document: Any = copy.deepcopy(draw(st.sampled_from(BASES)))
-    for _ in range(draw(st.integers(1, 3))):
-        paths = paths_in(document)
-        if not paths:
-            break
-        path = draw(st.sampled_from(paths))
-        parent: Any = document
-        for part in path[:-1]:
-            parent = parent[part]
-        action = draw(st.sampled_from(["replace", "delete", "add"]))
-        if action == "replace":
-            parent[path[-1]] = draw(VALUES)
-        elif action == "delete":
-            del parent[path[-1]]
-        elif isinstance(parent, dict):
-            parent[draw(st.sampled_from(KEYS))] = draw(VALUES)
-        else:
-            parent.append(draw(VALUES))
-    return document
+mutated_documents = edited(st.sampled_from(BASES), st.sampled_from(KEYS), VALUES)
 
 
 @PROPERTY_SETTINGS
-@given(mutated_documents())
+@given(mutated_documents)
 def test_model_and_schema_agree_on_edited_documents(data: Any) -> None:
     kinds = pydantic_error_types(data)
     errors = schema_errors(data)
@@ -267,7 +138,7 @@ def test_model_and_schema_agree_on_edited_documents(data: Any) -> None:
 
 
 @PROPERTY_SETTINGS
-@given(PUBLISHED_DOCUMENTS | mutated_documents())
+@given(PUBLISHED_DOCUMENTS | mutated_documents)
 def test_accepted_documents_round_trip(data: Any) -> None:
     try:
         document = PromptDocument.model_validate(data)

@@ -7,6 +7,7 @@ small; every document drawn is still valid against the published schema.
 
 from __future__ import annotations
 
+import copy
 import importlib
 from collections.abc import Callable
 from typing import Any, cast
@@ -24,8 +25,10 @@ _from_schema = cast(
 
 def _memoise() -> None:
     """Build each sub-strategy once: hypothesis-jsonschema 0.23.1 re-canonicalises the schema of
-    every object property on every draw, which makes this schema ~50x slower to sample (the
-    schema tests do the same). Strategies are immutable, so sharing them is safe.
+    every object property on every draw, which makes this schema ~50x slower to sample.
+    Strategies are immutable, so sharing them is safe; a schema seen before is found by
+    identity (it is kept alive here, so its id is never reused), a new one by its content.
+    Installed once per process, whichever test module imports this first.
     """
     module: dict[str, Any] = vars(importlib.import_module("hypothesis_jsonschema._from_schema"))
     encode = cast(
@@ -35,15 +38,20 @@ def _memoise() -> None:
     build = module["__from_schema"]
     if getattr(build, "memoised", False):
         return
-    built: dict[tuple[str, int], Any] = {}
+    by_content: dict[tuple[str, int], Any] = {}
+    by_identity: dict[int, tuple[Any, Any]] = {}
 
     def memoised(schema: Any, *, alphabet: Any, custom_formats: Any) -> Any:
         if custom_formats is not None:
             return build(schema, alphabet=alphabet, custom_formats=custom_formats)
+        seen = by_identity.get(id(schema))
+        if seen is not None and seen[0] is schema:
+            return seen[1]
         key = (encode(schema), id(alphabet))
-        if key not in built:
-            built[key] = build(schema, alphabet=alphabet, custom_formats=None)
-        return built[key]
+        if key not in by_content:
+            by_content[key] = build(schema, alphabet=alphabet, custom_formats=None)
+        by_identity[id(schema)] = (schema, by_content[key])
+        return by_content[key]
 
     memoised.memoised = True  # pyright: ignore[reportFunctionMemberAccess]
     module["__from_schema"] = memoised
@@ -114,3 +122,47 @@ def _bounds(node: dict[str, Any]) -> dict[str, Any]:
 def published_documents() -> st.SearchStrategy[Any]:
     """Documents valid against the published schema."""
     return _from_schema(inlined(load_published_schema()))
+
+
+def paths_in(node: object, at: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+    """Every path to a mapping or list entry in ``node``."""
+    found: list[tuple[Any, ...]] = []
+    items: list[tuple[Any, object]] = []
+    if isinstance(node, dict):
+        items = list(cast("dict[Any, object]", node).items())
+    elif isinstance(node, list):
+        items = list(enumerate(cast("list[object]", node)))
+    for key, value in items:
+        found.append((*at, key))
+        found.extend(paths_in(value, (*at, key)))
+    return found
+
+
+def edited(
+    bases: st.SearchStrategy[Any], keys: st.SearchStrategy[str], values: st.SearchStrategy[Any]
+) -> st.SearchStrategy[Any]:
+    """A document from ``bases`` with one to three random edits: replace, delete or add."""
+
+    @st.composite
+    def documents(draw: st.DrawFn) -> Any:
+        document: Any = copy.deepcopy(draw(bases))
+        for _ in range(draw(st.integers(1, 3))):
+            paths = paths_in(document)
+            if not paths:
+                break
+            path = draw(st.sampled_from(paths))
+            parent: Any = document
+            for part in path[:-1]:
+                parent = parent[part]
+            action = draw(st.sampled_from(["replace", "delete", "add"]))
+            if action == "replace":
+                parent[path[-1]] = draw(values)
+            elif action == "delete":
+                del parent[path[-1]]
+            elif isinstance(parent, dict):
+                parent[draw(keys)] = draw(values)
+            else:
+                parent.append(draw(values))
+        return document
+
+    return documents()

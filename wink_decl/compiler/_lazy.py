@@ -6,12 +6,13 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, cast
 
 from wink_decl.errors import PromptRenderError
+from wink_decl.plugins import PluginLoadError, check_handler
 from wink_decl.runtime.policy import PolicyDecision
 from wink_decl.runtime.tool import BuiltinToolHandler
 from wink_decl.runtime.tool_result import ToolResult
 
 if TYPE_CHECKING:
-    from wink_decl.plugins import PluginCatalog, PluginEntry
+    from wink_decl.plugins import PluginCatalog, PluginEntry  # types only
     from wink_decl.runtime.tool import Tool
     from wink_decl.runtime.tool_context import ToolContext
 
@@ -43,11 +44,6 @@ class LazyHandler(BuiltinToolHandler):
     def resolve(self) -> str | None:
         """Import and check now; the problem, or None when the handler is usable."""
         if self._loaded is None and self._problem is None:
-            from wink_decl.plugins import (  # noqa: PLC0415  # lazy by design
-                PluginLoadError,
-                check_handler,
-            )
-
             try:
                 loaded = self._catalog.load(self._entry)
             except PluginLoadError as error:
@@ -84,8 +80,6 @@ class LazyPredicate:
     def check(self, params: Any, session: Any) -> bool:
         """Call ``(params, *, session)``; a predicate that cannot be imported fails the render."""
         if self._loaded is None:
-            from wink_decl.plugins import PluginLoadError  # noqa: PLC0415  # lazy by design
-
             try:
                 self._loaded = self._catalog.load(self._entry)
             except PluginLoadError as error:
