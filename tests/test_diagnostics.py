@@ -140,3 +140,23 @@ def test_a_boolean_where_text_belongs_gets_a_quoting_hint() -> None:
         "     |            ^^^^\n"
         '  hint: put it in quotes: "true"'
     )
+
+
+@pytest.mark.parametrize(
+    "diagnostic",
+    [
+        Diagnostic(
+            "Unknown key 'tempalte'.",
+            Span("a.wink.yaml", 4, 5, 4, 12),
+            "unknown-key",
+            expected="one of key, title",
+            hint="did you mean 'template'?",
+            suggestions=("template",),
+        ),
+        Diagnostic("Tool 'x' is unused.", Span("a.wink.yaml", 2, 3), "unused-tool", "warning"),
+        Diagnostic("Cannot read the file.", None, "unreadable", path="gone.wink.yaml"),
+    ],
+    ids=["everything", "warning", "no-span"],
+)
+def test_json_form_reads_back_to_the_same_diagnostic(diagnostic: Diagnostic) -> None:
+    assert Diagnostic.from_json(json.loads(json.dumps(diagnostic.to_json()))) == diagnostic

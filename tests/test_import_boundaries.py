@@ -165,3 +165,25 @@ def test_package_of_resolves_modules_and_packages() -> None:
     assert package_of(RUNTIME / "tool.py") == "wink_decl.runtime"
     assert package_of(RUNTIME / "session" / "__init__.py") == "wink_decl.runtime.session"
     assert package_of(RUNTIME / "session" / "session.py") == "wink_decl.runtime.session"
+
+
+def cli_imports(path: Path) -> list[str]:
+    """``file:line: imports name`` for every import of ``wink_decl.cli`` in ``path``."""
+    filename = str(path.relative_to(REPO))
+    found: set[tuple[int, str]] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), filename=filename)):
+        for module in imported_modules(node, package_of(path)):
+            if module == "wink_decl.cli" or module.startswith("wink_decl.cli."):
+                found.add((getattr(node, "lineno", 0), module))
+    return [f"{filename}:{line}: imports {module}" for line, module in sorted(found)]
+
+
+def test_only_the_cli_and_the_main_module_import_the_cli() -> None:
+    """The command sits on top: no library layer may depend on it."""
+    cli = PACKAGE_ROOT / "cli"
+    entry = PACKAGE_ROOT / "__main__.py"
+    files = sorted(p for p in PACKAGE_ROOT.rglob("*.py") if not p.is_relative_to(cli))
+    assert PACKAGE_ROOT / "compiler" / "compile.py" in files
+    assert cli_imports(entry) == ["wink_decl/__main__.py:3: imports wink_decl.cli"]
+    problems = [problem for path in files if path != entry for problem in cli_imports(path)]
+    assert problems == [], "\n".join(problems)

@@ -14,7 +14,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Any, Literal
 
 __all__ = [
     "Diagnostic",
@@ -89,6 +89,26 @@ class Diagnostic:
             "hint": self.hint,
             "suggestions": list(self.suggestions),
         }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Diagnostic:
+        """The diagnostic ``to_json`` wrote (for caches that keep results as data)."""
+        line = data["line"]
+        span = (
+            None
+            if line is None
+            else Span(str(data["file"]), line, data["column"], data["end_line"], data["end_column"])
+        )
+        return cls(
+            message=str(data["message"]),
+            span=span,
+            code=str(data["code"]),
+            severity="warning" if data["severity"] == "warning" else "error",
+            expected=data["expected"],
+            hint=data["hint"],
+            suggestions=tuple(data["suggestions"]),
+            path=str(data["file"]) if span is None else None,
+        )
 
 
 class DiagnosticError(Exception):

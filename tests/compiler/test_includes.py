@@ -324,3 +324,17 @@ def test_a_file_on_another_drive_is_shown_by_its_full_path(
 
     monkeypatch.setattr(os.path, "relpath", other_drive)
     assert _display(target) == str(target)
+
+
+def test_a_control_character_in_an_include_is_a_schema_error_not_a_crash(
+    here: Path, catalog: PluginCatalog
+) -> None:
+    text = 'key: main\nsections:\n  - include: "common/\\0.wink.yaml#tone"\n'
+    assert report(compile_in(here, text, catalog=catalog)) == (
+        "prompt.wink.yaml:3:14: error: 'common/\\x00.wink.yaml#tone' is not a valid include "
+        "reference\n"
+        "  expected: a relative file path, '#', then a dotted section path such as "
+        "common/safety.wink.yaml#tone\n"
+        '   3 |   - include: "common/\\0.wink.yaml#tone"\n'
+        "     |              ^^^^^^^^^^^^^^^^^^^^^^^^^^"
+    )

@@ -2,33 +2,14 @@
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import pytest
-from compiler_support import compiled, report, write
+from compiler_support import MAIN, compiled, prompt, report, rewrite, touch, write
 
 from wink_decl.compiler import PromptRegistry, find_prompt_files
 from wink_decl.diagnostics import DiagnosticError, render_text
 from wink_decl.plugins import PluginCatalog
-
-
-def prompt(key: str, title: str = "Task", extra: str = "") -> str:
-    return f"key: {key}\nsections:\n  - key: task\n    title: {title}\n{extra}"
-
-
-def touch(path: Path, *, later_by: int = 10) -> None:
-    """Move the file's modification time on, as an edit some seconds later would."""
-    stat = path.stat()
-    os.utime(path, ns=(stat.st_atime_ns, stat.st_mtime_ns + later_by * 1_000_000_000))
-
-
-def rewrite(path: Path, text: str) -> None:
-    path.write_text(text, encoding="utf-8")
-    touch(path)
-
-
-MAIN = "key: main\nsections:\n  - include: common/tone.wink.yaml#task\n"
 
 
 @pytest.fixture
@@ -84,10 +65,10 @@ def test_an_unknown_address_suggests_a_close_one(registry: PromptRegistry) -> No
     with pytest.raises(DiagnosticError) as info:
         registry.get("agents/reveiw")
     assert str(info.value) == (
-        ".: error: No prompt 'agents/reveiw' under .. Did you mean 'agents/review'?"
+        ".: error: No prompt 'agents/reveiw' under '.'. Did you mean 'agents/review'?"
     )
     assert render_text(info.value.diagnostics) == (
-        ".: error: No prompt 'agents/reveiw' under .. Did you mean 'agents/review'?\n"
+        ".: error: No prompt 'agents/reveiw' under '.'. Did you mean 'agents/review'?\n"
         "  expected: agents/plan, agents/review, release/pipeline"
     )
     assert [d.code for d in info.value.diagnostics] == ["unknown-prompt"]
@@ -100,7 +81,7 @@ def test_an_empty_root_has_no_prompts(here: Path, catalog: PluginCatalog) -> Non
     with pytest.raises(DiagnosticError) as info:
         registry.get("agents/review")
     assert render_text(info.value.diagnostics) == (
-        f"{here / 'empty'}: error: No prompt 'agents/review' under {here / 'empty'}.\n"
+        f"{here / 'empty'}: error: No prompt 'agents/review' under '{here / 'empty'}'.\n"
         "  expected: no prompts were found"
     )
 

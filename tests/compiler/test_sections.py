@@ -3,12 +3,18 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any, cast
 
 from compiler_support import compile_in, compiled, report, write
 
 from wink_decl import SectionVisibility
 from wink_decl.compiler import make_params
+from wink_decl.compiler._context import CompileContext
+from wink_decl.compiler._sections import SectionScope, compile_sections
+from wink_decl.diagnostics import render_text
+from wink_decl.loader import load_text
 from wink_decl.plugins import PluginCatalog
+from wink_decl.runtime.policy import ToolPolicy
 
 LOOKUP = """\
 tools:
@@ -216,7 +222,7 @@ def test_unknown_placeholders_in_summaries_and_suffixes(here: Path, catalog: Plu
         "  expected: a declared param (language)\n"
         "   7 |     template: The key is ${section_key}.\n"
         "     |                          ^^^^^^^^^^^^^^\n"
-        "  hint: declare 'section_key' under params:\n"
+        "  hint: '${section_key}' is filled in only in summary_suffix; write the key here\n"
         "prompt.wink.yaml:8:26: error: Placeholder '${langauge}' is not a declared param.\n"
         "  expected: a declared param (language)\n"
         "   8 |     summary: Context for ${langauge}.\n"
@@ -242,10 +248,10 @@ def test_placeholders_without_any_params(here: Path, catalog: PluginCatalog) -> 
     )
 
 
-def test_the_runtime_refusal_of_a_section_is_reported_at_the_section(
+def test_blank_titles_and_summaries_count_unicode_spaces_as_the_runtime_does(
     here: Path, catalog: PluginCatalog
 ) -> None:
-    # The schema's "not blank" counts ASCII spaces only; the runtime strips a no-break space too.
+    # The runtime strips with str.strip(), so the schema's "not blank" counts no-break spaces.
     text = (
         "key: sections\n"
         "sections:\n"
@@ -253,18 +259,51 @@ def test_the_runtime_refusal_of_a_section_is_reported_at_the_section(
         '    title: "\\u00a0"\n'
         "  - key: b\n"
         "    title: B\n"
-        '    summary: "\\u00a0"\n'
+        '    summary: "\\u3000"\n'
         "    visibility: summary\n"
     )
     assert report(compile_in(here, text, catalog=catalog)) == (
-        "prompt.wink.yaml:3:5: error: Section title '\\xa0' is invalid: give one non-empty "
-        "line of text.\n"
-        "   3 |   - key: a\n"
-        "     |     ^^^^^^\n"
-        "prompt.wink.yaml:5:5: error: Section 'b' has an empty summary: write one or leave it "
-        "out.\n"
-        "   5 |   - key: b\n"
-        "     |     ^^^^^^"
+        "prompt.wink.yaml:4:12: error: '\\xa0' is not a valid title\n"
+        "  expected: one line of text\n"
+        '   4 |     title: "\\u00a0"\n'
+        "     |            ^^^^^^^^\n"
+        "prompt.wink.yaml:7:14: error: '\\u3000' is not valid text\n"
+        "  expected: some text, not only spaces\n"
+        '   7 |     summary: "\\u3000"\n'
+        "     |              ^^^^^^^^"
+    )
+
+
+def _nothing(*_args: object) -> None:
+    """Predicates and includes for a scope that has none."""
+
+
+def _no_policies(*_args: object) -> list[ToolPolicy]:
+    return []
+
+
+def test_the_runtime_refusal_of_a_section_is_reported_at_the_section() -> None:
+    # A safety net for data the schema let through by mistake: fed past the schema on purpose.
+    loaded = load_text(
+        "sections:\n  - {key: a, title: ' '}\n", path="prompt.wink.yaml", format="yaml"
+    ).file
+    assert loaded is not None
+    ctx = CompileContext(loaded)
+    scope = SectionScope(
+        params={},
+        params_type=None,
+        tools={},
+        policies=_no_policies,
+        predicates=_nothing,
+        include=_nothing,
+    )
+    items: list[Any] = cast("dict[str, Any]", loaded.data)["sections"]
+    assert compile_sections(ctx, ("sections",), items, scope) is None
+    assert render_text(ctx.bag.items, {loaded.path: loaded.text}) == (
+        "prompt.wink.yaml:2:5: error: Section title ' ' is invalid: give one non-empty line of "
+        "text.\n"
+        "   2 |   - {key: a, title: ' '}\n"
+        "     |     ^^^^^^^^^^^^^^^^^^^^"
     )
 
 

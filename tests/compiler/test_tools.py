@@ -4,13 +4,17 @@ from __future__ import annotations
 
 import dataclasses
 from pathlib import Path
+from typing import Any, cast
 
 import compiler_plugins
 import pytest
 from compiler_support import compile_in, compiled, lazy, one_tool, report
 
 from wink_decl import ToolExample
-from wink_decl.compiler._tools import pascal
+from wink_decl.compiler._context import CompileContext
+from wink_decl.compiler._tools import compile_tool, pascal
+from wink_decl.diagnostics import render_text
+from wink_decl.loader import load_text
 from wink_decl.plugins import PluginCatalog
 from wink_decl.runtime.tool_schema import params_json_schema
 
@@ -252,10 +256,9 @@ def test_naming_the_distribution_picks_one_of_two(here: Path, catalog: PluginCat
     assert lazy(tool.handler).target is compiler_plugins.lookup_elsewhere
 
 
-def test_the_runtime_refusal_of_a_tool_is_reported_at_its_declaration(
+def test_a_blank_example_description_counts_unicode_spaces_as_the_runtime_does(
     here: Path, catalog: PluginCatalog
 ) -> None:
-    # The schema's "not blank" counts ASCII spaces only; the runtime strips a no-break space too.
     text = one_tool(
         "    description: Look up a rule.\n"
         "    handler: test.lookup\n"
@@ -265,9 +268,33 @@ def test_the_runtime_refusal_of_a_tool_is_reported_at_its_declaration(
         "        output: {rule_id: E1, text: x}\n"
     )
     assert report(compile_in(here, text, catalog=catalog)) == (
-        "prompt.wink.yaml:7:3: error: Tool 'lookup' example 1: description must be 1-200 "
+        "prompt.wink.yaml:11:22: error: '\\xa0' is not valid text\n"
+        "  expected: some text, not only spaces\n"
+        '  11 |       - description: "\\u00a0"\n'
+        "     |                      ^^^^^^^^"
+    )
+
+
+def test_the_runtime_refusal_of_a_tool_is_reported_at_its_declaration(
+    catalog: PluginCatalog,
+) -> None:
+    # A safety net for data the schema let through by mistake: fed past the schema on purpose.
+    text = (
+        "tools:\n"
+        "  lookup:\n"
+        "    description: Look up a rule.\n"
+        "    handler: test.lookup\n"
+        "    examples: [{description: ' ', input: {rule_id: E1}, output: {rule_id: E1, text: x}}]\n"
+    )
+    loaded = load_text(text, path="prompt.wink.yaml", format="yaml").file
+    assert loaded is not None
+    ctx = CompileContext(loaded)
+    spec: dict[str, Any] = cast("dict[str, Any]", loaded.data)["tools"]["lookup"]
+    assert compile_tool(ctx, ("tools", "lookup"), "lookup", spec, catalog) is None
+    assert render_text(ctx.bag.items, {loaded.path: loaded.text}) == (
+        "prompt.wink.yaml:2:3: error: Tool 'lookup' example 1: description must be 1-200 "
         "characters after stripping.\n"
-        "   7 |   lookup:\n"
+        "   2 |   lookup:\n"
         "     |   ^^^^^^"
     )
 

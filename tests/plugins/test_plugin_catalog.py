@@ -435,3 +435,23 @@ def test_a_load_failure_keeps_the_original_exception_as_its_cause() -> None:
     with pytest.raises(PluginLoadError) as caught:
         PluginCatalog([]).load(entry("missing_plugin_module:read"))
     assert isinstance(caught.value.__cause__, ModuleNotFoundError)
+
+
+def test_the_fingerprint_changes_exactly_when_the_installed_plugins_do() -> None:
+    def catalog(*distributions: MemoryDistribution) -> PluginCatalog:
+        return PluginCatalog(distributions=distributions)
+
+    plug_a = MemoryDistribution("plug-a", "1.0", {HANDLERS: {"x": "plug_a:x"}})
+    plug_b = MemoryDistribution("plug-b", "2.0", {POLICIES: {"y": "plug_b:y"}})
+    upgraded = MemoryDistribution("plug-a", "1.1", {HANDLERS: {"x": "plug_a:x"}})
+    moved = MemoryDistribution("plug-a", "1.0", {HANDLERS: {"x": "plug_a.new:x"}})
+    baseline = catalog(plug_a, plug_b).fingerprint()
+    assert catalog(plug_b, plug_a).fingerprint() == baseline  # the order found is irrelevant
+    assert len(baseline) == 64
+    others = [
+        catalog(plug_a).fingerprint(),
+        catalog(upgraded, plug_b).fingerprint(),
+        catalog(moved, plug_b).fingerprint(),
+        catalog().fingerprint(),
+    ]
+    assert len({baseline, *others}) == 5

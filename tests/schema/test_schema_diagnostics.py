@@ -492,6 +492,20 @@ prompts/review.wink.yaml:8:35: error: 'input' must be a mapping (key: value pair
         """\
 key: review
 sections:
+  - {key: task, title: "\u00a0\u3000", template: Work.}
+""",
+        ("pattern",),
+        """\
+prompts/review.wink.yaml:3:24: error: '\\xa0\\u3000' is not a valid title
+  expected: one line of text
+   3 |   - {key: task, title: "\u00a0\u3000", template: Work.}
+     |                        ^^^^""",
+        id="unicode-blank-title-and-template",
+    ),
+    pytest.param(
+        """\
+key: review
+sections:
   - title: Reference
     visibility: summary
 """,

@@ -103,3 +103,17 @@ class CallLimit:
 def call_limit(*, limit: int) -> CallLimit:
     """The policy factory: the entry point's value, called with the file's config."""
     return CallLimit(limit)
+
+
+NOT_CALLABLE = 42
+"""Neither a predicate nor a policy factory."""
+
+
+def no_session(params: object) -> bool:
+    """A predicate with the wrong signature: the runtime passes ``session=``."""
+    return True
+
+
+def no_methods(**config: object) -> object:
+    """A policy factory that builds something with neither check() nor on_result()."""
+    return dict(config)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import textwrap
 from importlib.metadata import Distribution
 from pathlib import Path
@@ -31,8 +32,16 @@ TEST_PLUGINS = {
         "test.never": "compiler_plugins:never",
         "test.record": "compiler_plugins:record",
         "test.unimportable": "no_such_module_for_tests:predicate",
+        "test.no_session": "compiler_plugins:no_session",
+        "test.not_callable": "compiler_plugins:NOT_CALLABLE",
+        "test.builtin": "builtins:bool",
     },
-    POLICIES: {"test.call_limit": "compiler_plugins:call_limit"},
+    POLICIES: {
+        "test.call_limit": "compiler_plugins:call_limit",
+        "broken.no_methods": "compiler_plugins:no_methods",
+        "broken.not_callable": "compiler_plugins:NOT_CALLABLE",
+        "broken.unimportable": "no_such_module_for_tests:policy",
+    },
 }
 OTHER_PLUGINS = {HANDLERS: {"shared.lookup": "compiler_plugins:lookup_elsewhere"}}
 
@@ -115,3 +124,23 @@ def lazy(handler: object) -> LazyHandler:
     """A compiled tool's handler, which waits to import its plugin."""
     assert isinstance(handler, LazyHandler)
     return handler
+
+
+def prompt(key: str, title: str = "Task", extra: str = "") -> str:
+    """A one-section prompt file."""
+    return f"key: {key}\nsections:\n  - key: task\n    title: {title}\n{extra}"
+
+
+def touch(path: Path, *, later_by: int = 10) -> None:
+    """Move the file's modification time on, as an edit some seconds later would."""
+    stat = path.stat()
+    os.utime(path, ns=(stat.st_atime_ns, stat.st_mtime_ns + later_by * 1_000_000_000))
+
+
+def rewrite(path: Path, text: str) -> None:
+    """Change a file as an editor would, its modification time moved on."""
+    path.write_text(text, encoding="utf-8")
+    touch(path)
+
+
+MAIN = "key: main\nsections:\n  - include: common/tone.wink.yaml#task\n"

@@ -5,20 +5,26 @@ from wink_decl.compiler._params import make_params
 from wink_decl.compiler.compile import (
     CompiledPrompt,
     CompileResult,
-    bind_handlers,
+    bind_plugins,
     compile_file,
     compile_loaded,
 )
-from wink_decl.compiler.registry import PROMPT_SUFFIXES, PromptRegistry, find_prompt_files
+from wink_decl.compiler.registry import (
+    PROMPT_SUFFIXES,
+    CachedResult,
+    PromptRegistry,
+    find_prompt_files,
+)
 
 __all__ = [
     "ARTIFACT_FORMAT",
     "PROMPT_SUFFIXES",
+    "CachedResult",
     "CompileResult",
     "CompiledPrompt",
     "PromptRegistry",
     "artifact_json",
-    "bind_handlers",
+    "bind_plugins",
     "compile_file",
     "compile_loaded",
     "find_prompt_files",

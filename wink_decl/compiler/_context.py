@@ -3,19 +3,43 @@
 from __future__ import annotations
 
 import bisect
+import functools
+import os
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from wink_decl.diagnostics import Diagnostic, DiagnosticBag, Span
 
 if TYPE_CHECKING:
-    from pathlib import Path
-
     from wink_decl.loader import JSONPath, LoadedFile
 
-__all__ = ["CompileContext", "quotable"]
+__all__ = ["CompileContext", "folder_ns", "quotable"]
+
+
+def folder_ns(root: Path, file_path: Path) -> str:
+    """The ns a file's folder names under ``root`` (lower case); ``root``'s name at the root.
+
+    Paths are made absolute with ``absolute()``, not ``resolve()``: no file-system calls. The
+    answer depends only on the folder, so it is worked out once per folder.
+    """
+    # os.path on strings: Path objects cost more than the rest of this lookup.
+    root_text, file_text = os.fspath(root), os.fspath(file_path)
+    relative = not (os.path.isabs(root_text) and os.path.isabs(file_text))  # noqa: PTH117
+    folder = os.path.dirname(file_text)  # noqa: PTH120
+    return _folder_ns(root_text, folder, os.getcwd() if relative else "")  # noqa: PTH109
+
+
+@functools.lru_cache(maxsize=1024)
+def _folder_ns(root_text: str, folder_text: str, cwd: str) -> str:
+    """``cwd`` is part of the key only because relative paths depend on it."""
+    del cwd
+    root = Path(root_text).absolute()
+    folder = Path(folder_text).absolute()
+    parts = folder.relative_to(root).parts if folder.is_relative_to(root) else ()
+    return "/".join(p.lower() for p in parts) or root.name.lower()
 
 
 def quotable(path: Path, shown: str) -> dict[str, str]:

@@ -58,7 +58,10 @@ class Includer:
         span = ctx.span(path)
         if not file_part or not section_part:
             return None  # the schema reports a reference without a section after '#'.
-        target = (root / file_part).resolve()
+        try:
+            target = (root / file_part).resolve()
+        except (OSError, ValueError):  # a NUL, say: the schema reports the reference
+            return None
         if not target.is_relative_to(root):
             ctx.error(
                 "include-outside-root",

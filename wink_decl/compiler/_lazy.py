@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, cast
+import inspect
+from typing import TYPE_CHECKING, Any
 
 from wink_decl.errors import PromptRenderError
 from wink_decl.plugins import PluginLoadError, check_handler
@@ -12,11 +12,14 @@ from wink_decl.runtime.tool import BuiltinToolHandler
 from wink_decl.runtime.tool_result import ToolResult
 
 if TYPE_CHECKING:
+    from wink_decl.diagnostics import Span
     from wink_decl.plugins import PluginCatalog, PluginEntry  # types only
     from wink_decl.runtime.tool import Tool
     from wink_decl.runtime.tool_context import ToolContext
 
 __all__ = ["LazyHandler", "LazyPolicy", "LazyPredicate"]
+
+_POLICY_METHODS = ("check", "on_result")
 
 
 class LazyHandler(BuiltinToolHandler):
@@ -26,13 +29,16 @@ class LazyHandler(BuiltinToolHandler):
     message, as any failing tool does; evaluation goes on.
     """
 
-    __slots__ = ("_catalog", "_entry", "_loaded", "_problem", "_tool_name")
+    __slots__ = ("_catalog", "_entry", "_loaded", "_problem", "_tool_name", "span")
 
-    def __init__(self, catalog: PluginCatalog, entry: PluginEntry, tool_name: str) -> None:
-        """Remember what to load."""
+    def __init__(
+        self, catalog: PluginCatalog, entry: PluginEntry, tool_name: str, span: Span | None = None
+    ) -> None:
+        """Remember what to load, and where the file named it."""
         self._catalog = catalog
         self._entry = entry
         self._tool_name = tool_name
+        self.span = span
         self._loaded: Any = None
         self._problem: str | None = None
 
@@ -69,45 +75,79 @@ class LazyHandler(BuiltinToolHandler):
 class LazyPredicate:
     """An enablement predicate from the ``wink_decl.predicates`` group, imported on first use."""
 
-    __slots__ = ("_catalog", "_entry", "_loaded")
+    __slots__ = ("_catalog", "_entry", "_loaded", "_problem", "span")
 
-    def __init__(self, catalog: PluginCatalog, entry: PluginEntry) -> None:
-        """Remember what to load."""
+    def __init__(
+        self, catalog: PluginCatalog, entry: PluginEntry, span: Span | None = None
+    ) -> None:
+        """Remember what to load, and where the file named it."""
         self._catalog = catalog
         self._entry = entry
+        self.span = span
         self._loaded: Any = None
+        self._problem: str | None = None
+
+    def resolve(self) -> str | None:
+        """Import and check now; the problem, or None when the predicate is usable."""
+        if self._loaded is None and self._problem is None:
+            try:
+                loaded = self._catalog.load(self._entry)
+            except PluginLoadError as error:
+                self._problem = str(error)
+            else:
+                self._problem = _predicate_problem(loaded, self._entry)
+                self._loaded = loaded if self._problem is None else None
+        return self._problem
 
     def check(self, params: Any, session: Any) -> bool:
-        """Call ``(params, *, session)``; a predicate that cannot be imported fails the render."""
-        if self._loaded is None:
-            try:
-                self._loaded = self._catalog.load(self._entry)
-            except PluginLoadError as error:
-                raise PromptRenderError(str(error)) from error
+        """Call ``(params, *, session)``; a predicate that cannot be used fails the render."""
+        problem = self.resolve()
+        if problem is not None:
+            raise PromptRenderError(problem)
         return bool(self._loaded(params, session=session))
 
 
 class LazyPolicy:
     """A policy from the ``wink_decl.policies`` group: its factory is called with the config."""
 
-    __slots__ = ("_catalog", "_config", "_entry", "_loaded")
+    __slots__ = ("_catalog", "_config", "_entry", "_loaded", "_problem", "span")
 
-    def __init__(self, catalog: PluginCatalog, entry: PluginEntry, config: dict[str, Any]) -> None:
-        """Remember what to build."""
+    def __init__(
+        self,
+        catalog: PluginCatalog,
+        entry: PluginEntry,
+        config: dict[str, Any],
+        span: Span | None = None,
+    ) -> None:
+        """Remember what to build, and where the file named it."""
         self._catalog = catalog
         self._entry = entry
         self._config = config
+        self.span = span
         self._loaded: Any = None
+        self._problem: str | None = None
 
     @property
     def name(self) -> str:
         """The entry-point name."""
         return self._entry.name
 
+    def resolve(self) -> str | None:
+        """Import the factory and build the policy now; the problem, or None when it works."""
+        if self._loaded is None and self._problem is None:
+            try:
+                factory = self._catalog.load(self._entry)
+            except PluginLoadError as error:
+                self._problem = str(error)
+            else:
+                self._loaded, self._problem = _build_policy(factory, self._config, self._entry)
+        return self._problem
+
     def _policy(self) -> Any:
-        if self._loaded is None:
-            factory = cast("Callable[..., Any]", self._catalog.load(self._entry))
-            self._loaded = factory(**self._config)
+        problem = self.resolve()
+        if problem is not None:
+            # The executor turns a failing policy into a denial of that call; evaluation goes on.
+            raise PluginLoadError(problem, entry=self._entry)
         return self._loaded
 
     def check(self, tool: Tool[Any, Any], params: Any, *, context: ToolContext) -> PolicyDecision:
@@ -120,3 +160,37 @@ class LazyPolicy:
     ) -> None:
         """Delegate to the built policy."""
         self._policy().on_result(tool, params, result, context=context)
+
+
+def _predicate_problem(obj: object, entry: PluginEntry) -> str | None:
+    """Why ``obj`` cannot be called as ``predicate(params, *, session=...)``, or None."""
+    where = f"Predicate {entry.label}"
+    if not callable(obj):
+        return f"{where} is a value of type '{type(obj).__name__}', not a function."
+    try:
+        inspect.signature(obj).bind(None, session=None)
+    except ValueError:  # no signature to read (some builtins): trust it, as the runtime does
+        return None
+    except TypeError:
+        return f"{where} must accept (params, *, session)."
+    return None
+
+
+def _build_policy(
+    factory: object, config: dict[str, Any], entry: PluginEntry
+) -> tuple[Any, str | None]:
+    """The policy ``factory(**config)`` builds, or why it could not be built."""
+    where = f"Policy {entry.label}"
+    if not callable(factory):
+        return None, f"{where} is a value of type '{type(factory).__name__}', not a function."
+    try:
+        built = factory(**config)
+    except Exception as error:  # noqa: BLE001  # plugin code may raise anything; say what
+        return None, f"{where} refused its config: {type(error).__name__}: {error}"
+    missing = [m for m in _POLICY_METHODS if not callable(getattr(built, m, None))]
+    if missing:
+        return (
+            None,
+            f"{where} built a {type(built).__name__}, which has no {' or '.join(missing)}().",
+        )
+    return built, None

@@ -23,6 +23,8 @@ class PolicyCompiler:
         """``tool_names`` are the prompt's declared tools, for checking references."""
         self._catalog = catalog
         self._tools = tool_names
+        self.plugins: list[LazyPolicy | LazyPredicate] = []
+        """Every plugin policy and predicate compiled, so binding can check them all at once."""
 
     def policies(
         self, ctx: CompileContext, path: JSONPath, items: list[Any]
@@ -52,7 +54,9 @@ class PolicyCompiler:
                 suggestions=found.suggestions,
             )
             return None
-        return LazyPredicate(self._catalog, found)
+        predicate = LazyPredicate(self._catalog, found, ctx.span(path))
+        self.plugins.append(predicate)
+        return predicate
 
     def _one(
         self, ctx: CompileContext, path: JSONPath, kind: str, config: Any
@@ -62,13 +66,15 @@ class PolicyCompiler:
         if kind == "read_before_write":
             return self._read_before_write(ctx, path, config)
         found = self._catalog.resolve(POLICIES, str(config["name"]))
+        span = ctx.span((*path, "name"))
         if isinstance(found, PluginProblem):
-            span = ctx.span((*path, "name"))
             ctx.error(
                 found.code, found.message, span, hint=found.hint, suggestions=found.suggestions
             )
             return None
-        return LazyPolicy(self._catalog, found, dict(config.get("config", {})))
+        policy = LazyPolicy(self._catalog, found, dict(config.get("config", {})), span)
+        self.plugins.append(policy)
+        return policy
 
     def _sequential(
         self, ctx: CompileContext, path: JSONPath, table: Mapping[str, list[str]]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -19,6 +20,9 @@ from wink_decl.runtime.section import MarkdownSection, Section
 from wink_decl.runtime.tool import Tool
 from wink_decl.runtime.visibility import SectionVisibility
 
+SECTION_KEY = "section_key"
+"""The one placeholder wink-decl fills in itself, in ``summary_suffix`` only."""
+
 __all__ = ["SectionScope", "compile_sections"]
 
 _STRAY_DOLLAR = re.compile(
@@ -28,6 +32,7 @@ _STRAY_DOLLAR = re.compile(
 
 _SUMMARY = SectionVisibility.SUMMARY
 _FULL = SectionVisibility.FULL
+_VISIBILITIES = {visibility.value: visibility for visibility in SectionVisibility}
 
 
 @dataclass
@@ -43,6 +48,11 @@ class SectionScope:
     include: Callable[[CompileContext, JSONPath, str, SectionScope, str], Section[Any] | None]
     """``(ctx, path, reference, scope, parent)``: ``parent`` is the dotted path it lands under."""
     tool_owner: dict[str, str] = field(default_factory=dict[str, str])
+
+    @functools.cached_property
+    def section_class(self) -> Any:
+        """``MarkdownSection``, bound to the params type when there is one (looked up once)."""
+        return MarkdownSection if self.params_type is None else MarkdownSection[self.params_type]
 
 
 def compile_sections(
@@ -103,16 +113,25 @@ def _section(
     dotted = f"{parent}.{key}" if parent else key
     ok = _check_texts(ctx, path, data, scope)
     visibility = _visibility(ctx, path, data, scope)
-    enabled = compile_condition(
-        ctx,
-        (*path, "enabled"),
-        data.get("enabled", True),
-        params=scope.params,
-        predicates=lambda p, n: scope.predicates(ctx, p, n),
+    enabled = data.get("enabled", True)
+    if enabled is not True and enabled is not False:  # constants need no compiling
+        enabled = compile_condition(
+            ctx,
+            (*path, "enabled"),
+            enabled,
+            params=scope.params,
+            predicates=lambda p, n: scope.predicates(ctx, p, n),
+        )
+    # Most sections have no tools, policies or children: skip building empty lists for them.
+    tools = _tools(ctx, path, data["tools"], scope, dotted) if "tools" in data else []
+    policies = (
+        scope.policies(ctx, (*path, "policies"), data["policies"]) if "policies" in data else []
     )
-    tools = _tools(ctx, path, data.get("tools", []), scope, dotted)
-    policies = scope.policies(ctx, (*path, "policies"), data.get("policies", []))
-    children = compile_sections(ctx, (*path, "children"), data.get("children", []), scope, dotted)
+    children = (
+        compile_sections(ctx, (*path, "children"), data["children"], scope, dotted)
+        if "children" in data
+        else []
+    )
     parts = (visibility, enabled, tools, policies, children)
     if not ok or any(part is None for part in parts):
         return None
@@ -129,9 +148,8 @@ def _build(
     parts: tuple[Any, ...],
 ) -> Section[Any] | None:
     visibility, enabled, tools, policies, children = parts
-    cls: Any = MarkdownSection if scope.params_type is None else MarkdownSection[scope.params_type]
     try:
-        return cls(
+        return scope.section_class._from_compiler(  # noqa: SLF001 - the compiler's own path
             title=str(data["title"]),
             key=key,
             template=str(data.get("template", "")),
@@ -185,15 +203,22 @@ def _check_texts(
     ctx: CompileContext, path: JSONPath, data: Mapping[str, Any], scope: SectionScope
 ) -> bool:
     ok = True
-    for name in ("template", "summary", "summary_suffix"):
+    for name, extra in _TEXTS:
         if name in data:
-            extra = {"section_key"} if name == "summary_suffix" else set[str]()
             ok = _check_placeholders(ctx, (*path, name), str(data[name]), scope, extra) and ok
     return ok
 
 
+_TEXTS: tuple[tuple[str, frozenset[str]], ...] = (
+    ("template", frozenset()),
+    ("summary", frozenset()),
+    ("summary_suffix", frozenset({SECTION_KEY})),
+)
+"""The texts of a section with placeholders, and the names each may use beyond the params."""
+
+
 def _check_placeholders(
-    ctx: CompileContext, path: JSONPath, text: str, scope: SectionScope, extra: set[str]
+    ctx: CompileContext, path: JSONPath, text: str, scope: SectionScope, extra: frozenset[str]
 ) -> bool:
     try:
         compiled = compile_text(text, where="text")
@@ -215,11 +240,17 @@ def _check_placeholders(
             f"Placeholder '{needle}' is not a declared param.",
             ctx.find_in_value(path, needle),
             expected=f"a declared param ({declared})",
-            hint=suggestion.strip().lower() if suggestion else f"declare '{name}' under params:",
+            hint=suggestion.strip().lower() if suggestion else _declare_hint(name),
             suggestions=[p for p in scope.params if suggestion and f"'{p}'" in suggestion],
         )
         ok = False
     return ok
+
+
+def _declare_hint(name: str) -> str:
+    if name == SECTION_KEY:  # reserved: it cannot be declared, only used where it is filled in
+        return f"'${{{SECTION_KEY}}}' is filled in only in summary_suffix; write the key here"
+    return f"declare '{name}' under params:"
 
 
 def _visibility(
@@ -227,7 +258,7 @@ def _visibility(
 ) -> SectionVisibility | Check | bool | None:
     value = data.get("visibility", "full")
     if isinstance(value, str):
-        visibility: Any = SectionVisibility(value)
+        visibility: Any = _VISIBILITIES.get(value) or SectionVisibility(value)
     else:
         visibility = compile_condition(
             ctx,

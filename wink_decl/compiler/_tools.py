@@ -124,7 +124,7 @@ def _handler(
             suggestions=found.suggestions,
         )
         return None
-    return LazyHandler(catalog, found, tool)
+    return LazyHandler(catalog, found, tool, ctx.span(path))
 
 
 def _examples(

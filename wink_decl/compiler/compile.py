@@ -10,9 +10,9 @@ from pathlib import Path
 from typing import Any
 
 from wink_decl.compiler._artifact import build_artifact
-from wink_decl.compiler._context import CompileContext, quotable
+from wink_decl.compiler._context import CompileContext, folder_ns, quotable
 from wink_decl.compiler._includes import Includer
-from wink_decl.compiler._lazy import LazyHandler
+from wink_decl.compiler._lazy import LazyHandler, LazyPolicy, LazyPredicate
 from wink_decl.compiler._policies import PolicyCompiler
 from wink_decl.compiler._sections import SectionScope, compile_sections
 from wink_decl.compiler._tools import compile_tool
@@ -26,7 +26,7 @@ from wink_decl.runtime.prompt import PromptTemplate
 from wink_decl.runtime.tool import Tool
 from wink_decl.schema.validate import validate_document
 
-__all__ = ["CompileResult", "CompiledPrompt", "bind_handlers", "compile_file", "compile_loaded"]
+__all__ = ["CompileResult", "CompiledPrompt", "bind_plugins", "compile_file", "compile_loaded"]
 
 
 @dataclass(frozen=True)
@@ -43,6 +43,8 @@ class CompiledPrompt:
     content_hash: str
     param_spans: Mapping[str, Span] = field(default_factory=dict[str, Span])
     """Where each param is declared, so a missing value points at its declaration."""
+    plugins: tuple[LazyPolicy | LazyPredicate, ...] = ()
+    """The plugin policies and predicates the prompt uses (handlers hang off ``tools``)."""
 
     @property
     def address(self) -> str:
@@ -173,10 +175,15 @@ class _Builder:
         ns = self._ns()
         if sections is None or prompt_policies is None or ns is None or self.ctx.bag.has_errors:
             return None
-        return self._finish(ns, sections, prompt_policies, params_type)
+        return self._finish(ns, sections, prompt_policies, params_type, tuple(policies.plugins))
 
     def _finish(
-        self, ns: str, sections: list[Any], policies: list[Any], params_type: type | None
+        self,
+        ns: str,
+        sections: list[Any],
+        policies: list[Any],
+        params_type: type | None,
+        plugins: tuple[LazyPolicy | LazyPredicate, ...],
     ) -> CompiledPrompt | None:
         data = self.data
         try:
@@ -196,16 +203,13 @@ class _Builder:
         digest = self._hash()
         spans = {name: self.ctx.key_span(("params", name)) for name in data.get("params", {})}
         return CompiledPrompt(
-            self.ctx.file.path, template, registry, params_type, data, digest, spans
+            self.ctx.file.path, template, registry, params_type, data, digest, spans, plugins
         )
 
     def _ns(self) -> str | None:
         if "ns" in self.data:
             return str(self.data["ns"]).lower()
-        root = self.root.absolute()  # absolute(), not resolve(): no file-system calls
-        folder = self.file_path.absolute().parent
-        parts = folder.relative_to(root).parts if folder.is_relative_to(root) else ()
-        ns = "/".join(p.lower() for p in parts) or root.name.lower()
+        ns = folder_ns(self.root, self.file_path)
         if all(KEY_PATTERN.fullmatch(segment) for segment in ns.split("/")):
             return ns
         self.ctx.error(
@@ -234,33 +238,45 @@ class _Builder:
         return "sha256:" + digest.hexdigest()
 
 
-def bind_handlers(prompt: CompiledPrompt) -> list[Diagnostic]:
-    """Import every handler now and check it against the tool it serves.
+def bind_plugins(prompt: CompiledPrompt) -> list[Diagnostic]:
+    """Import every handler, predicate and policy now, and check each against its use.
 
     Validation reads package metadata only; binding imports plugin code, so it runs when the
-    prompt is about to be used (or on demand, for ``wink-decl compile``).
+    prompt is about to be used (or on demand, for ``wink-decl compile``). Each problem points
+    at the place in the file that named the plugin.
     """
     problems: list[Diagnostic] = []
     for tool in prompt.tools.values():
         handler = tool.handler
-        if not isinstance(handler, LazyHandler):
-            continue
-        message = handler.resolve()
-        if message is None:
-            actual = handler_params_type(handler.target)
-            declared = {
-                f.name: (f.type, f.default is MISSING and f.default_factory is MISSING)
-                for f in fields(tool.params_type)
-            }
-            mismatches = compare_params(declared, actual) if actual is not None else []
-            message = " ".join(mismatches) if mismatches else None
+        if isinstance(handler, LazyHandler):
+            message = _handler_problem(tool, handler)
+            if message is not None:
+                text = f"Tool '{tool.name}' cannot use handler '{handler.entry.name}': {message}"
+                problems.append(_binding(text, "handler", handler.span, prompt.source))
+    for plugin in prompt.plugins:
+        message = plugin.resolve()
         if message is not None:
-            problems.append(
-                Diagnostic(
-                    f"Tool '{tool.name}' cannot use handler '{handler.entry.name}': {message}",
-                    None,
-                    "handler",
-                    path=prompt.source,
-                )
-            )
-    return problems
+            code = "policy" if isinstance(plugin, LazyPolicy) else "predicate"
+            problems.append(_binding(message, code, plugin.span, prompt.source))
+    return sort_diagnostics(problems)
+
+
+def _handler_problem(tool: Tool[Any, Any], handler: LazyHandler) -> str | None:
+    """Why the handler cannot serve ``tool``: not importable, wrong shape, or other params."""
+    message = handler.resolve()
+    if message is not None:
+        return message
+    actual = handler_params_type(handler.target)
+    if actual is None or actual is tool.params_type:  # params omitted: the handler's own type
+        return None
+    declared = {
+        f.name: (f.type, f.default is MISSING and f.default_factory is MISSING)
+        for f in fields(tool.params_type)
+    }
+    mismatches = compare_params(declared, actual)
+    return " ".join(mismatches) if mismatches else None
+
+
+def _binding(message: str, code: str, span: Span | None, source: str) -> Diagnostic:
+    hint = "check that the plugin's version matches this prompt, or name another entry point"
+    return Diagnostic(message, span, code, hint=hint, path=None if span else source)

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from wink_decl import __version__
+from wink_decl.compiler._disk_cache import CachedResult, DiskCache
 from wink_decl.compiler.compile import (
     CompiledPrompt,
     CompileResult,
@@ -19,7 +20,7 @@ from wink_decl.diagnostics import Diagnostic, DiagnosticError
 from wink_decl.plugins import PluginCatalog
 from wink_decl.runtime._keys import did_you_mean
 
-__all__ = ["PROMPT_SUFFIXES", "PromptRegistry", "find_prompt_files"]
+__all__ = ["PROMPT_SUFFIXES", "CachedResult", "PromptRegistry", "find_prompt_files"]
 
 PROMPT_SUFFIXES = (".wink.yaml", ".wink.yml", ".wink.toml")
 
@@ -55,15 +56,26 @@ class PromptRegistry:
     """Prompts under one root. Compiles on first use; recompiles only when a file changes.
 
     The cache is keyed by the file's content hash and the wink-decl version; a file whose
-    size and modification time are unchanged is not even read again.
+    size and modification time are unchanged is not even read again. With ``cache_dir``,
+    results are also kept on disk as JSON, so another process can ``check`` an unchanged file
+    without compiling it (the key then covers the installed plugins too).
     """
 
-    def __init__(self, root: str | Path, *, catalog: PluginCatalog | None = None) -> None:
+    def __init__(
+        self,
+        root: str | Path,
+        *,
+        catalog: PluginCatalog | None = None,
+        cache_dir: str | Path | None = None,
+    ) -> None:
         """Scan nothing yet; ``addresses()`` or ``get()`` will."""
         self._root = Path(root)
         self._catalog = catalog or default_catalog()
         self._cache: dict[str, _Entry] = {}
         self._addresses: dict[str, Path] | None = None
+        self._disk = (
+            None if cache_dir is None else DiskCache(cache_dir, self._catalog.fingerprint())
+        )
 
     @property
     def root(self) -> Path:
@@ -97,7 +109,7 @@ class PromptRegistry:
             raise DiagnosticError(
                 [
                     Diagnostic(
-                        f"No prompt '{address}' under {self._root}.{suggestion}",
+                        f"No prompt '{address}' under '{self._root}'.{suggestion}",
                         None,
                         "unknown-prompt",
                         expected=", ".join(sorted(addresses)) or "no prompts were found",
@@ -114,19 +126,36 @@ class PromptRegistry:
         """Compile one file, from the cache when its content has not changed."""
         # The hit path is one stat() and a dict lookup: keep it free of Path objects.
         key = os.fspath(path)
-        try:
-            stat = os.stat(key)  # noqa: PTH116  # Path.stat() costs a Path object per hit
-        except OSError:
+        stamp = _stamp_of(key)
+        if stamp is None:
             return compile_file(key, root=self._root, catalog=self._catalog)
-        stamp = (stat.st_mtime_ns, stat.st_size)
         entry = self._cache.get(key)
         if entry is not None and entry.fresh(stamp):
             return entry.result
         return self._recompile(key, stamp, entry)
 
+    def check(self, path: str | Path) -> CachedResult:
+        """The diagnostics and artifact of one file: from memory, from disk, or compiled.
+
+        This is what validation needs; it never builds a runtime prompt it does not have to.
+        """
+        key = os.fspath(path)
+        stamp = _stamp_of(key)
+        entry = self._cache.get(key)
+        if stamp is not None and entry is not None and entry.fresh(stamp):
+            return _cached(entry.result)
+        disk = self._disk
+        content = _read(Path(key)) if disk is not None and stamp is not None else None
+        if disk is not None and content is not None:
+            found = disk.get(disk.key(key, self._root, content))
+            if found is not None:
+                return found
+        return _cached(self.compile(key))
+
     def _recompile(self, key: str, stamp: tuple[int, int], entry: _Entry | None) -> CompileResult:
         file_path = Path(key)
-        digest = _content_key(file_path)
+        content = _read(file_path)
+        digest = _content_key(content)
         if entry is not None and entry.key == digest and entry.fresh(entry.stamp):
             self._cache[key] = _Entry(stamp, digest, entry.result, entry.includes)
             return entry.result
@@ -135,7 +164,28 @@ class PromptRegistry:
         self._cache[key] = _Entry(stamp, digest, result, includes)
         if entry is not None:
             self._addresses = None  # the file changed: its ns/key may have too
+        if self._disk is not None and content is not None:
+            self._disk.put(
+                self._disk.key(key, self._root, content),
+                diagnostics=result.diagnostics,
+                sources=result.sources,
+                artifact=None if result.prompt is None else result.prompt.artifact,
+                includes=result.includes,
+            )
         return result
+
+
+def _cached(result: CompileResult) -> CachedResult:
+    artifact = None if result.prompt is None else result.prompt.artifact
+    return CachedResult(result.diagnostics, result.sources, artifact)
+
+
+def _stamp_of(key: str) -> tuple[int, int] | None:
+    try:
+        stat = os.stat(key)  # noqa: PTH116  # Path.stat() costs a Path object per hit
+    except OSError:
+        return None
+    return (stat.st_mtime_ns, stat.st_size)
 
 
 def _stamp(path: Path) -> tuple[int, int] | None:
@@ -146,9 +196,14 @@ def _stamp(path: Path) -> tuple[int, int] | None:
     return (stat.st_mtime_ns, stat.st_size)
 
 
-def _content_key(path: Path) -> str:
+def _read(path: Path) -> bytes | None:
     try:
-        data = path.read_bytes()
+        return path.read_bytes()
     except OSError:
+        return None
+
+
+def _content_key(content: bytes | None) -> str:
+    if content is None:
         return ""
-    return hashlib.sha256(data + b"\0" + __version__.encode()).hexdigest()
+    return hashlib.sha256(content + b"\0" + __version__.encode()).hexdigest()

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from types import MappingProxyType
-from typing import NoReturn
+from typing import Any, NoReturn
 
 from wink_decl.diagnostics import Span
 from wink_decl.loader._text import LineIndex
@@ -18,6 +18,9 @@ SpanTuple = tuple[int, int, int, int]
 IndexSpan = tuple[int, int]
 """A span as character indices of its first and last character."""
 
+Resolve = Callable[[Any], SpanTuple]
+"""Works out the span of an entry recorded as something else (such as a YAML node)."""
+
 
 class SourceMap:
     """Spans of every value and key of one loaded file, looked up by JSON path.
@@ -27,28 +30,34 @@ class SourceMap:
     key token of a mapping entry. Immutable after construction.
     """
 
-    __slots__ = ("_keys", "_lines", "_values", "path")
+    __slots__ = ("_keys", "_lines", "_resolve", "_values", "path")
     path: str
-    _values: Mapping[JSONPath, tuple[int, ...]]
-    _keys: Mapping[JSONPath, tuple[int, ...]]
+    _values: Mapping[JSONPath, object]
+    _keys: Mapping[JSONPath, object]
     _lines: LineIndex | None
+    _resolve: Resolve | None
 
     def __init__(
         self,
         path: str,
-        values: dict[JSONPath, SpanTuple] | dict[JSONPath, IndexSpan],
-        keys: dict[JSONPath, SpanTuple] | dict[JSONPath, IndexSpan],
+        values: Mapping[JSONPath, object],
+        keys: Mapping[JSONPath, object],
         lines: LineIndex | None = None,
+        *,
+        resolve: Resolve | None = None,
     ) -> None:
         """Keep ``values`` and ``keys`` behind read-only views; the caller hands them over.
 
         Without ``lines`` they hold :data:`SpanTuple` entries; with it, :data:`IndexSpan`
-        entries that become lines and columns only when looked up.
+        entries that become lines and columns only when looked up. With ``resolve``, an entry
+        that is not a tuple is handed to it when looked up, so spans that are rarely needed
+        cost nothing until then.
         """
         object.__setattr__(self, "path", path)
         object.__setattr__(self, "_values", MappingProxyType(values))
         object.__setattr__(self, "_keys", MappingProxyType(keys))
         object.__setattr__(self, "_lines", lines)
+        object.__setattr__(self, "_resolve", resolve)
 
     def __setattr__(self, name: str, value: object) -> NoReturn:
         """Refuse: a source map never changes."""
@@ -87,8 +96,11 @@ class SourceMap:
         """Every recorded value path, root ``()`` included, in document order."""
         return iter(self._values)
 
-    def _span(self, found: tuple[int, ...]) -> Span:
+    def _span(self, found: object) -> Span:
+        if found.__class__ is not tuple and self._resolve is not None:
+            return Span(self.path, *self._resolve(found))
+        spans: tuple[int, ...] = found  # pyright: ignore[reportAssignmentType]  # checked above
         if self._lines is None:
-            return Span(self.path, *found)
-        start, end = found
+            return Span(self.path, *spans)
+        start, end = spans
         return Span(self.path, *self._lines.position(start), *self._lines.position(end))

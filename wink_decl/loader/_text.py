@@ -16,13 +16,21 @@ class LineIndex:
     """Turns a character index into a 1-based (line, column).
 
     YAML breaks lines where libyaml does (CR LF, CR, LF, NEL, LS and PS: the same places as
-    ``str.splitlines`` in valid YAML); TOML only at LF.
+    ``str.splitlines`` in valid YAML); TOML only at LF. The lines are indexed on the first
+    lookup: most loaded files never need a position that their parser did not give.
     """
 
-    __slots__ = ("_starts",)
+    __slots__ = ("_format", "_starts", "_text")
 
     def __init__(self, text: str, file_format: Literal["yaml", "toml"]) -> None:
-        """Index the starts of the lines of ``text``."""
+        """Remember ``text``; its line starts are found when first needed."""
+        self._text = text
+        self._format = file_format
+        self._starts: list[int] | None = None
+
+    def _index(self) -> list[int]:
+        """The index where each line starts."""
+        text, file_format = self._text, self._format
         if file_format == "toml":
             lengths = [length + 1 for length in map(len, text.split("\n"))]
         elif _SPLITLINES_ONLY.search(text):  # controls that only splitlines breaks at
@@ -33,15 +41,18 @@ class LineIndex:
         if len(starts) > 1 and (file_format == "toml" or text[-1] not in _BREAK_CHARS):
             starts.pop()  # the last line has no line break after it
         self._starts = starts
+        return starts
 
     def position(self, index: int) -> tuple[int, int]:
         """Line and column (1-based) of the character at ``index``."""
-        line = bisect_right(self._starts, index) - 1
-        return line + 1, index - self._starts[line] + 1
+        starts = self._starts if self._starts is not None else self._index()
+        line = bisect_right(starts, index) - 1
+        return line + 1, index - starts[line] + 1
 
     def start(self, line: int) -> int:
         """The index where ``line`` (1-based, at most the last line) starts."""
-        return self._starts[min(line, len(self._starts)) - 1]
+        starts = self._starts if self._starts is not None else self._index()
+        return starts[min(line, len(starts)) - 1]
 
 
 def quotable(text: str, index: int) -> int:

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import datetime
 import tomllib
-from collections.abc import Callable
-from typing import cast
+from collections.abc import Callable, Iterator, Mapping
+from typing import Literal, cast
 
 from wink_decl.diagnostics import Diagnostic, Span
 from wink_decl.loader._limits import Limits, too_deep, too_many_values
 from wink_decl.loader._messages import not_a_mapping
-from wink_decl.loader._source_map import JSONPath, SourceMap
+from wink_decl.loader._source_map import IndexSpan, JSONPath, SourceMap
 from wink_decl.loader._text import LineIndex
 from wink_decl.loader._toml_errors import LEXEME, syntax_diagnostic
 from wink_decl.loader._toml_positions import TomlPositions
@@ -38,8 +38,8 @@ def load_toml(text: str, path: str, limits: Limits) -> Loaded:
         return None, None, [syntax_diagnostic(text, path, str(error))]
     if not data:
         return None, None, [not_a_mapping(Span(path, 1, 1), "empty", "toml")]
-    scan = TomlPositions(text)
-    source_map = SourceMap(path, scan.values, scan.keys, lines)
+    scan = _LazyScan(text)
+    source_map = SourceMap(path, _Spans(scan, "values"), _Spans(scan, "keys"), lines)
     checker = _Checker(text, scan, limits, source_map.nearest)
     try:
         plain = checker.table(data, (), 1)
@@ -67,10 +67,54 @@ def _bracket_beyond(text: str, max_nesting: int) -> int | None:
     return None
 
 
+class _LazyScan:
+    """The position scan of one text, run when a span is first asked for.
+
+    tomllib keeps no positions, and scanning for them costs about as much as parsing: a file
+    that loads and compiles cleanly needs none (a date needs its own, to keep it as written).
+    """
+
+    __slots__ = ("_scan", "_text")
+
+    def __init__(self, text: str) -> None:
+        self._text = text
+        self._scan: TomlPositions | None = None
+
+    @property
+    def scan(self) -> TomlPositions:
+        """The scan, run now if it has not been."""
+        if self._scan is None:
+            self._scan = TomlPositions(self._text)
+        return self._scan
+
+
+class _Spans(Mapping[JSONPath, IndexSpan]):
+    """The ``values`` or ``keys`` of a lazy scan, as the source map reads them."""
+
+    __slots__ = ("_lazy", "_which")
+
+    def __init__(self, lazy: _LazyScan, which: Literal["values", "keys"]) -> None:
+        self._lazy = lazy
+        self._which = which
+
+    def _table(self) -> dict[JSONPath, IndexSpan]:
+        scan = self._lazy.scan
+        return scan.values if self._which == "values" else scan.keys
+
+    def __getitem__(self, path: JSONPath) -> IndexSpan:
+        return self._table()[path]
+
+    def __iter__(self) -> Iterator[JSONPath]:
+        return iter(self._table())
+
+    def __len__(self) -> int:
+        return len(self._table())
+
+
 class _Checker:
     """Walks tomllib's data once: counts values, checks nesting, turns dates back into text."""
 
-    def __init__(self, text: str, scan: TomlPositions, limits: Limits, spans: Spans) -> None:
+    def __init__(self, text: str, scan: _LazyScan, limits: Limits, spans: Spans) -> None:
         self.text, self.scan, self.limits, self.spans = text, scan, limits, spans
         self.count = 0
 
@@ -90,7 +134,7 @@ class _Checker:
             items = cast("list[object]", value)
             return [self._item(item, (*path, index), depth + 1) for index, item in enumerate(items)]
         if isinstance(value, _DATES):  # a date is text to a prompt: keep it as written
-            start, end = self.scan.values[path]
+            start, end = self.scan.scan.values[path]
             return self.text[start : end + 1]
         return value
 

@@ -61,7 +61,8 @@ def _walk(text: str, path: str, limits: Limits, root: Node | None) -> Loaded:
         found = "value" if root.__class__ is SCALAR else "list"
         span = walker.span(walker.values[()])
         walker.diagnostics.append(not_a_mapping(span, found, "yaml"))
-    return data, SourceMap(path, walker.values, walker.keys), walker.diagnostics
+    source_map = SourceMap(path, walker.values, walker.keys, resolve=walker.resolve)
+    return data, source_map, walker.diagnostics
 
 
 def nesting_bound(text: str) -> int:

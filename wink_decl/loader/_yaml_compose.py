@@ -6,6 +6,8 @@ explicit tag such as ``!!python/object`` stays a tag on a node for the walker to
 
 from __future__ import annotations
 
+import functools
+import operator
 import re
 from typing import Any, Protocol
 
@@ -100,24 +102,28 @@ for _tag_, _first, _pattern in _CORE_1_2:
         _IMPLICIT.setdefault(_char, []).append((_tag_, re.compile(_pattern, re.VERBOSE)))
 
 
+def _resolve(kind: type, value: str | None, implicit: tuple[bool, bool]) -> Tag:
+    """The YAML 1.2 core tag of an untagged node (plain scalars by their text)."""
+    if kind is ScalarNode:
+        if implicit[0] and value is not None:
+            for tag, regexp in _IMPLICIT.get(value[:1], ()):
+                if regexp.match(value):
+                    return tag
+        return STR
+    return SEQ if kind is SequenceNode else MAP
+
+
 class _Composer(_CParser):
     """libyaml's parser with ruamel's C composer; this class only resolves tags."""
 
-    def descend_resolver(self, parent: object, index: object) -> None:
-        """Path-based resolvers are not used."""
-
-    def ascend_resolver(self) -> None:
-        """Path-based resolvers are not used."""
-
-    def resolve(self, kind: type, value: str | None, implicit: tuple[bool, bool]) -> Tag:
-        """The YAML 1.2 core tag of an untagged node (plain scalars by their text)."""
-        if kind is ScalarNode:
-            if implicit[0] and value is not None:
-                for tag, regexp in _IMPLICIT.get(value[:1], ()):
-                    if regexp.match(value):
-                        return tag
-            return STR
-        return SEQ if kind is SequenceNode else MAP
+    # The composer calls these three for every node, and a Python call costs more than the
+    # node. Path-based resolvers are not used and the composer ignores what the first two
+    # return: C builtins that take the same arguments do nothing, faster. Keys and common
+    # values recur from file to file, so tags are remembered by lru_cache (also in C); a small
+    # bound keeps few of the files' texts alive.
+    descend_resolver = staticmethod(operator.is_)  # (parent, index) -> a bool, unused
+    ascend_resolver = staticmethod(tuple)  # () -> (), unused
+    resolve = staticmethod(functools.lru_cache(maxsize=256)(_resolve))
 
 
 def compose(text: str) -> Node | None:

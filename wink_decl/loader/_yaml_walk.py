@@ -1,7 +1,8 @@
 """Composed YAML nodes -> plain data, a span for every value and key, and every mistake found.
 
 Speed matters here (every prompt file is loaded on every run), so the common cases (a plain
-scalar, a text key) take short paths, with their spans straight from libyaml's marks.
+scalar, a text key) take short paths, and spans are worked out from the nodes only when a
+diagnostic or a caller asks for one: a file that compiles cleanly never needs most of them.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from wink_decl.loader._yaml_messages import (
     recursive_alias,
     tag_not_allowed,
 )
-from wink_decl.loader._yaml_spans import PROPERTY, SEPARATION, SPACE, SpanFinder, match_end
+from wink_decl.loader._yaml_spans import PROPERTY, SEPARATION, SpanFinder, match_end
 
 _BEFORE_ALIAS = re.compile(
     r"(?:[\s?:,\[{-]|#[^\r\n\x85\u2028\u2029]*|[&!][^\s,\[\]{}]*)*\*([^\s,\[\]{}]+)"
@@ -49,16 +50,26 @@ class Walker:
         self.path = path
         self.max_nodes = limits.max_nodes
         self.max_depth = limits.max_depth
-        self.values: dict[JSONPath, SpanTuple] = {}
-        self.keys: dict[JSONPath, SpanTuple] = {}
+        self.values: dict[JSONPath, SpanTuple | Node] = {}
+        self.keys: dict[JSONPath, SpanTuple | Node] = {}
+        """Spans, or the node whose span :meth:`resolve` works out when it is asked for."""
         self.diagnostics: list[Diagnostic] = []
         self._count = 0
         self._sizes: dict[int, int] = {}
         self.spans = SpanFinder(text)
 
-    def span(self, found: SpanTuple) -> Span:
-        """``found`` in this file."""
-        return Span(self.path, *found)
+    def span(self, found: SpanTuple | Node) -> Span:
+        """``found`` (a span, or a node to find the span of) in this file."""
+        return Span(self.path, *self.resolve(found))
+
+    def resolve(self, found: SpanTuple | Node) -> SpanTuple:
+        """The span recorded for a value or key: as found, or worked out from its node now."""
+        if found.__class__ is tuple:
+            return found  # pyright: ignore[reportReturnType]  # a tuple is a SpanTuple here
+        node: Node = found  # pyright: ignore[reportAssignmentType]
+        if node.__class__ is SCALAR:
+            return self.spans.scalar(node)
+        return self.spans.collection(node)
 
     # -- values -------------------------------------------------------------------------------
 
@@ -73,14 +84,13 @@ class Walker:
         if node.__class__ is SCALAR:
             return self._leaf(node, path), node.end_mark.index
         self._count += 1
-        found = self.spans.collection(node)
-        self.values[path] = found
+        self.values[path] = node
         if self._count > self.max_nodes:
-            raise Stop(too_many_values(self.span(found), self.max_nodes))
+            raise Stop(too_many_values(self.span(node), self.max_nodes))
         if depth >= self.max_depth:
-            raise Stop(too_deep(self.span(found), self.max_depth))
+            raise Stop(too_deep(self.span(node), self.max_depth))
         if node.ctag is not _MAP and node.ctag is not _SEQ:
-            self.diagnostics.append(self.tag_diagnostic(node, found))
+            self.diagnostics.append(self.tag_diagnostic(node, self.resolve(node)))
         if node.__class__ is MAPPING:
             return self._mapping(node, path, depth + 1), node.end_mark.index
         return self._sequence(node, path, depth + 1), node.end_mark.index
@@ -88,21 +98,12 @@ class Walker:
     def _leaf(self, node: Node, path: JSONPath) -> object:
         """A scalar written at this place (the hot path: most values are plain text)."""
         self._count += 1
-        start, end, text = node.start_mark, node.end_mark, self.text
-        if (
-            end.index > start.index
-            and text[start.index] not in "&!"
-            and text[end.index - 1] not in SPACE
-        ):
-            found = (start.line + 1, start.column + 1, end.line + 1, end.column)
-        else:
-            found = self.spans.scalar(node)
-        self.values[path] = found
+        self.values[path] = node
         if self._count > self.max_nodes:
-            raise Stop(too_many_values(self.span(found), self.max_nodes))
+            raise Stop(too_many_values(self.span(node), self.max_nodes))
         if node.ctag is _STR:
             return node.value
-        return self._scalar(node, found)
+        return self._scalar(node)
 
     def _sequence(self, node: Node, path: JSONPath, depth: int) -> list[object]:
         items: list[object] = []
@@ -118,21 +119,17 @@ class Walker:
 
     def _mapping(self, node: Node, path: JSONPath, depth: int) -> dict[str, object]:
         result: dict[str, object] = {}
-        keys, text = self.keys, self.text
+        keys = self.keys
         cursor = node.start_mark.index
         for key_node, value_node in node.value:
-            start, end = key_node.start_mark, key_node.end_mark
             if (
                 key_node.ctag is _STR
-                and start.index >= cursor
                 and key_node.__class__ is SCALAR
-                and end.index > start.index
-                and text[start.index] not in "&!"
-                and text[end.index - 1] not in SPACE
+                and key_node.start_mark.index >= cursor
             ):  # the common case: a text key written here
                 key: str | None = key_node.value
-                key_found = (start.line + 1, start.column + 1, end.line + 1, end.column)
-                cursor = end.index
+                key_found: SpanTuple | Node = key_node
+                cursor = key_node.end_mark.index
             else:
                 key, key_found, cursor = self._key(key_node, cursor)
             child = (*path, "" if key is None else key)
@@ -144,21 +141,20 @@ class Walker:
             if key is None:
                 continue
             if key in result:
-                first_line = keys[child][0]
+                first_line = self.resolve(keys[child])[0]
                 self.diagnostics.append(duplicate_key(self.span(key_found), key, first_line))
                 continue
             keys[child] = key_found
             result[key] = data
         return result
 
-    def _key(self, node: Node, cursor: int) -> tuple[str | None, SpanTuple, int]:
-        """The text of a key (None when refused), its span and the index just past it."""
+    def _key(self, node: Node, cursor: int) -> tuple[str | None, SpanTuple | Node, int]:
+        """The text of a key (None when refused), its span (or node) and the index past it."""
+        found: SpanTuple | Node
         if node.start_mark.index < cursor:
             found, end, _ = self._alias_token(cursor)
-        elif node.__class__ is SCALAR:
-            found, end = self.spans.scalar(node), node.end_mark.index
         else:
-            found, end = self.spans.collection(node), node.end_mark.index
+            found, end = node, node.end_mark.index
         tag = node.ctag
         if node.__class__ is not SCALAR or tag is _INT or tag is _FLOAT:
             self.diagnostics.append(key_type(self.span(found), node))
@@ -169,7 +165,7 @@ class Walker:
         elif tag is _BOOL or tag is _NULL:
             self.diagnostics.append(key_type(self.span(found), node))
         else:
-            self.diagnostics.append(self.tag_diagnostic(node, found))
+            self.diagnostics.append(self.tag_diagnostic(node, self.resolve(found)))
         return None, found, end
 
     def _alias(self, node: Node, path: JSONPath, depth: int, cursor: int) -> tuple[object, int]:
@@ -212,7 +208,7 @@ class Walker:
 
     # -- scalars ------------------------------------------------------------------------------
 
-    def _scalar(self, node: Node, found: SpanTuple) -> object:
+    def _scalar(self, node: Node) -> object:
         """Plain data for a scalar by its resolved tag; an explicit tag is refused."""
         tag, text = node.ctag, node.value
         if tag is _STR or tag is _TIMESTAMP or tag is _VALUE or tag is _MERGE:
@@ -225,7 +221,7 @@ class Walker:
             return text in _TRUE
         if tag is _NULL:
             return None
-        self.diagnostics.append(self.tag_diagnostic(node, found))
+        self.diagnostics.append(self.tag_diagnostic(node, self.spans.scalar(node)))
         return text
 
     def tag_diagnostic(self, node: Node, found: SpanTuple) -> Diagnostic:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import difflib
+import hashlib
 import importlib.metadata
 import re
 from collections.abc import Iterable
@@ -143,6 +144,19 @@ class PluginCatalog:
     def entries(self, group: str, name: str) -> tuple[PluginEntry, ...]:
         """One entry per distribution registering ``name`` in ``group``, by distribution."""
         return self._entries.get((group, name), ())
+
+    def fingerprint(self) -> str:
+        """A digest of every entry: equal when the same plugins are installed the same way.
+
+        Compile results depend on which names exist, so caches kept across processes are keyed
+        by it; a plugin installed, removed or upgraded gives another fingerprint.
+        """
+        digest = hashlib.sha256()
+        for (group, name), entries in sorted(self._entries.items()):
+            for entry in entries:
+                fields = (group, name, entry.value, entry.distribution, entry.version)
+                digest.update("\0".join(fields).encode() + b"\n")
+        return digest.hexdigest()
 
     def conflicts(self, group: str) -> dict[str, tuple[PluginEntry, ...]]:
         """The names of ``group`` that more than one distribution registers, sorted."""

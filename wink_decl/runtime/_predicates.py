@@ -5,6 +5,7 @@ from __future__ import annotations
 import inspect
 from collections.abc import Callable
 from dataclasses import dataclass
+from types import FunctionType
 from typing import Any
 
 from wink_decl.errors import PromptValidationError
@@ -12,6 +13,10 @@ from wink_decl.errors import PromptValidationError
 __all__ = ["Predicate", "adapt_predicate"]
 
 _POSITIONAL = (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)
+_VARIADIC = inspect.CO_VARARGS | inspect.CO_VARKEYWORDS
+
+Shape = tuple[int, tuple[str, ...], bool]
+"""How many positional parameters, the keyword-only names, and whether ``*``/``**`` appear."""
 
 
 @dataclass(slots=True, frozen=True)
@@ -38,24 +43,23 @@ def adapt_predicate(
 ) -> Predicate:
     """Check ``function`` takes (), (params), (*, session) or (params, *, session)."""
     expected = "(), (params), (*, session) or (params, *, session)"
-    try:
-        signature = inspect.signature(function)
-    except (TypeError, ValueError) as error:
+    shape = code_shape(function)
+    if shape is None:
+        try:
+            shape = signature_shape(inspect.signature(function))
+        except (TypeError, ValueError) as error:
+            raise PromptValidationError(
+                f"The {what} callable of section '{key}' has no inspectable signature: {error}.",
+                section_path=(key,),
+            ) from None
+    positional, keyword, variadic = shape
+    if positional > 1 or keyword not in ((), ("session",)) or variadic:
         raise PromptValidationError(
-            f"The {what} callable of section '{key}' has no inspectable signature: {error}.",
-            section_path=(key,),
-        ) from None
-    positional = [p for p in signature.parameters.values() if p.kind in _POSITIONAL]
-    keyword = [p.name for p in signature.parameters.values() if p.kind is p.KEYWORD_ONLY]
-    others = [
-        p for p in signature.parameters.values() if p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD)
-    ]
-    if len(positional) > 1 or keyword not in ([], ["session"]) or others:
-        raise PromptValidationError(
-            f"The {what} callable of section '{key}' must take {expected}; it takes {signature}.",
+            f"The {what} callable of section '{key}' must take {expected}; "
+            f"it takes {inspect.signature(function)}.",
             section_path=(key,),
         )
-    takes_params = bool(positional)
+    takes_params = positional > 0
     if takes_params and not has_params:
         raise PromptValidationError(
             f"The {what} callable of section '{key}' takes params, but the section declares no "
@@ -63,3 +67,28 @@ def adapt_predicate(
             section_path=(key,),
         )
     return Predicate(function, takes_params=takes_params, takes_session=bool(keyword))
+
+
+def signature_shape(signature: inspect.Signature) -> Shape:
+    """The shape of a signature, however it was found."""
+    parameters = signature.parameters.values()
+    positional = sum(1 for p in parameters if p.kind in _POSITIONAL)
+    keyword = tuple(p.name for p in parameters if p.kind is p.KEYWORD_ONLY)
+    variadic = any(p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD) for p in parameters)
+    return positional, keyword, variadic
+
+
+def code_shape(function: object) -> Shape | None:
+    """The shape of a plain function read from its code, or None when ``inspect`` must decide.
+
+    ``inspect.signature`` costs tens of microseconds and compiled prompts build a predicate
+    for every conditional section. A plain function with no attributes of its own (no
+    ``__wrapped__``, ``__signature__`` or ``_partialmethod`` for ``inspect`` to follow) has
+    exactly the signature its code object describes.
+    """
+    if type(function) is not FunctionType or function.__dict__:
+        return None
+    code = function.__code__
+    count = code.co_argcount
+    keyword = code.co_varnames[count : count + code.co_kwonlyargcount]
+    return count, keyword, bool(code.co_flags & _VARIADIC)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from typing import Any
 
 from wink_decl.errors import PromptValidationError
@@ -44,6 +44,19 @@ class Node:
     def is_dynamic(self) -> bool:
         """True when a callable decides enablement or visibility at render time."""
         return self.enabled_predicate is not None or self.visibility_predicate is not None
+
+
+_SETTERS = tuple(getattr(Node, field.name).__set__ for field in fields(Node))
+"""The slot of each field, in order: a frozen dataclass's ``__init__`` sets them one by one
+through ``object.__setattr__``, which costs a quarter of flattening a small tree."""
+
+
+def make_node(*values: Any) -> Node:
+    """``Node(*values)``, filled slot by slot (every template builds one node per section)."""
+    node = object.__new__(Node)
+    for set_slot, value in zip(_SETTERS, values, strict=True):
+        set_slot(node, value)
+    return node
 
 
 def flatten(sections: Sequence[Section[Any]]) -> tuple[Node, ...]:
@@ -94,29 +107,29 @@ def _add_node(
     depth = len(path) - 1
     dotted_path = dotted(path)
     own_ancestors = (index, *ancestors)
-    children = _add_level(
-        nodes, section.children, ancestors=own_ancestors, path=path, prefix=f"{number}."
+    children = (
+        _add_level(nodes, section.children, ancestors=own_ancestors, path=path, prefix=f"{number}.")
+        if section.children
+        else ()  # most sections are leaves
     )
     visibility = section.visibility
-    nodes[index] = Node(
-        index=index,
-        section=section,
-        path=path,
-        dotted=dotted_path,
-        number=number,
-        depth=depth,
-        heading=f"{'#' * (depth + 2)} {number}. {section.title} ({dotted_path})",
-        end=len(nodes),
-        ancestors=ancestors,
-        children=tuple(children),
-        tools=section.tools(),
-        params_type=section.params_type,
-        base_enabled=section.enabled if isinstance(section.enabled, bool) else True,
-        base_visibility=(
-            visibility if isinstance(visibility, SectionVisibility) else SectionVisibility.FULL
-        ),
-        enabled_predicate=section.enabled_predicate,
-        visibility_predicate=section.visibility_predicate,
+    nodes[index] = make_node(
+        index,
+        section,
+        path,
+        dotted_path,
+        number,
+        depth,
+        f"{'#' * (depth + 2)} {number}. {section.title} ({dotted_path})",  # heading
+        len(nodes),  # end
+        ancestors,
+        tuple(children),
+        section.tools(),
+        section.params_type,
+        section.enabled if isinstance(section.enabled, bool) else True,  # base_enabled
+        visibility if isinstance(visibility, SectionVisibility) else SectionVisibility.FULL,
+        section.enabled_predicate,
+        section.visibility_predicate,
     )
     return index
 

@@ -83,11 +83,15 @@ class ReadSectionHandler(BuiltinToolHandler):
         return ToolResult.ok(ReadSectionResult(found.content, found.tools), message)
 
 
+_READ_SECTION_TOOL = Tool[ReadSectionParams, ReadSectionResult]
+"""Looked up once: every template that summarizes a section builds one of these."""
+
+
 def make_read_section_tool(
     engine: Engine, template_label: str
 ) -> Tool[ReadSectionParams, ReadSectionResult]:
     """The ``read_section`` tool of one template."""
-    return Tool[ReadSectionParams, ReadSectionResult](
+    return _READ_SECTION_TOOL(
         name="read_section",
         description=READ_SECTION_DESCRIPTION,
         handler=ReadSectionHandler(engine, template_label),

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, Self, TypeVar
 
 from wink_decl.errors import PromptValidationError
 from wink_decl.runtime._generic import specialise
@@ -64,12 +64,89 @@ class Section(Generic[ParamsT]):
         accepts_overrides: bool = True,
     ) -> None:
         """Build and validate a section; a mistake raises ``PromptValidationError``."""
+        self._fill(
+            title=title,
+            key=key,
+            template=template,
+            summary=summary,
+            summary_suffix=summary_suffix,
+            visibility=visibility,
+            enabled=enabled,
+            children=children,
+            tools=tools,
+            policies=policies,
+            default_params=default_params,
+            accepts_overrides=accepts_overrides,
+            compiled=False,
+        )
+
+    @classmethod
+    def _from_compiler(
+        cls,
+        *,
+        title: str,
+        key: str,
+        template: str,
+        summary: str | None,
+        summary_suffix: str | None,
+        visibility: VisibilitySpec,
+        enabled: EnabledSpec,
+        children: list[Section[Any]],
+        tools: list[Tool[Any, Any]],
+        policies: list[ToolPolicy],
+        accepts_overrides: bool,
+    ) -> Self:
+        """The section ``cls(...)`` builds, for wink-decl's compiler, which checked the rest.
+
+        The compiler has already matched every placeholder against the params it declared
+        (the fields of the params type it generated), and builds the lists of children, tools
+        and policies itself; those checks are skipped, every other one is made.
+        """
+        section = cls.__new__(cls)
+        section._fill(  # noqa: SLF001 - the same class
+            title=title,
+            key=key,
+            template=template,
+            summary=summary,
+            summary_suffix=summary_suffix,
+            visibility=visibility,
+            enabled=enabled,
+            children=children,
+            tools=tools,
+            policies=policies,
+            default_params=None,
+            accepts_overrides=accepts_overrides,
+            compiled=True,
+        )
+        return section
+
+    def _fill(
+        self,
+        *,
+        title: str,
+        key: str | None,
+        template: str,
+        summary: str | None,
+        summary_suffix: str | None,
+        visibility: VisibilitySpec,
+        enabled: EnabledSpec,
+        children: Sequence[Section[Any]],
+        tools: Sequence[Tool[Any, Any]],
+        policies: Sequence[ToolPolicy],
+        default_params: ParamsT | None,
+        accepts_overrides: bool,
+        compiled: bool,
+    ) -> None:
+        """Check and set every attribute; ``compiled`` skips what the compiler checked."""
         self._title = _check_title(title)
         self._key = normalise_key(key) if key is not None else key_from_title(self._title)
-        _check_params_type(self.params_type, self._key)
+        if not compiled:
+            _check_params_type(self.params_type, self._key)
         self._template = template
-        self._body = self._compile(template, "template")
-        self._summary = None if summary is None else self._compile(summary, "summary")
+        self._body = self._compile(template, "template", fields=not compiled)
+        self._summary = (
+            None if summary is None else self._compile(summary, "summary", fields=not compiled)
+        )
         if self._summary is not None and self._summary.is_empty:
             raise PromptValidationError(
                 f"Section '{self._key}' has an empty summary: write one or leave it out.",
@@ -78,15 +155,24 @@ class Section(Generic[ParamsT]):
         self._suffix = (
             None
             if summary_suffix is None
-            else self._compile(summary_suffix, "summary suffix", reserved=SECTION_KEY_PLACEHOLDER)
+            else self._compile(
+                summary_suffix,
+                "summary suffix",
+                reserved=SECTION_KEY_PLACEHOLDER,
+                fields=not compiled,
+            )
         )
         self._visibility = visibility
         self._visibility_predicate = self._adapt(visibility, "visibility", SectionVisibility)
         self._enabled = enabled
         self._enabled_predicate = self._adapt(enabled, "enabled", bool)
-        self._children = _check_items(children, Section, "child", self._key)
-        self._tools = _check_items(tools, Tool, "tool", self._key)
-        self._policies = _check_items(policies, ToolPolicy, "policy", self._key)
+        if compiled:
+            self._children, self._tools = tuple(children), tuple(tools)
+            self._policies = tuple(policies)
+        else:
+            self._children = _check_items(children, Section, "child", self._key)
+            self._tools = _check_items(tools, Tool, "tool", self._key)
+            self._policies = _check_items(policies, ToolPolicy, "policy", self._key)
         self._default_params = self._check_default(default_params)
         self._accepts_overrides = accepts_overrides
 
@@ -173,7 +259,10 @@ class Section(Generic[ParamsT]):
 
     # -- construction helpers -------------------------------------------------
 
-    def _compile(self, text: str, what: str, *, reserved: str | None = None) -> CompiledText:
+    def _compile(
+        self, text: str, what: str, *, reserved: str | None = None, fields: bool = True
+    ) -> CompiledText:
+        """``text`` compiled; with ``fields``, its placeholders checked against the params."""
         if not isinstance(text, str):  # pyright: ignore[reportUnnecessaryIsInstance]  # untyped callers
             raise PromptValidationError(
                 f"The {what} of section '{self._key}' must be a string, got {type(text).__name__}.",
@@ -182,8 +271,9 @@ class Section(Generic[ParamsT]):
         compiled = compile_text(
             text, where=f"the {what} of section '{self._key}'", section_path=(self._key,)
         )
-        wanted = compiled.placeholders - {reserved} if reserved else compiled.placeholders
-        _check_placeholders(sorted(wanted), self.params_type, self._key, what)
+        if fields:
+            wanted = compiled.placeholders - {reserved} if reserved else compiled.placeholders
+            _check_placeholders(sorted(wanted), self.params_type, self._key, what)
         return compiled
 
     def _adapt(self, spec: object, what: str, constant: type) -> Predicate | None:

@@ -259,12 +259,20 @@ ENTRY_POINT = TextRule(
 )
 INCLUDE = TextRule(
     "include reference",
-    rf"^[^/#\\\n][^#\\\n]*#{_KEY}(\.{_KEY})*$",
+    # No control characters: a NUL cannot be in a path, and the others are surely typos.
+    rf"^[^/#\\\u0000-\u001f\u007f][^#\\\u0000-\u001f\u007f]*#{_KEY}(\.{_KEY})*$",
     "a relative file path, '#', then a dotted section path such as common/safety.wink.yaml#tone",
 )
 # Spaces are spelled out: Python, Rust (pydantic) and ECMA (editors) disagree on what \s is.
-_SPACE = r"[ \t\n\r\f\v]"
-_INK = r"[^ \t\n\r\f\v]"
+# These are exactly the characters Python's str.strip() removes, as the runtime strips titles
+# and templates with it: a title of only no-break spaces must fail here, not in the runtime.
+WHITESPACE = (
+    "\t\n\x0b\x0c\r\x1c\x1d\x1e\x1f \x85\xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005"
+    "\u2006\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000"
+)
+_SPACES = "".join(f"\\u{ord(c):04x}" for c in WHITESPACE)  # \uXXXX reads the same in all three
+_SPACE = f"[{_SPACES}]"
+_INK = f"[^{_SPACES}]"
 TITLE = TextRule("title", rf"^{_SPACE}*{_INK}([^\n\r]*{_INK})?{_SPACE}*$", "one line of text")
 NON_BLANK = TextRule("text", _INK, "some text, not only spaces")
 TOOL_DESCRIPTION = TextRule(

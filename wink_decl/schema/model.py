@@ -168,10 +168,13 @@ class SectionDoc(DocModel):
             "visibility, tools, children.",
             "allOf": [
                 {  # summarized (always or sometimes): a summary is needed
-                    "anyOf": [
-                        {"properties": {"visibility": {"const": "full"}}},
-                        {"required": ["summary"]},
-                    ]
+                    # if/then, not anyOf: editors then say "Missing property 'summary'"
+                    # where anyOf made them blame the visibility value.
+                    "if": {
+                        "required": ["visibility"],
+                        "properties": {"visibility": {"not": {"const": "full"}}},
+                    },
+                    "then": {"required": ["summary"]},
                 },
                 {  # no key: the title must give one
                     "anyOf": [

@@ -1,0 +1,277 @@
+"""Fast paths in the runtime give exactly what the general paths give."""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import inspect
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from wink_decl import MarkdownSection, PromptTemplate, PromptValidationError, SectionVisibility
+from wink_decl.compiler import compile_file
+from wink_decl.runtime._predicates import code_shape, signature_shape
+from wink_decl.runtime._template import CompiledText
+from wink_decl.runtime._tree import Node, make_node
+
+
+def _none() -> bool:
+    return True
+
+
+def _params(params: object) -> bool:
+    return bool(params)
+
+
+def _session(*, session: object) -> bool:
+    return bool(session)
+
+
+def _both(params: object, *, session: object) -> bool:
+    return bool(params) and bool(session)
+
+
+def _defaults(params: object = None, *, session: object = None) -> bool:
+    return params is session
+
+
+def _positional_only(params: object, /) -> bool:
+    return bool(params)
+
+
+def _two(a: object, b: object) -> bool:
+    return a is b
+
+
+def _star(*args: object) -> bool:
+    return bool(args)
+
+
+def _star_star(**kwargs: object) -> bool:
+    return bool(kwargs)
+
+
+def _keyword(*, other: object, session: object) -> bool:
+    return other is session
+
+
+def _locals(params: object) -> bool:
+    inner = [params]  # locals come after the parameters in co_varnames
+    return bool(inner)
+
+
+SHAPES: list[Callable[..., Any]] = [
+    _none,
+    _params,
+    _session,
+    _both,
+    _defaults,
+    _positional_only,
+    _two,
+    _star,
+    _star_star,
+    _keyword,
+    _locals,
+    lambda p, *, session: (p, session),  # pyright: ignore[reportUnknownLambdaType]
+]
+
+
+@pytest.mark.parametrize("function", SHAPES, ids=lambda f: f.__name__)
+def test_a_plain_function_has_the_shape_inspect_finds(function: Callable[..., Any]) -> None:
+    assert code_shape(function) == signature_shape(inspect.signature(function))
+
+
+@functools.wraps(_params)
+def _wrapped(params: object, other: object) -> bool:
+    return params is other
+
+
+def _with_attribute(params: object) -> bool:
+    return bool(params)
+
+
+_with_attribute.note = "set"  # type: ignore[attr-defined]  # pyright: ignore[reportFunctionMemberAccess]
+
+
+class _Class:
+    def __call__(self, params: object) -> bool:
+        return bool(params)
+
+
+@pytest.mark.parametrize(
+    "function",
+    [_wrapped, _with_attribute, functools.partial(_two, 1), len, _Class, _Class()],
+    ids=["wrapped", "attribute", "partial", "builtin", "class", "instance"],
+)
+def test_anything_but_a_plain_function_is_left_to_inspect(function: object) -> None:
+    assert code_shape(function) is None
+
+
+def test_a_node_made_slot_by_slot_equals_one_made_by_its_constructor() -> None:
+    node = _a_node()
+    values = [getattr(node, f.name) for f in dataclasses.fields(Node)]
+    made = make_node(*values)
+    built = Node(*values)
+    assert made == built
+    assert repr(made) == repr(built)
+    assert hash(made) == hash(built)
+    assert type(made) is Node
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        made.index = 1  # type: ignore[misc]  # pyright: ignore[reportAttributeAccessIssue]
+
+
+def test_a_node_needs_every_field() -> None:
+    with pytest.raises(ValueError, match="zip"):
+        make_node(0)
+
+
+def _a_node() -> Node:
+    template = PromptTemplate(
+        ns="t",
+        key="t",
+        sections=[MarkdownSection(title="T", key="t", template="x", enabled=lambda: True)],
+    )
+    return template.nodes[0]
+
+
+@dataclasses.dataclass(frozen=True)
+class _Params:
+    language: str = "Python"
+    strict: bool = False
+
+
+def _summarize_when_strict(params: _Params, *, session: object) -> SectionVisibility:
+    del session
+    return SectionVisibility.SUMMARY if params.strict else SectionVisibility.FULL
+
+
+_CHILD = MarkdownSection[_Params](title="Child", key="child", template="Use ${language}.")
+
+SECTIONS: list[dict[str, Any]] = [
+    {"title": "Task", "key": "task", "template": "Review the ${language} change."},
+    {
+        "title": "Reference",
+        "key": "reference",
+        "template": "Rules.",
+        "summary": "Rules for ${language}.",
+        "summary_suffix": "Open ${section_key}.",
+        "visibility": SectionVisibility.SUMMARY,
+        "children": [_CHILD],
+    },
+    {
+        "title": "  Padded title  ",
+        "key": "Mixed-Case",
+        "template": "",
+        "summary": "Short.",
+        "visibility": _summarize_when_strict,
+        "enabled": lambda params: params.strict,  # pyright: ignore[reportUnknownLambdaType, reportUnknownMemberType]
+        "accepts_overrides": False,
+    },
+]
+
+
+@pytest.mark.parametrize("arguments", SECTIONS, ids=["plain", "summarized", "callables"])
+def test_the_compilers_section_path_builds_what_the_constructor_builds(
+    arguments: dict[str, Any],
+) -> None:
+    given: dict[str, Any] = {
+        "summary": None,
+        "summary_suffix": None,
+        "visibility": SectionVisibility.FULL,
+        "enabled": True,
+        "children": [],
+        "tools": [],
+        "policies": [],
+        "accepts_overrides": True,
+        **arguments,
+    }
+    cls = MarkdownSection[_Params]
+    public = cls(**given)
+    compiled = cls._from_compiler(**given)  # pyright: ignore[reportPrivateUsage]
+    assert type(compiled) is type(public)
+    assert vars(compiled) == vars(public)
+
+
+@pytest.mark.parametrize(
+    ("arguments", "message"),
+    [
+        ({"title": " "}, "Section title ' ' is invalid: give one non-empty line of text."),
+        ({"key": "a.b"}, "Section key 'a.b' contains '.', which separates section paths"),
+        ({"summary": "  "}, "Section 't' has an empty summary: write one or leave it out."),
+        ({"summary": 5}, "The summary of section 't' must be a string, got int."),
+        (
+            {"visibility": SectionVisibility.SUMMARY},
+            "Section 't' is summarized but has no summary: add summary=.",
+        ),
+        ({"template": "$"}, "Invalid placeholder in the template of section 't'"),
+    ],
+    ids=["title", "key", "empty-summary", "summary-type", "summary-missing", "stray-dollar"],
+)
+def test_the_compilers_section_path_refuses_what_the_constructor_refuses(
+    arguments: dict[str, Any], message: str
+) -> None:
+    given: dict[str, Any] = {
+        "title": "T",
+        "key": "t",
+        "template": "",
+        "summary": None,
+        "summary_suffix": None,
+        "visibility": SectionVisibility.FULL,
+        "enabled": True,
+        "children": [],
+        "tools": [],
+        "policies": [],
+        "accepts_overrides": True,
+        **arguments,
+    }
+    with pytest.raises(PromptValidationError) as public:
+        MarkdownSection(**given)
+    with pytest.raises(PromptValidationError) as compiled:
+        MarkdownSection._from_compiler(**given)  # pyright: ignore[reportPrivateUsage]
+    assert str(compiled.value) == str(public.value)
+    assert str(public.value).startswith(message)
+
+
+def test_compiled_sections_equal_sections_built_in_code(tmp_path: Path) -> None:
+    source = tmp_path / "review.wink.yaml"
+    source.write_text(
+        "key: review\n"
+        "params:\n"
+        "  language: {type: string}\n"
+        "  strict: {type: boolean, default: false}\n"
+        "sections:\n"
+        "  - {key: task, title: Task, template: 'Review the ${language} change.'}\n"
+        "  - key: reference\n"
+        "    title: Reference\n"
+        "    visibility: {summary_when: {param: strict}}\n"
+        "    summary: Rules for ${language}.\n"
+        "    summary_suffix: Open ${section_key}.\n"
+        "    template: Rules.\n"
+        "    children:\n"
+        "      - {title: Errors, enabled: {not: {param: strict}}, template: Narrow.}\n"
+    )
+    prompt = compile_file(source).prompt
+    assert prompt is not None
+    for node in prompt.template.nodes:
+        section = node.section
+        rebuilt = type(section)(
+            title=section.title,
+            key=section.key,
+            template=section.template,
+            summary=None if section.summary is None else _text(section.summary),
+            summary_suffix=None if section.compiled_suffix is None else "Open ${section_key}.",
+            visibility=section.visibility,
+            enabled=section.enabled,
+            children=section.children,
+            tools=section.tools(),
+            policies=section.policies,
+            accepts_overrides=section.accepts_overrides,
+        )
+        assert vars(rebuilt) == vars(section)
+
+
+def _text(compiled: CompiledText) -> str:
+    return "".join(p if isinstance(p, str) else "${" + p.name + "}" for p in compiled.pieces)

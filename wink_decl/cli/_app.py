@@ -1,0 +1,216 @@
+"""The ``wink-decl`` frame: the commands, argument parsing, dispatch and exit statuses."""
+
+from __future__ import annotations
+
+import argparse
+import shutil
+import sys
+import textwrap
+import traceback
+from collections.abc import Sequence
+from importlib import metadata
+from typing import Any, NoReturn
+
+from wink_decl.cli._command import Command, Console
+from wink_decl.cli._compile import COMMAND as COMPILE
+from wink_decl.cli._convert import COMMAND as CONVERT
+from wink_decl.cli._new import COMMAND as NEW
+from wink_decl.cli._plugins import COMMAND as PLUGINS
+from wink_decl.cli._render import COMMAND as RENDER
+from wink_decl.cli._schema import COMMAND as SCHEMA
+from wink_decl.cli._tools import COMMAND as TOOLS
+from wink_decl.cli._usage import UsageError, did_you_mean
+from wink_decl.cli._validate import COMMAND as VALIDATE
+
+__all__ = ["COMMANDS", "main", "run"]
+
+COMMANDS: tuple[Command, ...] = (VALIDATE, RENDER, TOOLS, COMPILE, SCHEMA, PLUGINS, NEW, CONVERT)
+"""Every command, in the order ``wink-decl --help`` lists them."""
+
+_DESCRIPTION = "Check, render and compile prompt files written in YAML or TOML."
+_EPILOG = """\
+exit status:
+  0    success
+  1    invalid input: a file or a value has errors, reported with its line
+  2    usage error: an unknown command or option, a missing file
+  3    internal error: a bug in wink-decl or a plugin; run again with -v for the traceback
+  130  interrupted
+
+The prompt root (--root) defaults to the 'root' setting under [tool.wink-decl] in the nearest
+pyproject.toml: includes resolve against it, and a prompt's default ns is its folder below it."""
+_MAX_WIDTH = 100
+
+
+class _Shown(Exception):  # noqa: N818  # not an error: help or version text to print, then exit 0
+    """Raised by ``--help`` and ``--version`` so the frame prints ``text`` and exits 0."""
+
+    def __init__(self, text: str) -> None:
+        super().__init__(text)
+        self.text = text
+
+
+class _Formatter(argparse.RawDescriptionHelpFormatter):
+    """Help at most 100 columns wide, descriptions and examples laid out as written."""
+
+    def __init__(self, prog: str) -> None:
+        super().__init__(prog, max_help_position=26, width=_width() - 2)
+
+
+def _width() -> int:
+    return min(shutil.get_terminal_size().columns, _MAX_WIDTH)
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse that raises ``UsageError`` instead of printing a usage dump and exiting."""
+
+    def __init__(self, *args: Any, command: str = "", **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.command = command
+        """The sub-command this parser reads ("" for the top level)."""
+
+    def error(self, message: str) -> NoReturn:
+        """Every argparse complaint becomes one short usage error."""
+        raise UsageError(message, command=self.command)
+
+    def _check_value(self, action: argparse.Action, value: Any) -> None:
+        """Unknown commands and choices, named with what is allowed and the closest match."""
+        choices = action.choices
+        if choices is None or value in choices:
+            return
+        names = [str(choice) for choice in choices]
+        hint = did_you_mean(str(value), names)
+        if action.dest == "command":
+            raise UsageError(f"unknown command '{value}'", hint=hint, command="")
+        option = "/".join(action.option_strings)
+        raise UsageError(
+            f"{option}: '{value}' is not one of {', '.join(names)}",
+            hint=hint,
+            command=self.command,
+        )
+
+    def option_names(self) -> list[str]:
+        """Every option string this parser accepts."""
+        return list(self._option_string_actions)
+
+
+class _PrintAction(argparse.Action):
+    """``--help`` and ``--version``: act at once, even when other arguments are missing."""
+
+    def __init__(self, option_strings: Sequence[str], dest: str, help: str) -> None:  # noqa: A002  # argparse's keyword
+        super().__init__(option_strings, dest, nargs=0, default=argparse.SUPPRESS, help=help)
+
+    def __call__(
+        self,
+        parser: argparse.ArgumentParser,
+        namespace: argparse.Namespace,  # noqa: ARG002  # argparse's call signature
+        values: object,  # noqa: ARG002  # same
+        option_string: str | None = None,  # noqa: ARG002  # same
+    ) -> None:
+        if self.dest == "version":
+            raise _Shown(f"wink-decl {metadata.version('wink-decl')}\n")
+        raise _Shown(parser.format_help())
+
+
+def _build() -> tuple[_Parser, dict[str, _Parser]]:
+    listing = "\n".join(f"  {c.name:<10} {c.summary}" for c in COMMANDS)
+    top = _Parser(
+        prog="wink-decl",
+        usage="wink-decl [-h] [--version] [-v] COMMAND [ARGS]",
+        description=f"{_DESCRIPTION}\n\ncommands:\n{listing}",
+        epilog=_EPILOG,
+        formatter_class=_Formatter,
+        add_help=False,
+        allow_abbrev=False,
+    )
+    top.add_argument("-h", "--help", action=_PrintAction, help="show this help and exit")
+    top.add_argument("--version", action=_PrintAction, help="show the version and exit")
+    top.add_argument("-v", "--verbose", action="store_true", help=_VERBOSE)
+    sub = top.add_subparsers(dest="command", help=argparse.SUPPRESS, parser_class=_Parser)
+    parsers: dict[str, _Parser] = {}
+    for command in COMMANDS:
+        parser: _Parser = sub.add_parser(
+            command.name,
+            command=command.name,
+            prog=f"wink-decl {command.name}",
+            description=_fill(command.description),
+            epilog="examples:\n" + "\n".join(f"  {line}" for line in command.examples),
+            formatter_class=_Formatter,
+            add_help=False,
+            allow_abbrev=False,
+        )
+        parser.add_argument("-h", "--help", action=_PrintAction, help="show this help and exit")
+        # SUPPRESS: -v given before the command must survive the sub-parser's defaults.
+        parser.add_argument(
+            "-v", "--verbose", action="store_true", default=argparse.SUPPRESS, help=_VERBOSE
+        )
+        command.configure(parser)
+        parsers[command.name] = parser
+    return top, parsers
+
+
+_VERBOSE = "show the traceback when wink-decl fails unexpectedly"
+
+
+def _fill(text: str) -> str:
+    """Each paragraph wrapped to the help width; indented blocks kept as written."""
+    return "\n\n".join(
+        block if block.startswith(" ") else textwrap.fill(block, _width() - 2)
+        for block in text.split("\n\n")
+    )
+
+
+def _parse(argv: Sequence[str]) -> argparse.Namespace:
+    top, parsers = _build()
+    words = list(argv)
+    args, extras = top.parse_known_args(words)
+    name: str | None = args.command
+    if extras:
+        first = extras[0]
+        # argparse hands every leftover to the command; one written before it is the top's.
+        if name is not None and words.index(first) < words.index(name):
+            name = None
+        parser = top if name is None else parsers[name]
+        if first.startswith("-") and first != "-":
+            option = first.split("=", 1)[0]
+            raise UsageError(
+                f"unknown option '{option}'",
+                hint=did_you_mean(option, parser.option_names()),
+                command=name or "",
+            )
+        raise UsageError(f"unexpected argument '{first}'", command=name or "")
+    if name is None:
+        names = ", ".join(c.name for c in COMMANDS)
+        raise UsageError("no command given", hint=f"choose one of {names}", command="")
+    return args
+
+
+def run(argv: Sequence[str], console: Console) -> int:
+    """Run one command line; the exit status (0, 1, 2, 3 or 130), never an exception."""
+    verbose = False
+    try:
+        args = _parse(argv)
+        verbose = bool(args.verbose)
+        command = next(c for c in COMMANDS if c.name == args.command)
+        return command.run(args, console)
+    except _Shown as shown:
+        console.out.write(shown.text)
+        return 0
+    except UsageError as error:
+        console.err.write(error.render())
+        return 2
+    except KeyboardInterrupt:
+        return 130
+    except Exception as error:  # noqa: BLE001  # the last line of defence: report, never crash
+        if verbose:
+            console.err.write("".join(traceback.format_exception(error)))
+        else:
+            console.err.write(
+                f"wink-decl: internal error: {type(error).__name__}: {error}\n"
+                "  hint: run again with -v to see the traceback, and report it\n"
+            )
+        return 3
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """The ``wink-decl`` console script: run ``argv`` (default: the process's arguments)."""
+    return run(sys.argv[1:] if argv is None else argv, Console(sys.stdout, sys.stderr))

@@ -1,0 +1,250 @@
+"""What a render is given: ``--param``, ``--params-file`` and ``--open``, checked and applied."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+from collections.abc import Mapping, Sequence
+from typing import Any, cast
+
+from wink_decl.cli._command import Console
+from wink_decl.cli._params_file import ParamsFile, load_params_file
+from wink_decl.cli._prompt import add_file_options, compile_prompt, report
+from wink_decl.cli._usage import UsageError, closest, did_you_mean
+from wink_decl.compiler import CompiledPrompt, make_params
+from wink_decl.diagnostics import Diagnostic, DiagnosticError
+from wink_decl.runtime.prompt import RenderedPrompt
+from wink_decl.runtime.visibility import SectionPath, SectionVisibility
+
+__all__ = ["add_render_options", "render_from_args"]
+
+_SCALARS = {
+    "string": "text",
+    "integer": "a whole number",
+    "number": "a number",
+    "boolean": "true or false",
+}
+_ITEMS = {
+    "string": ("text", '["a", "b"]'),
+    "integer": ("whole numbers", "[1, 2]"),
+    "number": ("numbers", "[0.5, 2]"),
+    "boolean": ("true or false values", "[true, false]"),
+}
+Spec = Mapping[str, Any]
+
+
+def add_render_options(parser: argparse.ArgumentParser) -> None:
+    """The prompt file, ``--root``, and what to render it with."""
+    add_file_options(parser)
+    parser.add_argument(
+        "--param",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="a param value, converted by its declared type: booleans are true or false, "
+        'lists are JSON such as \'["a", "b"]\' (repeatable; wins over --params-file)',
+    )
+    parser.add_argument(
+        "--params-file",
+        metavar="FILE",
+        help="a .yaml, .yml, .toml or .json file mapping param names to values",
+    )
+    parser.add_argument(
+        "--open",
+        action="append",
+        default=[],
+        metavar="KEY",
+        help="render a summarized section in full, as after read_section; a dotted key such "
+        "as reference.style opens the sections above it too (repeatable)",
+    )
+
+
+def render_from_args(args: argparse.Namespace, console: Console) -> RenderedPrompt | None:
+    """Compile and render ``args.file``; None (diagnostics written) when anything is wrong."""
+    pairs = [_split(text) for text in cast("list[str]", args.param)]
+    params_file = None if args.params_file is None else load_params_file(args.params_file)
+    result = compile_prompt(args, console)
+    prompt = result.prompt
+    if prompt is None:
+        return None
+    inputs = _Inputs(prompt)
+    if params_file is not None:
+        inputs.add_file(params_file)
+    for name, text in dict(pairs).items():  # the last --param of a name wins
+        inputs.add_text(name, text)
+    params = inputs.params()
+    overrides = _overrides(prompt, cast("list[str]", args.open), inputs.problems)
+    if inputs.problems:
+        sources = {**result.sources, **(params_file.sources if params_file else {})}
+        report(console, inputs.problems, sources)
+        return None
+    return prompt.template.render(*params, visibility_overrides=overrides)
+
+
+def _split(text: str) -> tuple[str, str]:
+    name, equals, value = text.partition("=")
+    if not equals or not name:
+        raise UsageError(
+            f"--param '{text}' is not NAME=VALUE",
+            hint="write it as --param name=value, such as --param language=Python",
+        )
+    return name, value
+
+
+class _Inputs:
+    """Param values gathered from a file and the command line, and the problems found."""
+
+    def __init__(self, prompt: CompiledPrompt) -> None:
+        self.prompt = prompt
+        self.declared = cast("Mapping[str, Spec]", prompt.document.get("params", {}))
+        self.values: dict[str, object] = {}
+        self.failed: dict[str, Diagnostic] = {}
+        """The wrong value of each param; a later value for the name replaces it."""
+        self.problems: list[Diagnostic] = []
+        self.complete = True
+        """False when a params file did not load: then no param can be said to be missing."""
+
+    def add_file(self, source: ParamsFile) -> None:
+        self.problems.extend(source.diagnostics)
+        # A file that did not load may hold any param: do not call them missing.
+        self.complete = not source.diagnostics
+        for name, value in source.values.items():
+            spec = self.declared.get(name)
+            if spec is None:
+                self.problems.append(self._unknown(name, source))
+                continue
+            expected = _misfit(spec, value)
+            if expected is None:
+                self.values[name] = value
+                continue
+            self.failed[name] = Diagnostic(
+                f"Param '{name}' must be {expected}, not {json.dumps(value)}.",
+                source.value_span(name),
+                "param-value",
+                hint=_enum_hint(spec, value),
+                path=source.path,
+            )
+
+    def add_text(self, name: str, text: str) -> None:
+        spec = self.declared.get(name)
+        if spec is None:
+            self.values[name] = text  # make_params reports it, with its did-you-mean
+            return
+        value, expected = _convert(spec, text)
+        self.failed.pop(name, None)  # the command line wins over the params file
+        if expected is None:
+            self.values[name] = value
+            return
+        self.failed[name] = Diagnostic(
+            f"--param {name}={text}: expected {expected}",
+            None,
+            "param-value",
+            hint=_enum_hint(spec, text),
+            path=self.prompt.source,
+        )
+
+    def params(self) -> tuple[object, ...]:
+        self.problems.extend(self.failed.values())
+        if not self.complete:
+            return ()
+        # Names whose value failed still count as given: they are wrong, not missing.
+        given = {**dict.fromkeys(self.failed), **self.values}
+        try:
+            return make_params(self.prompt, given)
+        except DiagnosticError as error:
+            self.problems.extend(
+                d for d in error.diagnostics if not (self.failed and d.code == "param")
+            )
+            return ()
+
+    def _unknown(self, name: str, source: ParamsFile) -> Diagnostic:
+        declared = list(self.declared)
+        match = closest(name, declared)
+        return Diagnostic(
+            f"Unknown param '{name}'." + (f" Did you mean '{match}'?" if match else ""),
+            source.key_span(name),
+            "unknown-param",
+            expected=f"one of the declared params ({', '.join(declared) or 'none are declared'})",
+            path=source.path,
+        )
+
+
+def _convert(spec: Spec, text: str) -> tuple[object, str | None]:
+    """The command-line text as a value of the declared type, or what was expected."""
+    kind = spec["type"]
+    value: object = text
+    try:
+        if kind == "boolean" and text.lower() in ("true", "false"):
+            value = text.lower() == "true"
+        elif kind == "integer":
+            value = int(text)
+        elif kind == "number":
+            value = float(text)
+        elif kind == "array":
+            value = json.loads(text)
+    except ValueError:  # json.JSONDecodeError is a ValueError too
+        value = None
+    expected = _misfit(spec, value)
+    if expected is not None and kind == "array":
+        expected += f", written as JSON such as {_ITEMS[spec['items']['type']][1]}"
+    return value, expected
+
+
+def _misfit(spec: Spec, value: object) -> str | None:
+    """What ``value`` should have been, or None when it fits the declaration."""
+    kind = spec["type"]
+    if kind == "array":
+        item = cast("str", spec["items"]["type"])
+        items = cast("list[object]", value) if isinstance(value, list) else None
+        fits = items is not None and all(_fits(item, v) for v in items)
+        return None if fits else f"a list of {_ITEMS[item][0]}"
+    allowed = cast("Sequence[object]", spec.get("enum", ()))
+    if allowed:
+        fits = _fits(kind, value) and value in allowed
+        return None if fits else "one of " + ", ".join(str(v) for v in allowed)
+    return None if _fits(kind, value) else _SCALARS[kind]
+
+
+def _fits(kind: str, value: object) -> bool:
+    if kind == "string":
+        return isinstance(value, str)
+    if kind == "boolean":
+        return isinstance(value, bool)
+    if kind == "integer":
+        return type(value) is int
+    # Finite only: NaN and infinity have no JSON form, so no model could be shown them.
+    return type(value) is int or (isinstance(value, float) and math.isfinite(value))
+
+
+def _enum_hint(spec: Spec, value: object) -> str | None:
+    allowed = [str(v) for v in cast("Sequence[object]", spec.get("enum", ()))]
+    return did_you_mean(value, allowed) if isinstance(value, str) and allowed else None
+
+
+def _overrides(
+    prompt: CompiledPrompt, keys: Sequence[str], problems: list[Diagnostic]
+) -> dict[SectionPath, SectionVisibility]:
+    """FULL for each opened section and the sections above it (else it would stay hidden)."""
+    template = prompt.template
+    nodes = template.nodes
+    overrides: dict[SectionPath, SectionVisibility] = {}
+    for key in keys:
+        node = template.find(key)
+        if node is None:
+            known = [n.dotted for n in nodes]
+            match = closest(key.lower(), known)
+            problems.append(
+                Diagnostic(
+                    f"--open {key}: the prompt has no such section."
+                    + (f" Did you mean '{match}'?" if match else ""),
+                    None,
+                    "unknown-section",
+                    expected="a dotted section key: " + ", ".join(known),
+                    path=prompt.source,
+                )
+            )
+            continue
+        for index in (*node.ancestors, node.index):
+            overrides[nodes[index].path] = SectionVisibility.FULL
+    return overrides

@@ -1,0 +1,132 @@
+"""Paths on the command line: checking they exist, finding the prompt root, writing files."""
+
+from __future__ import annotations
+
+import functools
+import os
+import tomllib
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import Any, cast
+
+from wink_decl._atomic import write_atomically
+from wink_decl.cli._usage import UsageError, closest
+from wink_decl.compiler import PROMPT_SUFFIXES, find_prompt_files
+
+__all__ = [
+    "configured_root",
+    "existing_path",
+    "prompt_file",
+    "root_finder",
+    "write_output",
+]
+
+_SUFFIXES = ", ".join(PROMPT_SUFFIXES)
+
+
+def existing_path(text: str) -> Path:
+    """``text`` as a path that exists; a usage error naming a close sibling otherwise."""
+    path = Path(text)
+    if path.exists():
+        return path
+    parent = path.parent
+    siblings = sorted(p.name for p in parent.iterdir()) if parent.is_dir() else []
+    match = closest(path.name, siblings)
+    hint = None if match is None else f"did you mean '{parent / match}'?"
+    raise UsageError(f"no such file or folder: '{text}'", hint=hint)
+
+
+def prompt_file(text: str) -> Path:
+    """``text`` as one existing prompt file (a folder or a missing file is a usage error)."""
+    path = existing_path(text)
+    if path.is_dir():
+        found = find_prompt_files(path)
+        hint = (
+            f"pass one of its prompt files, such as '{found[0]}'"
+            if found
+            else f"it holds no prompt files ({_SUFFIXES})"
+        )
+        raise UsageError(f"'{text}' is a folder; this command takes one prompt file", hint=hint)
+    return path
+
+
+def configured_root(start: Path) -> Path | None:
+    """``[tool.wink-decl] root`` of the nearest ``pyproject.toml`` above ``start``, if set."""
+    for folder in (start, *start.parents):
+        candidate = folder / "pyproject.toml"
+        if candidate.is_file():
+            return _root_setting(candidate)
+    return None
+
+
+def _root_setting(pyproject: Path) -> Path | None:
+    try:
+        data = tomllib.loads(pyproject.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as error:
+        raise UsageError(
+            f"cannot read {_shown(pyproject)}: {error}",
+            hint="fix the file, or pass --root to choose the prompt root yourself",
+        ) from None
+    tool = cast("Mapping[str, Any]", data.get("tool", {}))
+    settings = cast("Mapping[str, Any]", tool.get("wink-decl", {}))
+    root: object = settings.get("root")
+    if root is None:
+        return None
+    if not isinstance(root, str) or not (pyproject.parent / root).is_dir():
+        raise UsageError(
+            f"{_shown(pyproject)}: [tool.wink-decl] root = {root!r} is not a folder",
+            hint="set root to a folder relative to that pyproject.toml, such as 'prompts'",
+        )
+    return pyproject.parent / root
+
+
+def _shown(path: Path) -> str:
+    """``path`` relative to the working directory, as people typed it."""
+    return os.path.relpath(path)
+
+
+def root_finder(explicit: str | None) -> Callable[[Path], Path]:
+    """Where includes resolve and the default ns starts, for each file or folder given.
+
+    ``--root`` wins and must contain every target; then the configured root for targets
+    inside it; otherwise the folder given, or the file's folder.
+    """
+    if explicit is not None:
+        root = existing_path(explicit)
+        if not root.is_dir():
+            raise UsageError(f"--root '{explicit}' is not a folder")
+        return functools.partial(_within, root, explicit)
+    return functools.partial(_default_root, configured_root(Path.cwd()))
+
+
+def _within(root: Path, shown: str, target: Path) -> Path:
+    if not _inside(target, root):
+        raise UsageError(
+            f"'{target}' lies outside the prompt root '{shown}'",
+            hint="pass a --root that contains it, or leave --root out",
+        )
+    return root
+
+
+def _default_root(configured: Path | None, target: Path) -> Path:
+    if configured is not None and _inside(target, configured):
+        return configured
+    return target if target.is_dir() else target.parent
+
+
+def _inside(target: Path, root: Path) -> bool:
+    return target.resolve().is_relative_to(root.resolve())
+
+
+def write_output(destination: str, text: str) -> None:
+    """Write an ``--output`` file atomically; nothing is created outside an existing folder."""
+    path = Path(destination)
+    folder = path.parent
+    if not folder.is_dir():
+        raise UsageError(
+            f"cannot write '{destination}': the folder '{folder}' does not exist",
+            hint="create the folder first, or choose another --output",
+        )
+    if path.is_dir():
+        raise UsageError(f"cannot write '{destination}': it is a folder")
+    write_atomically(path, text)

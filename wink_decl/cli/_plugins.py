@@ -1,0 +1,147 @@
+"""``wink-decl plugins``: every installed handler, policy and predicate, and who provides it.
+
+Only entry-point metadata is read; no plugin code is imported, so a broken plugin is still
+listed. A name two distributions register is listed once per distribution, as the
+``name@distribution`` reference that picks it, and a warning on stderr says how to choose.
+Conflicts do not change the exit status: listing succeeded, and only a prompt that uses the
+bare name fails (``wink-decl validate`` reports that, with exit status 1).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from typing import Literal
+
+from wink_decl.cli._command import Command, Console
+from wink_decl.plugins import (
+    GROUPS,
+    HANDLERS,
+    POLICIES,
+    PREDICATES,
+    PluginCatalog,
+    PluginEntry,
+    PluginProblem,
+)
+
+__all__ = ["COMMAND", "plugin_report", "plugin_warnings"]
+
+ReportFormat = Literal["text", "json"]
+
+_KINDS = {HANDLERS: "handlers", POLICIES: "policies", PREDICATES: "predicates"}
+_NOUNS = {HANDLERS: "handler", POLICIES: "policy", PREDICATES: "predicate"}
+_GAP = "  "
+
+
+def plugin_report(catalog: PluginCatalog, report_format: ReportFormat) -> str:
+    """What ``catalog`` holds, by kind and name, as text for people or one JSON object."""
+    if report_format == "json":
+        return _json_report(catalog)
+    rows = {group: [_row(catalog, entry) for entry in _entries(catalog, group)] for group in GROUPS}
+    every = [row for group_rows in rows.values() for row in group_rows]
+    name_width = max((len(name) for name, _, _ in every), default=0)
+    provider_width = max((len(provider) for _, provider, _ in every), default=0)
+    blocks: list[str] = []
+    for group in GROUPS:
+        lines = [_KINDS[group]]
+        lines.extend(
+            f"  {name:<{name_width}}{_GAP}{provider:<{provider_width}}{_GAP}{target}"
+            for name, provider, target in rows[group]
+        )
+        if not rows[group]:
+            lines.append("  (none installed)")
+        blocks.append("\n".join(lines) + "\n")
+    return "\n".join(blocks)
+
+
+def plugin_warnings(catalog: PluginCatalog) -> str:
+    """One warning per name that several distributions register, worded as ``resolve`` does."""
+    return "".join(
+        f"warning: {problem.message}\n  hint: {problem.hint}\n"
+        for _, _, problem in _conflicts(catalog)
+    )
+
+
+def _entries(catalog: PluginCatalog, group: str) -> list[PluginEntry]:
+    return [entry for name in catalog.names(group) for entry in catalog.entries(group, name)]
+
+
+def _reference(catalog: PluginCatalog, entry: PluginEntry) -> str:
+    """The name a prompt writes to get ``entry``: ``name@distribution`` when the name clashes."""
+    clashes = len(catalog.entries(entry.group, entry.name)) > 1
+    return entry.reference if clashes else entry.name
+
+
+def _row(catalog: PluginCatalog, entry: PluginEntry) -> tuple[str, str, str]:
+    provider = f"{entry.distribution} {entry.version}".strip() or "(unknown distribution)"
+    return _reference(catalog, entry), provider, entry.value
+
+
+def _conflicts(catalog: PluginCatalog) -> list[tuple[str, str, PluginProblem]]:
+    found: list[tuple[str, str, PluginProblem]] = []
+    for group in GROUPS:
+        for name in catalog.conflicts(group):
+            problem = catalog.resolve(group, name)
+            if not isinstance(problem, PluginProblem):
+                raise AssertionError("unreachable: two entries are ambiguous")  # noqa: TRY004
+            found.append((group, name, problem))
+    return found
+
+
+def _json_report(catalog: PluginCatalog) -> str:
+    report: dict[str, object] = {
+        _KINDS[group]: [
+            {
+                "name": entry.name,
+                "reference": _reference(catalog, entry),
+                "distribution": entry.distribution or None,
+                "version": entry.version or None,
+                "target": entry.value,
+            }
+            for entry in _entries(catalog, group)
+        ]
+        for group in GROUPS
+    }
+    report["conflicts"] = [
+        {
+            "kind": _NOUNS[group],
+            "name": name,
+            "message": problem.message,
+            "hint": problem.hint,
+            "choices": list(problem.suggestions),
+        }
+        for group, name, problem in _conflicts(catalog)
+    ]
+    return json.dumps(report, indent=2, ensure_ascii=False) + "\n"
+
+
+def _configure(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--format",
+        choices=("text", "json"),
+        default="text",
+        help="text for people (the default), or one JSON object for tools",
+    )
+
+
+def _run(args: argparse.Namespace, console: Console) -> int:
+    catalog = PluginCatalog()
+    console.out.write(plugin_report(catalog, args.format))
+    console.err.write(plugin_warnings(catalog))
+    return 0
+
+
+COMMAND = Command(
+    name="plugins",
+    summary="List the installed handlers, policies and predicates.",
+    description=(
+        "Lists every handler, policy and predicate that installed packages register, with "
+        "the package (distribution) and version providing it and the code it points at. "
+        "No plugin code is run. When two packages register the same name, both are listed "
+        "as name@package, the form a prompt file uses to choose one, and a warning says so; "
+        "the exit status is still 0."
+    ),
+    examples=("wink-decl plugins", "wink-decl plugins --format json"),
+    configure=_configure,
+    run=_run,
+)

@@ -1,0 +1,46 @@
+"""One prompt file from the command line: its root, its compilation, and reporting problems."""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Iterable, Mapping
+
+from wink_decl.cli._command import Console
+from wink_decl.cli._paths import prompt_file, root_finder
+from wink_decl.compiler import CompileResult, compile_file
+from wink_decl.diagnostics import Diagnostic, render_text
+
+__all__ = ["add_file_options", "compile_prompt", "report"]
+
+
+def add_file_options(parser: argparse.ArgumentParser) -> None:
+    """The prompt file and ``--root``, shared by every command that takes one prompt."""
+    parser.add_argument("file", metavar="FILE", help="the prompt file (.wink.yaml or .wink.toml)")
+    add_root_option(parser)
+
+
+def add_root_option(parser: argparse.ArgumentParser) -> None:
+    """``--root DIR``: the folder includes resolve against and the default ns starts from."""
+    parser.add_argument(
+        "--root",
+        metavar="DIR",
+        help="the prompt root: includes resolve against it and the default ns is the file's "
+        "folder below it (default: [tool.wink-decl] root in the nearest pyproject.toml, "
+        "else the file's folder)",
+    )
+
+
+def report(console: Console, diagnostics: Iterable[Diagnostic], sources: Mapping[str, str]) -> None:
+    """Every diagnostic, sorted, with its lines quoted, on stderr (nothing when there are none)."""
+    text = render_text(diagnostics, sources)
+    if text:
+        console.err.write(text + "\n")
+
+
+def compile_prompt(args: argparse.Namespace, console: Console) -> CompileResult:
+    """Compile ``args.file`` under its root, its diagnostics (warnings too) written."""
+    path = prompt_file(args.file)
+    root = root_finder(args.root)(path)
+    result = compile_file(path, root=root, display_path=str(path))
+    report(console, result.diagnostics, result.sources)
+    return result

@@ -1,0 +1,127 @@
+"""``wink-decl validate``: check prompt files and folders, reporting every problem found."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from collections.abc import Sequence
+
+from wink_decl.cli._checking import PARALLEL_MIN_FILES, Job, available_cpus, check_all
+from wink_decl.cli._command import Command, Console
+from wink_decl.cli._paths import existing_path, root_finder
+from wink_decl.cli._progress import Progress
+from wink_decl.cli._prompt import add_root_option, report
+from wink_decl.cli._usage import UsageError
+from wink_decl.compiler import PROMPT_SUFFIXES, find_prompt_files
+from wink_decl.diagnostics import sort_diagnostics
+
+__all__ = ["COMMAND", "PROGRESS_MIN_FILES"]
+
+PROGRESS_MIN_FILES = 20
+"""Fewer files are checked before a bar could be read, so none is drawn."""
+
+
+def _configure(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "paths",
+        nargs="+",
+        metavar="PATH",
+        help=f"a prompt file, or a folder searched for {', '.join(PROMPT_SUFFIXES)} files "
+        "(hidden folders are skipped)",
+    )
+    add_root_option(parser)
+    parser.add_argument(
+        "--format",
+        choices=("text", "json"),
+        default="text",
+        help="text: diagnostics with the lines quoted, then a summary, on stderr; json: one "
+        "array of diagnostic objects on stdout (default: text)",
+    )
+    parser.add_argument(
+        "-j",
+        "--jobs",
+        type=_positive,
+        metavar="N",
+        help=f"worker processes (default: one per CPU from {PARALLEL_MIN_FILES} files on, else 1)",
+    )
+
+
+def _positive(text: str) -> int:
+    value = int(text) if text.isdigit() else 0
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected a whole number of at least 1, not '{text}'")
+    return value
+
+
+def _run(args: argparse.Namespace, console: Console) -> int:
+    jobs = _gather(args.paths, args.root)
+    workers = args.jobs or (available_cpus() if len(jobs) >= PARALLEL_MIN_FILES else 1)
+    show = console.interactive and args.format == "text" and len(jobs) >= PROGRESS_MIN_FILES
+    progress = Progress(console.err if show else None, len(jobs))
+    try:
+        results = check_all(jobs, min(workers, len(jobs)), progress.advance)
+    finally:
+        progress.close()
+    diagnostics = sort_diagnostics(d for checked in results for d in checked.diagnostics)
+    if args.format == "json":
+        objects = [d.to_json() for d in diagnostics]
+        console.out.write(json.dumps(objects, indent=2, ensure_ascii=False) + "\n")
+    else:
+        sources = {name: text for checked in results for name, text in checked.sources.items()}
+        report(console, diagnostics, sources)
+        invalid = sum(not checked.ok for checked in results)
+        errors = sum(d.severity == "error" for d in diagnostics)
+        summary = (
+            f"{_count(len(results), 'file')} checked: "
+            f"{len(results) - invalid} valid, {invalid} invalid"
+        )
+        if diagnostics:
+            warnings = len(diagnostics) - errors
+            summary += f" ({_count(errors, 'error')}, {_count(warnings, 'warning')})"
+        console.err.write(summary + "\n")
+    return 0 if all(checked.ok for checked in results) else 1
+
+
+def _gather(paths: Sequence[str], root: str | None) -> list[Job]:
+    """Every prompt file named or found under a folder, once each, in the order given."""
+    find_root = root_finder(root)
+    seen: set[str] = set()
+    jobs: list[Job] = []
+    for text in paths:
+        target = existing_path(text)
+        prompt_root = str(find_root(target))
+        files = find_prompt_files(target) if target.is_dir() else [target]
+        if not files:
+            raise UsageError(
+                f"no prompt files under '{text}'",
+                hint=f"prompt file names end in {', '.join(PROMPT_SUFFIXES)}",
+            )
+        for file in files:
+            key = str(file.resolve())
+            if key not in seen:
+                seen.add(key)
+                jobs.append(Job(str(file), prompt_root))
+    return jobs
+
+
+def _count(number: int, noun: str) -> str:
+    return f"{number} {noun}" + ("" if number == 1 else "s")
+
+
+COMMAND = Command(
+    name="validate",
+    summary="Check prompt files and folders, reporting every problem with its line.",
+    description=(
+        "Load and check prompt files: syntax, the schema, references between sections, tools, "
+        "params and includes, and that every handler, predicate and policy is installed (read "
+        "from package metadata; nothing is imported). Every problem of every file is reported, "
+        "sorted by file and line. Exit status: 0 every file is valid (warnings allowed), "
+        "1 a file has errors, 2 usage error."
+    ),
+    examples=(
+        "wink-decl validate prompts/",
+        "wink-decl validate prompts/agents/code-review.wink.yaml --format json",
+    ),
+    configure=_configure,
+    run=_run,
+)
