@@ -11,6 +11,7 @@ from wink_decl.diagnostics import (
     DiagnosticBag,
     DiagnosticError,
     Span,
+    as_hint,
     render_json,
     render_text,
     sort_diagnostics,
@@ -160,3 +161,20 @@ def test_a_boolean_where_text_belongs_gets_a_quoting_hint() -> None:
 )
 def test_json_form_reads_back_to_the_same_diagnostic(diagnostic: Diagnostic) -> None:
     assert Diagnostic.from_json(json.loads(json.dumps(diagnostic.to_json()))) == diagnostic
+
+
+@pytest.mark.parametrize(
+    ("written", "shown"),
+    [
+        ("Save the file as UTF-8 in your editor.", "save the file as UTF-8 in your editor"),
+        ("UTF-8 is the only encoding.", "UTF-8 is the only encoding"),
+        ("did you mean 'full'?", "did you mean 'full'?"),
+        ("Did you mean 'a'? Run 'wink-decl plugins'.", "did you mean 'a'? Run 'wink-decl plugins'"),
+        ("  Wait for it...  ", "wait for it..."),
+        ("X", "X"),
+    ],
+    ids=["sentence", "acronym", "question", "two-sentences", "ellipsis", "one-letter"],
+)
+def test_hints_read_alike_whoever_wrote_them(written: str, shown: str) -> None:
+    assert as_hint(written) == shown
+    assert Diagnostic("m", None, "c", hint=written).hint == shown

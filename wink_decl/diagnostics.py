@@ -22,6 +22,7 @@ __all__ = [
     "DiagnosticError",
     "Severity",
     "Span",
+    "as_hint",
     "render_json",
     "render_text",
     "sort_diagnostics",
@@ -62,6 +63,11 @@ class Diagnostic:
     suggestions: tuple[str, ...] = ()
     path: str | None = None
     """The file when there is no span (for example an unreadable file)."""
+
+    def __post_init__(self) -> None:
+        """Hints read alike whoever wrote them: one lower-case clause after ``hint:``."""
+        if self.hint:
+            object.__setattr__(self, "hint", as_hint(self.hint))
 
     @property
     def file(self) -> str:
@@ -109,6 +115,18 @@ class Diagnostic:
             suggestions=tuple(data["suggestions"]),
             path=str(data["file"]) if span is None else None,
         )
+
+
+def as_hint(text: str) -> str:
+    """``Save the file as UTF-8.`` -> ``save the file as UTF-8``; ``UTF-8 ...`` stays as it is.
+
+    The form of STYLE.md's ``hint: did you mean 'full'?``: no capital unless the first word is
+    an acronym or a name, no final period (a question keeps its mark).
+    """
+    text = text.strip()
+    if len(text) > 1 and text[0].isupper() and not text[1].isupper():
+        text = text[0].lower() + text[1:]
+    return text.removesuffix(".") if not text.endswith("..") else text
 
 
 class DiagnosticError(Exception):

@@ -241,7 +241,7 @@ def test_an_existing_output_is_left_alone(here: Path) -> None:
         1,
         "",
         "g.wink.toml: error: This file already exists; it was left unchanged.\n"
-        "  hint: Pass --force to overwrite it, or choose another name.\n",
+        "  hint: pass --force to overwrite it, or choose another name\n",
     )
     assert (here / "g.wink.toml").read_text() == "mine\n"
 
@@ -256,7 +256,7 @@ def test_a_null_cannot_be_written_as_toml(here: Path) -> None:
         "  expected: a text, number, true/false, list or mapping\n"
         "   4 |     summary:\n"
         "     |             ^\n"
-        "  hint: Write a value here, or remove the entry, then convert again.\n",
+        "  hint: write a value here, or remove the entry, then convert again\n",
     )
     assert not (here / "n.wink.toml").exists()
 
@@ -267,7 +267,7 @@ def test_an_unreadable_input_is_reported(here: Path) -> None:
         "",
         "missing.wink.yaml: error: This file cannot be read: no such file or directory.\n"
         "  expected: a prompt file that exists and can be read\n"
-        "  hint: Check the path and the file's permissions.\n",
+        "  hint: check the path and the file's permissions\n",
     )
 
 
@@ -292,7 +292,7 @@ def test_a_file_that_cannot_be_written_is_reported(
         1,
         "",
         "g.wink.toml: error: This file cannot be written: permission denied.\n"
-        "  hint: Check that you may write to the folder, and that it is a folder.\n",
+        "  hint: check that you may write to the folder, and that it is a folder\n",
     )
 
 

@@ -204,7 +204,7 @@ def test_an_existing_file_is_left_alone(workspace: Path) -> None:
         1,
         "",
         "my-prompt.wink.yaml: error: This file already exists; it was left unchanged.\n"
-        "  hint: Pass --force to overwrite it, or choose another name.\n",
+        "  hint: pass --force to overwrite it, or choose another name\n",
     )
     assert (workspace / "my-prompt.wink.yaml").read_text() == "mine\n"
 
@@ -235,7 +235,7 @@ def test_a_file_that_cannot_be_written_is_reported(
         1,
         "",
         "my-prompt.wink.yaml: error: This file cannot be written: permission denied.\n"
-        "  hint: Check that you may write to the folder, and that it is a folder.\n",
+        "  hint: check that you may write to the folder, and that it is a folder\n",
     )
 
 

@@ -127,8 +127,8 @@ def test_a_wrong_file_value_and_a_command_line_mistake(cli: Run, here: Path) -> 
             "  expected: a value\n"
             "   1 | name: [\n"
             "     |        ^\n"
-            "  hint: Put text that starts with a character such as , [ ] { } # & * ! | > % @ in "
-            "quotes.\n",
+            "  hint: put text that starts with a character such as , [ ] { } # & * ! | > % @ in "
+            "quotes\n",
         ),
         (
             "p.yaml",
@@ -147,7 +147,7 @@ def test_a_wrong_file_value_and_a_command_line_mistake(cli: Run, here: Path) -> 
             b"name: \xff\n",
             "p.yaml:1:7: error: This file is not valid UTF-8 text (byte 0xff).\n"
             "  expected: UTF-8 text\n"
-            "  hint: Save the file as UTF-8 in your editor.\n",
+            "  hint: save the file as UTF-8 in your editor\n",
         ),
         (
             "p.json",

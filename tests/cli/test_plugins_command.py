@@ -91,7 +91,7 @@ def test_a_conflict_warns_in_the_words_of_the_compiler() -> None:
     expected = (
         "warning: Handler 'files.read_file' is registered by two distributions: "
         "files-fork 2.1, wink-decl-files 1.0.\n"
-        "  hint: Choose one: files.read_file@files-fork, files.read_file@wink-decl-files\n"
+        "  hint: choose one: files.read_file@files-fork, files.read_file@wink-decl-files\n"
     )
     assert plugin_warnings(catalog(FILES, FORK)) == expected
     assert expected == f"warning: {problem.message}\n  hint: {problem.hint}\n"
@@ -189,7 +189,7 @@ def test_json_is_one_object_with_every_kind_and_the_conflicts() -> None:
                         "name": "files.read_file",
                         "message": "Handler 'files.read_file' is registered by two "
                         "distributions: files-fork 2.1, wink-decl-files 1.0.",
-                        "hint": "Choose one: files.read_file@files-fork, "
+                        "hint": "choose one: files.read_file@files-fork, "
                         "files.read_file@wink-decl-files",
                         "choices": [
                             "files.read_file@files-fork",

@@ -89,8 +89,8 @@ def test_problems_as_json(cli: Run, tmp_path: Path, monkeypatch: pytest.MonkeyPa
             "code": "yaml-syntax",
             "message": "This quoted text is never closed.",
             "expected": 'a closing " at the end of the text',
-            "hint": "Add the closing \" at the end of the text. Inside '...' write '' for a "
-            'quote; inside "..." write \\".',
+            "hint": "add the closing \" at the end of the text. Inside '...' write '' for a "
+            'quote; inside "..." write \\"',
             "suggestions": [],
         }
     ]
@@ -134,7 +134,7 @@ def test_a_file_that_is_not_a_prompt(
         "notes.txt: error: This file is neither YAML nor TOML: its name does not end in .yaml, "
         ".yml or .toml.\n"
         "  expected: a name such as review.wink.yaml or review.wink.toml\n"
-        "  hint: Rename the file so that it ends in .wink.yaml or .wink.toml.\n"
+        "  hint: rename the file so that it ends in .wink.yaml or .wink.toml\n"
         "1 file checked: 0 valid, 1 invalid (1 error, 0 warnings)\n",
     )
 

@@ -114,7 +114,7 @@ def test_an_unreadable_file_is_one_diagnostic_without_lines(
     assert report(result) == (
         "missing.wink.yaml: error: This file cannot be read: no such file or directory.\n"
         "  expected: a prompt file that exists and can be read\n"
-        "  hint: Check the path and the file's permissions."
+        "  hint: check the path and the file's permissions"
     )
     assert result.sources == {}
     assert not result.ok
@@ -131,8 +131,8 @@ def test_a_file_that_fails_to_load_still_has_its_lines_quoted(
         '  expected: a closing " at the end of the text\n'
         '   4 |     title: "Task\n'
         "     |            ^\n"
-        "  hint: Add the closing \" at the end of the text. Inside '...' write '' for a quote; "
-        'inside "..." write \\".'
+        "  hint: add the closing \" at the end of the text. Inside '...' write '' for a quote; "
+        'inside "..." write \\"'
     )
 
 

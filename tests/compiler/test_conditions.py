@@ -232,12 +232,12 @@ sections:
         "  11 |     enabled: {all: [{equals: {param: level, value: high}}, "
         "{predicate: test.alway}]}\n"
         "     |                                                                        ^^^^^^^^^^\n"
-        "  hint: Did you mean 'test.always'? Run 'wink-decl plugins' to list what is "
-        "installed.\n"
+        "  hint: did you mean 'test.always'? Run 'wink-decl plugins' to list what is "
+        "installed\n"
         "prompt.wink.yaml:15:51: error: No predicate named 'nobody.knows' is installed.\n"
         "  15 |     visibility: {summary_when: {any: [{predicate: nobody.knows}]}}\n"
         "     |                                                   ^^^^^^^^^^^^\n"
-        "  hint: Run 'wink-decl plugins' to list what is installed."
+        "  hint: run 'wink-decl plugins' to list what is installed"
     )
     (first, *_) = result.diagnostics
     assert first.suggestions == ("strict",)

@@ -151,8 +151,8 @@ def test_an_unknown_plugin_policy(here: Path, catalog: PluginCatalog) -> None:
         "prompt.wink.yaml:5:20: error: No policy named 'test.call_limt' is installed.\n"
         "   5 |   - plugin: {name: test.call_limt}\n"
         "     |                    ^^^^^^^^^^^^^^\n"
-        "  hint: Did you mean 'test.call_limit'? Run 'wink-decl plugins' to list what is "
-        "installed."
+        "  hint: did you mean 'test.call_limit'? Run 'wink-decl plugins' to list what is "
+        "installed"
     )
 
 

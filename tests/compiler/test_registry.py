@@ -190,7 +190,7 @@ def test_a_deleted_file_is_reported_as_unreadable(registry: PromptRegistry) -> N
     assert report(result) == (
         "agents/review.wink.yaml: error: This file cannot be read: no such file or directory.\n"
         "  expected: a prompt file that exists and can be read\n"
-        "  hint: Check the path and the file's permissions."
+        "  hint: check the path and the file's permissions"
     )
     with pytest.raises(DiagnosticError):
         registry.get("agents/review")

@@ -206,8 +206,8 @@ def test_a_handler_without_a_params_dataclass_needs_declared_params(
             "prompt.wink.yaml:9:14: error: No handler named 'test.lokup' is installed.\n"
             "   9 |     handler: test.lokup\n"
             "     |              ^^^^^^^^^^\n"
-            "  hint: Did you mean 'test.lookup', 'test.untyped' or 'shared.lookup'? "
-            "Run 'wink-decl plugins' to list what is installed.",
+            "  hint: did you mean 'test.lookup', 'test.untyped' or 'shared.lookup'? "
+            "Run 'wink-decl plugins' to list what is installed",
             id="unknown",
         ),
         pytest.param(
@@ -216,7 +216,7 @@ def test_a_handler_without_a_params_dataclass_needs_declared_params(
             "distributions: other-plugins 2.0, test-plugins 1.0.\n"
             "   9 |     handler: shared.lookup\n"
             "     |              ^^^^^^^^^^^^^\n"
-            "  hint: Choose one: shared.lookup@other-plugins, shared.lookup@test-plugins",
+            "  hint: choose one: shared.lookup@other-plugins, shared.lookup@test-plugins",
             id="ambiguous",
         ),
         pytest.param(

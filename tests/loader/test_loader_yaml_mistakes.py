@@ -21,8 +21,8 @@ YAML_MISTAKES = [
             '  expected: a closing " at the end of the text',
             '   1 | title: "Code review',
             "     |        ^",
-            "  hint: Add the closing \" at the end of the text. Inside '...' write "
-            '\'\' for a quote; inside "..." write \\".',
+            "  hint: add the closing \" at the end of the text. Inside '...' write "
+            '\'\' for a quote; inside "..." write \\"',
         ),
         id="unclosed-quote",
     ),
@@ -34,8 +34,8 @@ YAML_MISTAKES = [
             "  expected: a closing ' at the end of the text",
             "   2 | title: 'Code review",
             "     |        ^",
-            "  hint: Add the closing ' at the end of the text. Inside '...' write "
-            '\'\' for a quote; inside "..." write \\".',
+            "  hint: add the closing ' at the end of the text. Inside '...' write "
+            '\'\' for a quote; inside "..." write \\"',
         ),
         id="unclosed-single-quote",
     ),
@@ -48,8 +48,8 @@ YAML_MISTAKES = [
             "  expected: a key lined up with the keys above it",
             "   3 |  strict: true",
             "     |  ^",
-            "  hint: Indent the keys of one mapping by the same number of spaces, "
-            "and a nested value further than its key.",
+            "  hint: indent the keys of one mapping by the same number of spaces, "
+            "and a nested value further than its key",
         ),
         id="key-indented-less",
     ),
@@ -62,8 +62,8 @@ YAML_MISTAKES = [
             "  expected: one key per line, lined up with the keys above it",
             "   3 |     strict: true",
             "     |           ^",
-            "  hint: If this is text, put the whole value in quotes; if it is a "
-            "new key, start it on its own line, lined up with the other keys.",
+            "  hint: if this is text, put the whole value in quotes; if it is a "
+            "new key, start it on its own line, lined up with the other keys",
         ),
         id="key-indented-more",
     ),
@@ -75,8 +75,8 @@ YAML_MISTAKES = [
             "  expected: key: value",
             "   2 | title Code review",
             "     | ^",
-            "  hint: Add ': ' after the key. If the line continues the text above, "
-            "indent it further.",
+            "  hint: add ': ' after the key. If the line continues the text above, "
+            "indent it further",
         ),
         id="missing-colon",
     ),
@@ -89,8 +89,8 @@ YAML_MISTAKES = [
             "  expected: one key per line, lined up with the keys above it",
             "   2 | title: Review: the change",
             "     |              ^",
-            "  hint: If this is text, put the whole value in quotes; if it is a "
-            "new key, start it on its own line, lined up with the other keys.",
+            "  hint: if this is text, put the whole value in quotes; if it is a "
+            "new key, start it on its own line, lined up with the other keys",
         ),
         id="colon-inside-value",
     ),
@@ -103,8 +103,8 @@ YAML_MISTAKES = [
             "  expected: a key lined up with the keys above it",
             "   2 | - title: Task",
             "     | ^",
-            "  hint: To write a list, put it under a key and indent it, as in "
-            "'items:' then '  - first'.",
+            "  hint: to write a list, put it under a key and indent it, as in "
+            "'items:' then '  - first'",
         ),
         id="list-item-among-keys",
     ),
@@ -117,7 +117,7 @@ YAML_MISTAKES = [
             "  expected: a list item ('- ') lined up with the items above it",
             "   3 |   title: Task",
             "     |   ^",
-            "  hint: Start every item of one list with '- ' at the same column.",
+            "  hint: start every item of one list with '- ' at the same column",
         ),
         id="list-item-not-lined-up",
     ),
@@ -130,8 +130,8 @@ YAML_MISTAKES = [
             "  expected: ',' or ']'",
             "   2 | key: review",
             "     |    ^",
-            "  hint: The list opens with '[' on line 1; separate its items with "
-            "commas and close it with ']'.",
+            "  hint: the list opens with '[' on line 1; separate its items with "
+            "commas and close it with ']'",
         ),
         id="unclosed-flow-list",
     ),
@@ -144,8 +144,8 @@ YAML_MISTAKES = [
             "  expected: ',' or '}'",
             "   1 | enabled: {param: strict",
             "     |                        ^",
-            "  hint: The mapping opens with '{' on line 1; separate its entries "
-            "with commas and close it with '}'.",
+            "  hint: the mapping opens with '{' on line 1; separate its entries "
+            "with commas and close it with '}'",
         ),
         id="unclosed-flow-mapping",
     ),
@@ -157,7 +157,7 @@ YAML_MISTAKES = [
             "  expected: a key, or the end of the file",
             "   1 | tools: [list_dir, read_file]]",
             "     |                             ^",
-            "  hint: Remove the ']', or add the opening bracket that it closes.",
+            "  hint: remove the ']', or add the opening bracket that it closes",
         ),
         id="stray-closing-bracket",
     ),
@@ -169,7 +169,7 @@ YAML_MISTAKES = [
             "  expected: text, a number, true or false, a list or a mapping",
             "   2 | owner: @alice",
             "     |        ^",
-            "  hint: Put the value in quotes if the '@' belongs to the text.",
+            "  hint: put the value in quotes if the '@' belongs to the text",
         ),
         id="value-starts-with-at",
     ),
@@ -182,8 +182,8 @@ YAML_MISTAKES = [
             "  expected: a value",
             "   1 | key: ]",
             "     |      ^",
-            "  hint: Put text that starts with a character such as , [ ] { } # & * "
-            "! | > % @ in quotes.",
+            "  hint: put text that starts with a character such as , [ ] { } # & * "
+            "! | > % @ in quotes",
         ),
         id="missing-value-before-bracket",
     ),
@@ -195,8 +195,8 @@ YAML_MISTAKES = [
             '  expected: an escape such as \\n, \\t, \\" or \\\\',
             '   1 | template: "C:\\new\\q"',
             "     |                  ^",
-            "  hint: Put text with backslashes in single quotes, or write each "
-            "backslash twice (\\\\).",
+            "  hint: put text with backslashes in single quotes, or write each "
+            "backslash twice (\\\\)",
         ),
         id="bad-escape",
     ),
@@ -210,8 +210,8 @@ YAML_MISTAKES = [
             "  expected: valid YAML",
             "   1 | template: |x",
             "     |            ^",
-            "  hint: Look for a missing ':', an unclosed quote or bracket, or a "
-            "line that is not lined up with the lines around it.",
+            "  hint: look for a missing ':', an unclosed quote or bracket, or a "
+            "line that is not lined up with the lines around it",
         ),
         id="block-scalar-header",
     ),
@@ -224,8 +224,8 @@ YAML_MISTAKES = [
             "  expected: an anchor '&name' on a value earlier in the file",
             "   2 | title: *name",
             "     |        ^",
-            "  hint: Mark a value above with '&name'; if the '*' belongs to your "
-            "text, put it in quotes.",
+            "  hint: mark a value above with '&name'; if the '*' belongs to your "
+            "text, put it in quotes",
         ),
         id="undefined-alias",
     ),
@@ -237,7 +237,7 @@ YAML_MISTAKES = [
             "  expected: each anchor name once",
             "   2 | b: &x two",
             "     |    ^",
-            "  hint: Give each anchor its own name.",
+            "  hint: give each anchor its own name",
         ),
         id="duplicate-anchor",
     ),
@@ -249,8 +249,8 @@ YAML_MISTAKES = [
             "  expected: valid YAML",
             "   1 | %YAML 2.0",
             "     | ^",
-            "  hint: Look for a missing ':', an unclosed quote or bracket, or a "
-            "line that is not lined up with the lines around it.",
+            "  hint: look for a missing ':', an unclosed quote or bracket, or a "
+            "line that is not lined up with the lines around it",
         ),
         id="unsupported-version",
     ),
@@ -263,8 +263,8 @@ YAML_MISTAKES = [
             "  expected: printable text",
             "   2 | title: Code",
             "     |            ^",
-            "  hint: Delete the character (most editors do not show it); to keep "
-            'it in text, write it as the escape "\\u000C" inside double quotes.',
+            "  hint: delete the character (most editors do not show it); to keep "
+            'it in text, write it as the escape "\\u000C" inside double quotes',
         ),
         id="control-character",
     ),
@@ -276,8 +276,8 @@ YAML_MISTAKES = [
             "  expected: spaces at the start of the line",
             "   2 |  language: python",
             "     | ^",
-            "  hint: Replace the tab with spaces; most editors can insert spaces "
-            "when Tab is pressed.",
+            "  hint: replace the tab with spaces; most editors can insert spaces "
+            "when Tab is pressed",
         ),
         id="tab-indentation",
     ),
@@ -289,8 +289,8 @@ YAML_MISTAKES = [
             "  expected: spaces at the start of the line",
             "   3 |   strict: true",
             "     | ^",
-            "  hint: Replace the tab with spaces; most editors can insert spaces "
-            "when Tab is pressed.",
+            "  hint: replace the tab with spaces; most editors can insert spaces "
+            "when Tab is pressed",
         ),
         id="tab-after-spaces",
     ),
@@ -302,8 +302,8 @@ YAML_MISTAKES = [
             "  expected: spaces at the start of the line",
             "   3 |  - key: notes",
             "     | ^",
-            "  hint: Replace the tab with spaces; most editors can insert spaces "
-            "when Tab is pressed.",
+            "  hint: replace the tab with spaces; most editors can insert spaces "
+            "when Tab is pressed",
         ),
         id="tab-in-list",
     ),
@@ -316,7 +316,7 @@ YAML_MISTAKES = [
             "  expected: each key once in a mapping",
             "   3 | title: Code review",
             "     | ^^^^^",
-            "  hint: Remove one of the two, or merge their values under the first.",
+            "  hint: remove one of the two, or merge their values under the first",
         ),
         id="duplicate-key",
     ),
@@ -329,13 +329,13 @@ YAML_MISTAKES = [
             "  expected: each key once in a mapping",
             "   3 |     key: task2",
             "     |     ^^^",
-            "  hint: Remove one of the two, or merge their values under the first.",
+            "  hint: remove one of the two, or merge their values under the first",
             "review.wink.yaml:5:5: error: Key 'title' appears twice in this "
             "mapping (first on line 4).",
             "  expected: each key once in a mapping",
             "   5 |     title: B",
             "     |     ^^^^^",
-            "  hint: Remove one of the two, or merge their values under the first.",
+            "  hint: remove one of the two, or merge their values under the first",
         ),
         id="duplicate-keys-nested",
     ),
@@ -348,8 +348,8 @@ YAML_MISTAKES = [
             "  expected: a plain value, without a tag",
             "   1 | key: !!python/object:os.system rm",
             "     |      ^^^^^^^^^^^^^^^^^^^^^^^^^",
-            "  hint: Remove the tag; if the '!' belongs to your text, put the "
-            "whole value in quotes.",
+            "  hint: remove the tag; if the '!' belongs to your text, put the "
+            "whole value in quotes",
         ),
         id="tag-python-object",
     ),
@@ -361,8 +361,8 @@ YAML_MISTAKES = [
             "  expected: a plain value, without a tag",
             "   1 | title: !shout review",
             "     |        ^^^^^^",
-            "  hint: Remove the tag; if the '!' belongs to your text, put the "
-            "whole value in quotes.",
+            "  hint: remove the tag; if the '!' belongs to your text, put the "
+            "whole value in quotes",
         ),
         id="tag-custom",
     ),
@@ -374,8 +374,8 @@ YAML_MISTAKES = [
             "  expected: a plain value, without a tag",
             "   1 | version: !!str 1.0",
             "     |          ^^^^^",
-            "  hint: Remove the tag; if the '!' belongs to your text, put the "
-            "whole value in quotes.",
+            "  hint: remove the tag; if the '!' belongs to your text, put the "
+            "whole value in quotes",
         ),
         id="tag-str",
     ),
@@ -387,8 +387,8 @@ YAML_MISTAKES = [
             "  expected: a plain value, without a tag",
             "   1 | tools: !!set {read_file, list_dir}",
             "     |        ^^^^^",
-            "  hint: Remove the tag; if the '!' belongs to your text, put the "
-            "whole value in quotes.",
+            "  hint: remove the tag; if the '!' belongs to your text, put the "
+            "whole value in quotes",
         ),
         id="tag-set",
     ),
@@ -400,8 +400,8 @@ YAML_MISTAKES = [
             "  expected: a plain value, without a tag",
             "   1 | title: &t !upper review",
             "     |           ^^^^^^",
-            "  hint: Remove the tag; if the '!' belongs to your text, put the "
-            "whole value in quotes.",
+            "  hint: remove the tag; if the '!' belongs to your text, put the "
+            "whole value in quotes",
         ),
         id="tag-after-anchor",
     ),
@@ -413,7 +413,7 @@ YAML_MISTAKES = [
             "  expected: every key written out in this mapping",
             "   3 |   <<: *base",
             "     |   ^^",
-            "  hint: Copy the keys you need into this mapping instead of merging them with '<<'.",
+            "  hint: copy the keys you need into this mapping instead of merging them with '<<'",
         ),
         id="merge-key",
     ),
@@ -425,7 +425,7 @@ YAML_MISTAKES = [
             "  expected: a key written as text, such as title",
             "   1 | 1: one",
             "     | ^",
-            '  hint: Put the key in quotes: "1":',
+            '  hint: put the key in quotes: "1":',
         ),
         id="key-number",
     ),
@@ -437,7 +437,7 @@ YAML_MISTAKES = [
             "  expected: a key written as text, such as title",
             "   1 | 1.5: one",
             "     | ^^^",
-            '  hint: Put the key in quotes: "1.5":',
+            '  hint: put the key in quotes: "1.5":',
         ),
         id="key-float",
     ),
@@ -449,7 +449,7 @@ YAML_MISTAKES = [
             "  expected: a key written as text, such as title",
             "   1 | null: nothing",
             "     | ^^^^",
-            '  hint: Put the key in quotes: "null":',
+            '  hint: put the key in quotes: "null":',
         ),
         id="key-null",
     ),
@@ -461,7 +461,7 @@ YAML_MISTAKES = [
             "  expected: a key written as text, such as title",
             "   1 | ~: nothing",
             "     | ^",
-            '  hint: Put the key in quotes: "~":',
+            '  hint: put the key in quotes: "~":',
         ),
         id="key-tilde",
     ),
@@ -473,8 +473,8 @@ YAML_MISTAKES = [
             "  expected: a key before the ':', such as title:",
             "   1 | : nothing",
             "     | ^",
-            "  hint: Write the key before the ':'; if the ':' belongs to text, put "
-            "the text in quotes.",
+            "  hint: write the key before the ':'; if the ':' belongs to text, put "
+            "the text in quotes",
         ),
         id="key-empty",
     ),
@@ -487,7 +487,7 @@ YAML_MISTAKES = [
             "  expected: a key written as text, such as title",
             "   1 | true: yes",
             "     | ^^^^",
-            '  hint: Put the key in quotes: "true":',
+            '  hint: put the key in quotes: "true":',
         ),
         id="key-bool",
     ),
@@ -499,7 +499,7 @@ YAML_MISTAKES = [
             "  expected: a key written as text, such as title",
             "   1 | [a, b]: pair",
             "     | ^^^^^^",
-            "  hint: Use a name as the key, such as title.",
+            "  hint: use a name as the key, such as title",
         ),
         id="key-list",
     ),
@@ -511,7 +511,7 @@ YAML_MISTAKES = [
             "  expected: a key written as text, such as title",
             "   1 | ? {a: 1}",
             "     |   ^^^^^^",
-            "  hint: Use a name as the key, such as title.",
+            "  hint: use a name as the key, such as title",
         ),
         id="key-mapping",
     ),
@@ -523,8 +523,8 @@ YAML_MISTAKES = [
             "  expected: a plain value, without a tag",
             "   1 | !k title: x",
             "     | ^^",
-            "  hint: Remove the tag; if the '!' belongs to your text, put the "
-            "whole value in quotes.",
+            "  hint: remove the tag; if the '!' belongs to your text, put the "
+            "whole value in quotes",
         ),
         id="key-tagged",
     ),
@@ -536,19 +536,19 @@ YAML_MISTAKES = [
             "  expected: a plain value, without a tag",
             "   1 | title: !shout x",
             "     |        ^^^^^^",
-            "  hint: Remove the tag; if the '!' belongs to your text, put the "
-            "whole value in quotes.",
+            "  hint: remove the tag; if the '!' belongs to your text, put the "
+            "whole value in quotes",
             "review.wink.yaml:2:1: error: The key '2' is a number, but keys must be text.",
             "  expected: a key written as text, such as title",
             "   2 | 2: two",
             "     | ^",
-            '  hint: Put the key in quotes: "2":',
+            '  hint: put the key in quotes: "2":',
             "review.wink.yaml:3:1: error: Key 'title' appears twice in this "
             "mapping (first on line 1).",
             "  expected: each key once in a mapping",
             "   3 | title: again",
             "     | ^^^^^",
-            "  hint: Remove one of the two, or merge their values under the first.",
+            "  hint: remove one of the two, or merge their values under the first",
         ),
         id="many-mistakes-sorted",
     ),
@@ -566,7 +566,7 @@ YAML_MISTAKES = [
             "  expected: at most 200,000 values, counting each alias as the values it repeats",
             "   6 | f: &f [*e, *e, *e, *e, *e, *e, *e, *e, *e]",
             "     |            ^^",
-            "  hint: Each alias repeats the whole value it names; use fewer aliases.",
+            "  hint: each alias repeats the whole value it names; use fewer aliases",
         ),
         id="alias-bomb",
     ),
@@ -579,7 +579,7 @@ YAML_MISTAKES = [
             "  expected: at most 8 values, counting each alias as the values it repeats",
             "   2 | b: [*a, *a]",
             "     |     ^^",
-            "  hint: Each alias repeats the whole value it names; use fewer aliases.",
+            "  hint: each alias repeats the whole value it names; use fewer aliases",
         ),
         id="alias-over-limit",
     ),
@@ -591,7 +591,7 @@ YAML_MISTAKES = [
             "  expected: at most 4 values",
             "   1 | a: [1, 2, 3]",
             "     |           ^",
-            "  hint: Split the prompt into several smaller files.",
+            "  hint: split the prompt into several smaller files",
         ),
         id="values-over-limit",
     ),
@@ -604,7 +604,7 @@ YAML_MISTAKES = [
             "  expected: '*a' used only after the value marked '&a' is complete",
             "   1 | a: &a [x, *a]",
             "     |           ^^",
-            "  hint: Move '*a' out of the value marked '&a'.",
+            "  hint: move '*a' out of the value marked '&a'",
         ),
         id="recursive-alias",
     ),
@@ -616,7 +616,7 @@ YAML_MISTAKES = [
             "  expected: at most 3 levels of nested mappings and lists",
             "   4 |       d: 1",
             "     |       ^^^^",
-            "  hint: Flatten the structure: nest mappings and lists less deeply.",
+            "  hint: flatten the structure: nest mappings and lists less deeply",
         ),
         id="too-deep-block",
     ),
@@ -628,7 +628,7 @@ YAML_MISTAKES = [
             "  expected: at most 3 levels of nested mappings and lists",
             "   1 | a: [[[[1]]]]",
             "     |      ^^^^^",
-            "  hint: Flatten the structure: nest mappings and lists less deeply.",
+            "  hint: flatten the structure: nest mappings and lists less deeply",
         ),
         id="too-deep-flow",
     ),
@@ -641,7 +641,7 @@ YAML_MISTAKES = [
             "  expected: a file of at most 16 bytes",
             "   1 | key: review",
             "     | ^",
-            "  hint: Split the prompt into several smaller files.",
+            "  hint: split the prompt into several smaller files",
         ),
         id="too-large",
     ),
@@ -652,7 +652,7 @@ YAML_MISTAKES = [
             "review.wink.yaml:1:1: error: This file is empty; a prompt file must "
             "be a mapping of keys such as 'key:', 'title:' and 'sections:'.",
             "  expected: a mapping of keys such as 'key:', 'title:' and 'sections:'",
-            "  hint: Start the file with lines such as 'key: review' and 'title: Review'.",
+            "  hint: start the file with lines such as 'key: review' and 'title: Review'",
         ),
         id="empty-file",
     ),
@@ -665,7 +665,7 @@ YAML_MISTAKES = [
             "  expected: a mapping of keys such as 'key:', 'title:' and 'sections:'",
             "   1 | # nothing here yet",
             "     | ^",
-            "  hint: Start the file with lines such as 'key: review' and 'title: Review'.",
+            "  hint: start the file with lines such as 'key: review' and 'title: Review'",
         ),
         id="comments-only",
     ),
@@ -678,7 +678,7 @@ YAML_MISTAKES = [
             "  expected: a mapping of keys such as 'key:', 'title:' and 'sections:'",
             "   1 | - key: review",
             "     | ^^^^^^^^^^^^^",
-            "  hint: Start the file with lines such as 'key: review' and 'title: Review'.",
+            "  hint: start the file with lines such as 'key: review' and 'title: Review'",
         ),
         id="top-level-list",
     ),
@@ -692,7 +692,7 @@ YAML_MISTAKES = [
             "  expected: a mapping of keys such as 'key:', 'title:' and 'sections:'",
             "   1 | Review the change.",
             "     | ^^^^^^^^^^^^^^^^^^",
-            "  hint: Start the file with lines such as 'key: review' and 'title: Review'.",
+            "  hint: start the file with lines such as 'key: review' and 'title: Review'",
         ),
         id="top-level-text",
     ),
@@ -705,7 +705,7 @@ YAML_MISTAKES = [
             "  expected: a mapping of keys such as 'key:', 'title:' and 'sections:'",
             "   1 | ---",
             "     | ^",
-            "  hint: Start the file with lines such as 'key: review' and 'title: Review'.",
+            "  hint: start the file with lines such as 'key: review' and 'title: Review'",
         ),
         id="top-level-null",
     ),
@@ -718,8 +718,8 @@ YAML_MISTAKES = [
             "  expected: a single document",
             "   2 | ---",
             "     | ^",
-            "  hint: Remove this '---' line, or move the document that follows it "
-            "into its own file.",
+            "  hint: remove this '---' line, or move the document that follows it "
+            "into its own file",
         ),
         id="multiple-documents",
     ),
@@ -732,8 +732,8 @@ YAML_MISTAKES = [
             "  expected: a single document",
             "   3 | ---",
             "     | ^",
-            "  hint: Remove this '---' line, or move the document that follows it "
-            "into its own file.",
+            "  hint: remove this '---' line, or move the document that follows it "
+            "into its own file",
         ),
         id="multiple-documents-marked",
     ),
@@ -745,7 +745,7 @@ YAML_MISTAKES = [
             "  expected: a key written as text, such as title",
             "   1 | ? ",
             "     |  ^",
-            "  hint: Write a name before the ':'.",
+            "  hint: write a name before the ':'",
         ),
         id="key-empty-explicit",
     ),
@@ -757,7 +757,7 @@ YAML_MISTAKES = [
             "  expected: at most 2 values",
             "   1 | a: {b: [1]}",
             "     |        ^^^",
-            "  hint: Split the prompt into several smaller files.",
+            "  hint: split the prompt into several smaller files",
         ),
         id="values-over-limit-at-list",
     ),
@@ -779,7 +779,7 @@ def test_nesting_too_deep_for_the_composer_stops_on_events() -> None:
         "  expected: at most 64 levels of nested mappings and lists",
         f"   1 | {text.rstrip()}",
         "     | " + " " * 66 + "^",
-        "  hint: Flatten the structure: nest mappings and lists less deeply.",
+        "  hint: flatten the structure: nest mappings and lists less deeply",
     )
 
 

@@ -121,7 +121,7 @@ def test_the_catalog_finds_resolves_and_loads_real_installed_plugins(venv_python
                 "wink-decl-files 1.0.0, wink-decl-files-fork 2.1.0."
             ),
             "hint": (
-                "Choose one: files.read_file@wink-decl-files, files.read_file@wink-decl-files-fork"
+                "choose one: files.read_file@wink-decl-files, files.read_file@wink-decl-files-fork"
             ),
             "suggestions": [
                 "files.read_file@wink-decl-files",

@@ -289,7 +289,9 @@ def test_resolve_suggests_up_to_three_names() -> None:
     found = PluginCatalog(memory_entries("many", "1.0", points))
     problem = found.resolve(HANDLERS, "a.bcde")
     assert isinstance(problem, PluginProblem)
-    assert problem.hint == f"Did you mean 'a.bcde1', 'a.bcde2' or 'a.bcde3'? {LIST_HINT}"
+    assert problem.hint == (
+        f"did you mean 'a.bcde1', 'a.bcde2' or 'a.bcde3'? {LIST_HINT.removesuffix('.')}"
+    )
 
 
 @pytest.mark.parametrize(
@@ -343,8 +345,8 @@ def test_a_problem_becomes_a_diagnostic_at_the_handler_value() -> None:
         "review.yaml:3:14: error: No handler named 'style.lookup_rul' is installed.\n"
         "   3 |     handler: style.lookup_rul\n"
         "     |              ^^^^^^^^^^^^^^^^\n"
-        "  hint: Did you mean 'style.lookup_rule' or 'style.lookup_rules'? "
-        "Run 'wink-decl plugins' to list what is installed."
+        "  hint: did you mean 'style.lookup_rule' or 'style.lookup_rules'? "
+        "Run 'wink-decl plugins' to list what is installed"
     )
     assert diagnostic.suggestions == ("style.lookup_rule", "style.lookup_rules")
     assert problem.to_diagnostic(None, path="review.toml") == Diagnostic(

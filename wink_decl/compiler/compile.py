@@ -82,10 +82,14 @@ def compile_file(
     root: str | Path | None = None,
     catalog: PluginCatalog | None = None,
     display_path: str | None = None,
+    content: bytes | None = None,
 ) -> CompileResult:
-    """Load and compile one file; ``root`` bounds includes and names the default ns."""
+    """Load and compile one file; ``root`` bounds includes and names the default ns.
+
+    ``content`` is the file's bytes when the caller has read them already (to hash them).
+    """
     file_path = Path(path)
-    loaded = load_file(file_path, display_path=display_path)
+    loaded = load_file(file_path, display_path=display_path, content=content)
     if loaded.file is None:
         shown = display_path or str(file_path)
         return CompileResult(None, loaded.diagnostics, quotable(file_path, shown))

@@ -17,12 +17,14 @@ from wink_decl.compiler.compile import (
     default_catalog,
 )
 from wink_decl.diagnostics import Diagnostic, DiagnosticError
+from wink_decl.loader import Limits
 from wink_decl.plugins import PluginCatalog
 from wink_decl.runtime._keys import did_you_mean
 
 __all__ = ["PROMPT_SUFFIXES", "CachedResult", "PromptRegistry", "find_prompt_files"]
 
 PROMPT_SUFFIXES = (".wink.yaml", ".wink.yml", ".wink.toml")
+_READ_LIMIT = Limits().max_bytes + 1
 
 
 def find_prompt_files(root: str | Path) -> list[Path]:
@@ -159,7 +161,7 @@ class PromptRegistry:
         if entry is not None and entry.key == digest and entry.fresh(entry.stamp):
             self._cache[key] = _Entry(stamp, digest, entry.result, entry.includes)
             return entry.result
-        result = compile_file(file_path, root=self._root, catalog=self._catalog)
+        result = compile_file(file_path, root=self._root, catalog=self._catalog, content=content)
         includes = tuple((path, _stamp(path)) for path in result.includes)
         self._cache[key] = _Entry(stamp, digest, result, includes)
         if entry is not None:
@@ -197,8 +199,10 @@ def _stamp(path: Path) -> tuple[int, int] | None:
 
 
 def _read(path: Path) -> bytes | None:
+    """The file's bytes, as far as the loader would read them (one past its size limit)."""
     try:
-        return path.read_bytes()
+        with path.open("rb") as handle:
+            return handle.read(_READ_LIMIT)
     except OSError:
         return None
 

@@ -76,22 +76,25 @@ def load_file(
     *,
     display_path: str | None = None,
     limits: Limits = Limits(),  # noqa: B008 - a frozen value, safe to share
+    content: bytes | None = None,
 ) -> LoadResult:
     """Read the prompt file at ``file``; its extension says YAML or TOML.
 
     ``display_path`` (default: ``file`` as given) is what spans and diagnostics show. A file
     that cannot be read or has another extension gives a diagnostic without a span.
+    ``content`` is the file's bytes when the caller has read them already (to hash them).
     """
     shown = display_path if display_path is not None else os.fspath(file)
     file_format = detect_format(file)
     if file_format is None:
         return _no_span(_unknown_extension(shown))
-    try:
-        with open(file, "rb") as handle:  # noqa: PTH123 - str or PathLike alike
-            data = handle.read(limits.max_bytes + 1)
-    except OSError as error:
-        return _no_span(_unreadable(shown, error))
-    return load_text(data, path=shown, format=file_format, limits=limits)
+    if content is None:
+        try:
+            with open(file, "rb") as handle:  # noqa: PTH123 - str or PathLike alike
+                content = handle.read(limits.max_bytes + 1)
+        except OSError as error:
+            return _no_span(_unreadable(shown, error))
+    return load_text(content, path=shown, format=file_format, limits=limits)
 
 
 def _no_span(diagnostic: Diagnostic) -> LoadResult:

@@ -10,7 +10,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from importlib.metadata import Distribution, EntryPoint
 
-from wink_decl.diagnostics import Diagnostic, Span
+from wink_decl.diagnostics import Diagnostic, Span, as_hint
 from wink_decl.errors import WinkDeclError
 
 __all__ = [
@@ -77,6 +77,10 @@ class PluginProblem:
     message: str
     hint: str
     suggestions: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        """The hint in the form every diagnostic gives it."""
+        object.__setattr__(self, "hint", as_hint(self.hint))
 
     def to_diagnostic(self, span: Span | None, *, path: str | None = None) -> Diagnostic:
         """This problem as an error at ``span`` (or in ``path`` when there is no span)."""
