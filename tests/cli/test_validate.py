@@ -81,9 +81,9 @@ def test_problems_as_json(cli: Run, tmp_path: Path, monkeypatch: pytest.MonkeyPa
     expected: list[dict[str, object]] = [
         {
             "file": "cases/broken-syntax-yaml/prompt.wink.yaml",
-            "line": 4,
+            "line": 5,
             "column": 12,
-            "end_line": 4,
+            "end_line": 5,
             "end_column": 12,
             "severity": "error",
             "code": "yaml-syntax",
