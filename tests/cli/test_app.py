@@ -66,7 +66,8 @@ examples:
 """
 
 VALIDATE_HELP = """\
-usage: wink-decl validate [-h] [-v] [--root DIR] [--format {text,json}] [-j N] PATH [PATH ...]
+usage: wink-decl validate [-h] [-v] [--root DIR] [--format {text,json}] [-j N] [--cache-dir DIR]
+                          PATH [PATH ...]
 
 Load and check prompt files: syntax, the schema, references between sections, tools, params and
 includes, and that every handler, predicate and policy is installed (read from package metadata;
@@ -86,10 +87,14 @@ options:
   --format {text,json}  text: diagnostics with the lines quoted, then a summary, on stderr; json:
                         one array of diagnostic objects on stdout (default: text)
   -j N, --jobs N        worker processes (default: one per CPU from 64 files on, else 1)
+  --cache-dir DIR       keep each file's result in DIR (JSON, created if missing): a file, its
+                        includes, wink-decl and the installed plugins all unchanged, it is not
+                        checked again
 
 examples:
   wink-decl validate prompts/
   wink-decl validate prompts/agents/code-review.wink.yaml --format json
+  wink-decl validate prompts/ --cache-dir .wink-decl-cache
 """
 
 

@@ -266,3 +266,26 @@ def test_progress_bar_with_workers(tmp_path: Path, monkeypatch: pytest.MonkeyPat
         "",
         drawn + clear + "20 files checked: 20 valid, 0 invalid\n",
     )
+
+
+def test_a_cache_folder_gives_the_same_report_and_notices_edits(
+    cli: Run, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    tools = copy_case("invalid/tool-mistakes", tmp_path)
+    valid = copy_case("valid/basic-yaml", tmp_path)
+    first = cli("validate", "cases", "--cache-dir", "cache")
+    assert first == (
+        1,
+        "",
+        expected_text(tools) + "2 files checked: 1 valid, 1 invalid (4 errors, 1 warning)\n",
+    )
+    entries = sorted(p.name for p in (tmp_path / "cache").glob("*.json"))
+    assert len(entries) == 2
+    assert cli("validate", "cases", "--cache-dir", "cache", "--jobs", "2") == first
+    assert sorted(p.name for p in (tmp_path / "cache").glob("*.json")) == entries
+    prompt = valid / "prompt.wink.yaml"
+    prompt.write_text(prompt.read_text().replace("title:", "tilte:", 1))
+    status, _, err = cli("validate", "cases", "--cache-dir", "cache")
+    assert (status, err.count("Unknown key 'tilte'")) == (1, 1)
+    assert len(list((tmp_path / "cache").glob("*.json"))) == 3

@@ -8,7 +8,7 @@ from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 
-from wink_decl.compiler import compile_file
+from wink_decl.compiler import PromptRegistry, compile_file
 from wink_decl.diagnostics import Diagnostic
 
 __all__ = ["PARALLEL_MIN_FILES", "Checked", "Job", "available_cpus", "check_all", "check_chunk"]
@@ -26,6 +26,8 @@ class Job:
 
     path: str
     root: str
+    cache_dir: str | None = None
+    """Where results are kept between runs (``--cache-dir``); None: compile every file."""
 
 
 @dataclass(frozen=True)
@@ -42,12 +44,28 @@ def check_chunk(jobs: Sequence[Job]) -> list[Checked]:
     """Compile each file (metadata only: no handler is imported); runs in a worker too."""
     checked: list[Checked] = []
     for job in jobs:
-        result = compile_file(job.path, root=job.root, display_path=job.path)
-        quoted = {d.file for d in result.diagnostics}
+        if job.cache_dir is None:
+            result = compile_file(job.path, root=job.root, display_path=job.path)
+            ok, diagnostics, all_sources = result.ok, result.diagnostics, result.sources
+        else:
+            found = _registry(job.root, job.cache_dir).check(job.path)
+            ok, diagnostics, all_sources = found.ok, found.diagnostics, found.sources
+        quoted = {d.file for d in diagnostics}
         # Only the quoted texts cross back from a worker: most files have nothing to quote.
-        sources = {name: text for name, text in result.sources.items() if name in quoted}
-        checked.append(Checked(job.path, result.ok, result.diagnostics, sources))
+        sources = {name: text for name, text in all_sources.items() if name in quoted}
+        checked.append(Checked(job.path, ok, diagnostics, sources))
     return checked
+
+
+_REGISTRIES: dict[tuple[str, str], PromptRegistry] = {}
+"""One registry per root and cache folder in each process, so the plugin scan happens once."""
+
+
+def _registry(root: str, cache_dir: str) -> PromptRegistry:
+    registry = _REGISTRIES.get((root, cache_dir))
+    if registry is None:
+        registry = _REGISTRIES[root, cache_dir] = PromptRegistry(root, cache_dir=cache_dir)
+    return registry
 
 
 def available_cpus() -> int:

@@ -44,6 +44,12 @@ def _configure(parser: argparse.ArgumentParser) -> None:
         metavar="N",
         help=f"worker processes (default: one per CPU from {PARALLEL_MIN_FILES} files on, else 1)",
     )
+    parser.add_argument(
+        "--cache-dir",
+        metavar="DIR",
+        help="keep each file's result in DIR (JSON, created if missing): a file, its includes, "
+        "wink-decl and the installed plugins all unchanged, it is not checked again",
+    )
 
 
 def _positive(text: str) -> int:
@@ -54,7 +60,7 @@ def _positive(text: str) -> int:
 
 
 def _run(args: argparse.Namespace, console: Console) -> int:
-    jobs = _gather(args.paths, args.root)
+    jobs = _gather(args.paths, args.root, args.cache_dir)
     workers = args.jobs or (available_cpus() if len(jobs) >= PARALLEL_MIN_FILES else 1)
     show = console.interactive and args.format == "text" and len(jobs) >= PROGRESS_MIN_FILES
     progress = Progress(console.err if show else None, len(jobs))
@@ -82,7 +88,7 @@ def _run(args: argparse.Namespace, console: Console) -> int:
     return 0 if all(checked.ok for checked in results) else 1
 
 
-def _gather(paths: Sequence[str], root: str | None) -> list[Job]:
+def _gather(paths: Sequence[str], root: str | None, cache_dir: str | None) -> list[Job]:
     """Every prompt file named or found under a folder, once each, in the order given."""
     find_root = root_finder(root)
     seen: set[str] = set()
@@ -100,7 +106,7 @@ def _gather(paths: Sequence[str], root: str | None) -> list[Job]:
             key = str(file.resolve())
             if key not in seen:
                 seen.add(key)
-                jobs.append(Job(str(file), prompt_root))
+                jobs.append(Job(str(file), prompt_root, cache_dir))
     return jobs
 
 
@@ -121,6 +127,7 @@ COMMAND = Command(
     examples=(
         "wink-decl validate prompts/",
         "wink-decl validate prompts/agents/code-review.wink.yaml --format json",
+        "wink-decl validate prompts/ --cache-dir .wink-decl-cache",
     ),
     configure=_configure,
     run=_run,
