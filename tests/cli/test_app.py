@@ -37,6 +37,12 @@ options:
   --version      show the version and exit
   -v, --verbose  show the traceback when wink-decl fails unexpectedly
 
+examples:
+  wink-decl validate prompts/
+  wink-decl render prompts/agents/code-review.wink.yaml --param language=Python --param change=...
+  wink-decl new code-review
+  wink-decl validate --help
+
 exit status:
   0    success
   1    invalid input: a file or a value has errors, reported with its line

@@ -29,6 +29,12 @@ COMMANDS: tuple[Command, ...] = (VALIDATE, RENDER, TOOLS, COMPILE, SCHEMA, PLUGI
 
 _DESCRIPTION = "Check, render and compile prompt files written in YAML or TOML."
 _EPILOG = """\
+examples:
+  wink-decl validate prompts/
+  wink-decl render prompts/agents/code-review.wink.yaml --param language=Python --param change=...
+  wink-decl new code-review
+  wink-decl validate --help
+
 exit status:
   0    success
   1    invalid input: a file or a value has errors, reported with its line
