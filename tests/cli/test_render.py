@@ -269,7 +269,7 @@ def test_missing_and_unknown_params(cli: Run, here: Path) -> None:
         "kinds.wink.yaml:3:3: error: Param 'name' has no value and no default.\n"
         "   3 |   name: {type: string}\n"
         "     |   ^^^^\n"
-        "  hint: pass a value for 'name' when rendering, or give it a default\n",
+        "  hint: pass --param name=VALUE or put it in --params-file, or give it a default\n",
     )
 
 

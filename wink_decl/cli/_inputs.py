@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import math
 from collections.abc import Mapping, Sequence
@@ -82,6 +83,15 @@ def render_from_args(args: argparse.Namespace, console: Console) -> RenderedProm
     return prompt.template.render(*params, visibility_overrides=overrides)
 
 
+def _for_the_command_line(diagnostic: Diagnostic) -> Diagnostic:
+    """A missing param's hint, in the words of this command: which option gives it."""
+    if diagnostic.code != "missing-param":
+        return diagnostic
+    name = diagnostic.message.split("'")[1]
+    hint = f"pass --param {name}=VALUE or put it in --params-file, or give it a default"
+    return dataclasses.replace(diagnostic, hint=hint)
+
+
 def _split(text: str) -> tuple[str, str]:
     name, equals, value = text.partition("=")
     if not equals or not name:
@@ -154,7 +164,9 @@ class _Inputs:
             return make_params(self.prompt, given)
         except DiagnosticError as error:
             self.problems.extend(
-                d for d in error.diagnostics if not (self.failed and d.code == "param")
+                _for_the_command_line(d)
+                for d in error.diagnostics
+                if not (self.failed and d.code == "param")
             )
             return ()
 
