@@ -17,14 +17,13 @@ from wink_decl.compiler.compile import (
     default_catalog,
 )
 from wink_decl.diagnostics import Diagnostic, DiagnosticError
-from wink_decl.loader import Limits
+from wink_decl.loader import read_bytes
 from wink_decl.plugins import PluginCatalog
 from wink_decl.runtime._keys import did_you_mean
 
 __all__ = ["PROMPT_SUFFIXES", "CachedResult", "PromptRegistry", "find_prompt_files"]
 
 PROMPT_SUFFIXES = (".wink.yaml", ".wink.yml", ".wink.toml")
-_READ_LIMIT = Limits().max_bytes + 1
 
 
 def find_prompt_files(root: str | Path) -> list[Path]:
@@ -201,8 +200,7 @@ def _stamp(path: Path) -> tuple[int, int] | None:
 def _read(path: Path) -> bytes | None:
     """The file's bytes, as far as the loader would read them (one past its size limit)."""
     try:
-        with path.open("rb") as handle:
-            return handle.read(_READ_LIMIT)
+        return read_bytes(path)
     except OSError:
         return None
 

@@ -6,7 +6,14 @@ place in the file; nothing in the text can raise.
 
 from wink_decl.loader._limits import Limits
 from wink_decl.loader._source_map import JSONPath, SourceMap
-from wink_decl.loader.api import LoadedFile, LoadResult, detect_format, load_file, load_text
+from wink_decl.loader.api import (
+    LoadedFile,
+    LoadResult,
+    detect_format,
+    load_file,
+    load_text,
+    read_bytes,
+)
 
 __all__ = [
     "JSONPath",
@@ -17,4 +24,5 @@ __all__ = [
     "detect_format",
     "load_file",
     "load_text",
+    "read_bytes",
 ]
