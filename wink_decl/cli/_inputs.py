@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import json
 import math
 from collections.abc import Mapping, Sequence
@@ -33,6 +32,7 @@ _ITEMS = {
     "boolean": ("true or false values", "[true, false]"),
 }
 Spec = Mapping[str, Any]
+_MISSING_HINT = "pass --param {name}=VALUE or put it in --params-file, or give it a default"
 
 
 def add_render_options(parser: argparse.ArgumentParser) -> None:
@@ -81,15 +81,6 @@ def render_from_args(args: argparse.Namespace, console: Console) -> RenderedProm
         report(console, inputs.problems, sources)
         return None
     return prompt.template.render(*params, visibility_overrides=overrides)
-
-
-def _for_the_command_line(diagnostic: Diagnostic) -> Diagnostic:
-    """A missing param's hint, in the words of this command: which option gives it."""
-    if diagnostic.code != "missing-param":
-        return diagnostic
-    name = diagnostic.message.split("'")[1]
-    hint = f"pass --param {name}=VALUE or put it in --params-file, or give it a default"
-    return dataclasses.replace(diagnostic, hint=hint)
 
 
 def _split(text: str) -> tuple[str, str]:
@@ -161,12 +152,10 @@ class _Inputs:
         # Names whose value failed still count as given: they are wrong, not missing.
         given = {**dict.fromkeys(self.failed), **self.values}
         try:
-            return make_params(self.prompt, given)
+            return make_params(self.prompt, given, missing_hint=_MISSING_HINT)
         except DiagnosticError as error:
             self.problems.extend(
-                _for_the_command_line(d)
-                for d in error.diagnostics
-                if not (self.failed and d.code == "param")
+                d for d in error.diagnostics if not (self.failed and d.code == "param")
             )
             return ()
 

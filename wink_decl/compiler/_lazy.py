@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import inspect
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from wink_decl.errors import PromptRenderError
@@ -22,25 +23,52 @@ __all__ = ["LazyHandler", "LazyPolicy", "LazyPredicate"]
 _POLICY_METHODS = ("check", "on_result")
 
 
-class LazyHandler(BuiltinToolHandler):
+class _PluginRef:
+    """An entry point the file named, imported and checked once, on first use.
+
+    Each kind says how the imported object becomes the one used; the answer, either way, is
+    remembered.
+    """
+
+    __slots__ = ("_catalog", "_entry", "_loaded", "_problem", "span")
+
+    def __init__(
+        self, catalog: PluginCatalog, entry: PluginEntry, span: Span | None = None
+    ) -> None:
+        self._catalog = catalog
+        self._entry = entry
+        self.span = span
+        """Where the file named the plugin, for the diagnostics of binding."""
+        self._loaded: Any = None
+        self._problem: str | None = None
+
+    def _resolve(self, build: Callable[[object], tuple[Any, str | None]]) -> str | None:
+        """Import now and ``build`` what is used from it; the problem, or None when usable."""
+        if self._loaded is None and self._problem is None:
+            try:
+                imported = self._catalog.load(self._entry)
+            except PluginLoadError as error:
+                self._problem = str(error)
+            else:
+                self._loaded, self._problem = build(imported)
+        return self._problem
+
+
+class LazyHandler(_PluginRef, BuiltinToolHandler):
     """Stands in for a plugin handler until the first call imports and checks it.
 
     A handler that cannot be imported or has the wrong shape fails that call with a clear
     message, as any failing tool does; evaluation goes on.
     """
 
-    __slots__ = ("_catalog", "_entry", "_loaded", "_problem", "_tool_name", "span")
+    __slots__ = ("_tool_name",)
 
     def __init__(
         self, catalog: PluginCatalog, entry: PluginEntry, tool_name: str, span: Span | None = None
     ) -> None:
         """Remember what to load, and where the file named it."""
-        self._catalog = catalog
-        self._entry = entry
+        super().__init__(catalog, entry, span)
         self._tool_name = tool_name
-        self.span = span
-        self._loaded: Any = None
-        self._problem: str | None = None
 
     @property
     def entry(self) -> PluginEntry:
@@ -49,15 +77,11 @@ class LazyHandler(BuiltinToolHandler):
 
     def resolve(self) -> str | None:
         """Import and check now; the problem, or None when the handler is usable."""
-        if self._loaded is None and self._problem is None:
-            try:
-                loaded = self._catalog.load(self._entry)
-            except PluginLoadError as error:
-                self._problem = str(error)
-            else:
-                self._problem = check_handler(loaded, name=self._tool_name, entry=self._entry)
-                self._loaded = loaded if self._problem is None else None
-        return self._problem
+        return self._resolve(self._checked)
+
+    def _checked(self, imported: object) -> tuple[Any, str | None]:
+        problem = check_handler(imported, name=self._tool_name, entry=self._entry)
+        return (imported if problem is None else None), problem
 
     @property
     def target(self) -> Any:
@@ -72,32 +96,24 @@ class LazyHandler(BuiltinToolHandler):
         return self._loaded(params, context=context)
 
 
-class LazyPredicate:
+class LazyPredicate(_PluginRef):
     """An enablement predicate from the ``wink_decl.predicates`` group, imported on first use."""
 
-    __slots__ = ("_catalog", "_entry", "_loaded", "_problem", "span")
+    __slots__ = ()
 
     def __init__(
         self, catalog: PluginCatalog, entry: PluginEntry, span: Span | None = None
     ) -> None:
         """Remember what to load, and where the file named it."""
-        self._catalog = catalog
-        self._entry = entry
-        self.span = span
-        self._loaded: Any = None
-        self._problem: str | None = None
+        super().__init__(catalog, entry, span)
 
     def resolve(self) -> str | None:
         """Import and check now; the problem, or None when the predicate is usable."""
-        if self._loaded is None and self._problem is None:
-            try:
-                loaded = self._catalog.load(self._entry)
-            except PluginLoadError as error:
-                self._problem = str(error)
-            else:
-                self._problem = _predicate_problem(loaded, self._entry)
-                self._loaded = loaded if self._problem is None else None
-        return self._problem
+        return self._resolve(self._checked)
+
+    def _checked(self, imported: object) -> tuple[Any, str | None]:
+        problem = _predicate_problem(imported, self._entry)
+        return (imported if problem is None else None), problem
 
     def check(self, params: Any, session: Any) -> bool:
         """Call ``(params, *, session)``; a predicate that cannot be used fails the render."""
@@ -107,10 +123,10 @@ class LazyPredicate:
         return bool(self._loaded(params, session=session))
 
 
-class LazyPolicy:
+class LazyPolicy(_PluginRef):
     """A policy from the ``wink_decl.policies`` group: its factory is called with the config."""
 
-    __slots__ = ("_catalog", "_config", "_entry", "_loaded", "_problem", "span")
+    __slots__ = ("_config",)
 
     def __init__(
         self,
@@ -120,12 +136,8 @@ class LazyPolicy:
         span: Span | None = None,
     ) -> None:
         """Remember what to build, and where the file named it."""
-        self._catalog = catalog
-        self._entry = entry
+        super().__init__(catalog, entry, span)
         self._config = config
-        self.span = span
-        self._loaded: Any = None
-        self._problem: str | None = None
 
     @property
     def name(self) -> str:
@@ -134,14 +146,7 @@ class LazyPolicy:
 
     def resolve(self) -> str | None:
         """Import the factory and build the policy now; the problem, or None when it works."""
-        if self._loaded is None and self._problem is None:
-            try:
-                factory = self._catalog.load(self._entry)
-            except PluginLoadError as error:
-                self._problem = str(error)
-            else:
-                self._loaded, self._problem = _build_policy(factory, self._config, self._entry)
-        return self._problem
+        return self._resolve(lambda factory: _build_policy(factory, self._config, self._entry))
 
     def _policy(self) -> Any:
         problem = self.resolve()

@@ -14,16 +14,25 @@ from wink_decl.runtime.serde import parse
 if TYPE_CHECKING:
     from wink_decl.compiler.compile import CompiledPrompt
 
-__all__ = ["make_params"]
+__all__ = ["MISSING_HINT", "make_params"]
+
+MISSING_HINT = "pass a value for '{name}' when rendering, or give it a default"
+"""What a missing param's diagnostic suggests; ``{name}`` is the param."""
 
 
-def make_params(prompt: CompiledPrompt, values: Mapping[str, Any]) -> tuple[object, ...]:
-    """The params to bind (none when the prompt declares none); ``DiagnosticError`` otherwise."""
+def make_params(
+    prompt: CompiledPrompt, values: Mapping[str, Any], *, missing_hint: str = MISSING_HINT
+) -> tuple[object, ...]:
+    """The params to bind (none when the prompt declares none); ``DiagnosticError`` otherwise.
+
+    ``missing_hint`` words the way to give a missing value, for callers that know it (the
+    command line names its options).
+    """
     kind = prompt.params_type
     declared = [] if kind is None else [f.name for f in dataclasses.fields(kind)]
     problems = [_unknown(prompt, name, declared) for name in values if name not in declared]
     if kind is not None:
-        problems.extend(_missing(prompt, kind, values))
+        problems.extend(_missing(prompt, kind, values, missing_hint))
     if problems:
         raise DiagnosticError(problems)
     if kind is None:
@@ -55,7 +64,9 @@ def _unknown(prompt: CompiledPrompt, name: str, declared: list[str]) -> Diagnost
     )
 
 
-def _missing(prompt: CompiledPrompt, kind: type, values: Mapping[str, Any]) -> list[Diagnostic]:
+def _missing(
+    prompt: CompiledPrompt, kind: type, values: Mapping[str, Any], hint: str
+) -> list[Diagnostic]:
     problems: list[Diagnostic] = []
     for field in dataclasses.fields(kind):
         required = (
@@ -67,7 +78,7 @@ def _missing(prompt: CompiledPrompt, kind: type, values: Mapping[str, Any]) -> l
                     f"Param '{field.name}' has no value and no default.",
                     prompt.param_spans.get(field.name),
                     "missing-param",
-                    hint=f"pass a value for '{field.name}' when rendering, or give it a default",
+                    hint=hint.format(name=field.name),
                     path=prompt.source,
                 )
             )

@@ -127,7 +127,7 @@ class PromptRegistry:
         """Compile one file, from the cache when its content has not changed."""
         # The hit path is one stat() and a dict lookup: keep it free of Path objects.
         key = os.fspath(path)
-        stamp = _stamp_of(key)
+        stamp = _stamp(key)
         if stamp is None:
             return compile_file(key, root=self._root, catalog=self._catalog)
         entry = self._cache.get(key)
@@ -141,7 +141,7 @@ class PromptRegistry:
         This is what validation needs; it never builds a runtime prompt it does not have to.
         """
         key = os.fspath(path)
-        stamp = _stamp_of(key)
+        stamp = _stamp(key)
         entry = self._cache.get(key)
         if stamp is not None and entry is not None and entry.fresh(stamp):
             return _cached(entry.result)
@@ -181,17 +181,10 @@ def _cached(result: CompileResult) -> CachedResult:
     return CachedResult(result.diagnostics, result.sources, artifact)
 
 
-def _stamp_of(key: str) -> tuple[int, int] | None:
+def _stamp(path: str | Path) -> tuple[int, int] | None:
+    """Modification time and size, or None when the file is gone."""
     try:
-        stat = os.stat(key)  # noqa: PTH116  # Path.stat() costs a Path object per hit
-    except OSError:
-        return None
-    return (stat.st_mtime_ns, stat.st_size)
-
-
-def _stamp(path: Path) -> tuple[int, int] | None:
-    try:
-        stat = path.stat()
+        stat = os.stat(path)  # noqa: PTH116  # takes a str: a Path object per hit costs time
     except OSError:
         return None
     return (stat.st_mtime_ns, stat.st_size)
