@@ -338,3 +338,26 @@ def test_a_control_character_in_an_include_is_a_schema_error_not_a_crash(
         '   3 |   - include: "common/\\0.wink.yaml#tone"\n'
         "     |              ^^^^^^^^^^^^^^^^^^^^^^^^^^"
     )
+
+
+def test_an_include_of_a_file_without_keyed_sections_says_what_was_expected(
+    here: Path, catalog: PluginCatalog
+) -> None:
+    write(here, "common/empty.wink.yaml", "key: empty\nsections:\n  - include: other.wink.yaml#x\n")
+    text = "key: main\nsections:\n  - include: common/empty.wink.yaml#tone\n"
+    assert report(compile_in(here, text, catalog=catalog)) == (
+        "prompt.wink.yaml:3:14: error: 'common/empty.wink.yaml' has no section 'tone'.\n"
+        "  expected: a file with keyed sections\n"
+        "   3 |   - include: common/empty.wink.yaml#tone\n"
+        "     |              ^^^^^^^^^^^^^^^^^^^^^^^^^^^"
+    )
+
+
+def test_an_include_naming_a_folder_says_so(here: Path, catalog: PluginCatalog) -> None:
+    (here / "common").mkdir()
+    text = "key: main\nsections:\n  - include: common#tone\n"
+    assert report(compile_in(here, text, catalog=catalog)) == (
+        "prompt.wink.yaml:3:14: error: Included file 'common' is a folder, not a file.\n"
+        "   3 |   - include: common#tone\n"
+        "     |              ^^^^^^^^^^^"
+    )

@@ -89,9 +89,8 @@ class Includer:
         self.named[target] = None
         if target not in self._files:
             if not target.is_file():
-                ctx.error(
-                    "include-missing", f"Included file '{shown}' does not exist.", ctx.span(path)
-                )
+                what = "is a folder, not a file" if target.is_dir() else "does not exist"
+                ctx.error("include-missing", f"Included file '{shown}' {what}.", ctx.span(path))
                 return None
             shown_path = _display(target)
             result = load_file(target, display_path=shown_path)
@@ -137,7 +136,7 @@ class Includer:
                 "include-section",
                 f"'{file.path}' has no section '{dotted}'.",
                 ctx.span(path),
-                expected=f"one of {', '.join(keys)}",
+                expected=f"one of {', '.join(keys)}" if keys else "a file with keyed sections",
                 hint=suggestion.strip().lower() or None,
             )
             return None
