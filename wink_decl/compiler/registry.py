@@ -151,11 +151,21 @@ class PromptRegistry:
             found = disk.get(disk.key(key, self._root, content))
             if found is not None:
                 return found
-        return _cached(self.compile(key))
+        if stamp is None:
+            return _cached(self.compile(key))
+        return _cached(self._recompile(key, stamp, entry, content))
 
-    def _recompile(self, key: str, stamp: tuple[int, int], entry: _Entry | None) -> CompileResult:
+    def _recompile(
+        self,
+        key: str,
+        stamp: tuple[int, int],
+        entry: _Entry | None,
+        content: bytes | None = None,
+    ) -> CompileResult:
+        """Compile ``key`` again, unless its bytes (read now, or already) are unchanged."""
         file_path = Path(key)
-        content = _read(file_path)
+        if content is None:
+            content = _read(file_path)
         digest = _content_key(content)
         if entry is not None and entry.key == digest and entry.fresh(entry.stamp):
             self._cache[key] = _Entry(stamp, digest, entry.result, entry.includes)
