@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 
 from wink_decl.diagnostics import render_text
-from wink_decl.loader import Limits, detect_format, load_file, load_text
+from wink_decl.loader import Limits, detect_format, load_file, load_text, read_stamped
 
 
 def lines(*parts: str) -> str:
@@ -92,7 +92,7 @@ def test_unreadable_without_a_reason(tmp_path: Path, monkeypatch: pytest.MonkeyP
     def refuse(*_args: object, **_kwargs: object) -> None:
         raise OSError
 
-    monkeypatch.setattr("builtins.open", refuse)
+    monkeypatch.setattr("os.open", refuse)
     result = load_file(tmp_path / "a.wink.yaml", display_path="a.wink.yaml")
     assert [d.message for d in result.diagnostics] == ["This file cannot be read: oSError."]
 
@@ -104,6 +104,24 @@ def test_file_larger_than_the_limit_is_not_read_whole(tmp_path: Path) -> None:
     assert [(d.code, d.message) for d in result.diagnostics] == [
         ("too-large", "This file is 51 bytes long, more than the limit of 50 bytes.")
     ]
+
+
+def test_a_stream_is_read_in_steps_up_to_the_limit(tmp_path: Path) -> None:
+    endless = tmp_path / "endless.wink.yaml"
+    endless.symlink_to("/dev/zero")  # says no size, never ends: read until past the limit
+    result = load_file(endless, display_path="endless.wink.yaml", limits=Limits(max_bytes=200_000))
+    assert [(d.code, d.message) for d in result.diagnostics] == [
+        ("too-large", "This file is 200,001 bytes long, more than the limit of 200,000 bytes.")
+    ]
+
+
+def test_read_stamped_gives_the_bytes_and_the_state_they_were_read_in(tmp_path: Path) -> None:
+    path = tmp_path / "a.wink.yaml"
+    path.write_bytes(b"key: a\n")
+    info = path.stat()
+    assert read_stamped(path) == (b"key: a\n", (info.st_mtime_ns, info.st_size))
+    path.write_bytes(b"")
+    assert read_stamped(path)[0] == b""
 
 
 BYTE_MISTAKES = [

@@ -27,14 +27,17 @@ __all__ = ["Includer"]
 class Includer:
     """Resolves includes for one compilation: bounded to the root, cycles refused."""
 
-    def __init__(self, root: Path, catalog: PluginCatalog) -> None:
-        """Includes resolve relative to ``root`` and may not leave it."""
+    def __init__(self, root: Path, catalog: PluginCatalog, sources: dict[str, str]) -> None:
+        """Includes resolve relative to ``root`` and may not leave it.
+
+        The text of each file read goes into ``sources``, for quoting and hashing.
+        """
         self._given_root = root
         self._resolved_root: Path | None = None
         self._catalog = catalog
         self._stack: list[str] = []
         self._files: dict[Path, LoadedFile | None] = {}
-        self.sources: dict[str, str] = {}
+        self.sources = sources
         self.diagnostics: list[Diagnostic] = []
         self.named: dict[Path, None] = {}
         """Every file an include named, found or not, in order: the result depends on them."""

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import os
 from collections.abc import Mapping
 from dataclasses import MISSING, dataclass, field, fields
 from pathlib import Path
@@ -40,7 +41,8 @@ class CompiledPrompt:
     params_type: type | None
     document: Mapping[str, Any]
     """The validated file data the prompt was compiled from."""
-    content_hash: str
+    sources: Mapping[str, str]
+    """File texts by display path: this file's (at ``source``) and every included file's."""
     param_spans: Mapping[str, Span] = field(default_factory=dict[str, Span])
     """Where each param is declared, so a missing value points at its declaration."""
     plugins: tuple[LazyPolicy | LazyPredicate, ...] = ()
@@ -50,6 +52,18 @@ class CompiledPrompt:
     def address(self) -> str:
         """``ns/key``."""
         return self.template.label
+
+    @functools.cached_property
+    def content_hash(self) -> str:
+        """sha256 of the file's text and of each included file's path and text.
+
+        Worked out on first use: rendering never needs it.
+        """
+        digest = hashlib.sha256(self.sources[self.source].encode())
+        for path, text in sorted(self.sources.items()):
+            if path != self.source:
+                digest.update(b"\0" + path.encode() + b"\0" + text.encode())
+        return "sha256:" + digest.hexdigest()
 
     @functools.cached_property
     def artifact(self) -> Mapping[str, Any]:
@@ -88,34 +102,37 @@ def compile_file(
 
     ``content`` is the file's bytes when the caller has read them already (to hash them).
     """
-    file_path = Path(path)
+    # Strings, not Path objects, on the way to the loader: a Path costs microseconds to build.
+    file_path = os.fspath(path)
     loaded = load_file(file_path, display_path=display_path, content=content)
     if loaded.file is None:
-        shown = display_path or str(file_path)
-        return CompileResult(None, loaded.diagnostics, quotable(file_path, shown))
-    prompt_root = Path(root) if root is not None else file_path.parent
+        shown = display_path or file_path
+        return CompileResult(None, loaded.diagnostics, quotable(Path(file_path), shown))
+    if root is None:
+        prompt_root = Path(os.path.dirname(file_path))  # noqa: PTH120 - a str already
+    else:
+        prompt_root = root if isinstance(root, Path) else Path(root)
     return compile_loaded(loaded.file, file_path=file_path, root=prompt_root, catalog=catalog)
 
 
 def compile_loaded(
     file: LoadedFile,
     *,
-    file_path: Path,
+    file_path: str | os.PathLike[str],
     root: Path,
     catalog: PluginCatalog | None = None,
 ) -> CompileResult:
     """Validate and compile an already loaded file."""
-    sources = {file.path: file.text}
+    sources = {file.path: file.text}  # the includer adds the files it reads
     document, problems = validate_document(file.data, file.source_map)
     ctx = CompileContext(file)
-    builder = _Builder(ctx, file_path, root, catalog or default_catalog())
+    builder = _Builder(ctx, file_path, root, catalog or default_catalog(), sources)
     if document is not None and not problems:
         prompt = builder.build()
     else:
         prompt = None
         ctx.schema_ok = False
         _check_anyway(builder)
-    sources.update(builder.includer.sources)
     found = [*problems, *ctx.bag.items, *builder.includer.diagnostics]
     diagnostics = tuple(sort_diagnostics(found))
     failed = any(d.severity == "error" for d in diagnostics)
@@ -145,14 +162,20 @@ class _Builder:
     """One compilation: params, tools, sections, policies, then the template."""
 
     def __init__(
-        self, ctx: CompileContext, file_path: Path, root: Path, catalog: PluginCatalog
+        self,
+        ctx: CompileContext,
+        file_path: str | os.PathLike[str],
+        root: Path,
+        catalog: PluginCatalog,
+        sources: dict[str, str],
     ) -> None:
         self.ctx = ctx
         self.data: Mapping[str, Any] = ctx.file.data  # pyright: ignore[reportAttributeAccessIssue]
         self.file_path = file_path
         self.root = root
         self.catalog = catalog
-        self.includer = Includer(root, catalog)
+        self.sources = sources
+        self.includer = Includer(root, catalog, sources)
 
     def build(self) -> CompiledPrompt | None:
         data = self.data
@@ -204,10 +227,9 @@ class _Builder:
         registry = {tool.name: tool for tool in template.all_tools()}
         if template.engine.read_section_tool is not None:
             registry["read_section"] = template.engine.read_section_tool
-        digest = self._hash()
         spans = {name: self.ctx.key_span(("params", name)) for name in data.get("params", {})}
         return CompiledPrompt(
-            self.ctx.file.path, template, registry, params_type, data, digest, spans, plugins
+            self.ctx.file.path, template, registry, params_type, data, self.sources, spans, plugins
         )
 
     def _ns(self) -> str | None:
@@ -234,12 +256,6 @@ class _Builder:
                     severity="warning",
                     hint="list it under tools: in the section that explains when to use it",
                 )
-
-    def _hash(self) -> str:
-        digest = hashlib.sha256(self.ctx.file.text.encode())
-        for path, text in sorted(self.includer.sources.items()):
-            digest.update(b"\0" + path.encode() + b"\0" + text.encode())
-        return "sha256:" + digest.hexdigest()
 
 
 def bind_plugins(prompt: CompiledPrompt) -> list[Diagnostic]:

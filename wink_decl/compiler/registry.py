@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-import hashlib
 import os
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from wink_decl import __version__
 from wink_decl.compiler._disk_cache import CachedResult, DiskCache
 from wink_decl.compiler.compile import (
     CompiledPrompt,
@@ -17,7 +15,7 @@ from wink_decl.compiler.compile import (
     default_catalog,
 )
 from wink_decl.diagnostics import Diagnostic, DiagnosticError
-from wink_decl.loader import read_bytes
+from wink_decl.loader import read_stamped
 from wink_decl.plugins import PluginCatalog
 from wink_decl.runtime._keys import did_you_mean
 
@@ -40,8 +38,9 @@ class _Entry:
     """A cached compilation and the file state it was made from."""
 
     stamp: tuple[int, int]
-    key: str
-    """sha256 of the file's bytes and the wink-decl version."""
+    content: bytes | None
+    """The bytes compiled (None: the file could not be read); saved again unchanged, a file is
+    not compiled again."""
     result: CompileResult
     includes: tuple[tuple[Path, tuple[int, int] | None], ...] = ()
     """Included files and their state: a change there invalidates this entry too."""
@@ -56,10 +55,10 @@ class _Entry:
 class PromptRegistry:
     """Prompts under one root. Compiles on first use; recompiles only when a file changes.
 
-    The cache is keyed by the file's content hash and the wink-decl version; a file whose
-    size and modification time are unchanged is not even read again. With ``cache_dir``,
-    results are also kept on disk as JSON, so another process can ``check`` an unchanged file
-    without compiling it (the key then covers the installed plugins too).
+    In memory, a file whose size and modification time are unchanged is not even read again,
+    and one saved again with the same bytes is not compiled again. With ``cache_dir``, results
+    are also kept on disk as JSON keyed by the content's hash, the wink-decl version and the
+    installed plugins, so another process can ``check`` an unchanged file without compiling it.
     """
 
     def __init__(
@@ -127,13 +126,15 @@ class PromptRegistry:
         """Compile one file, from the cache when its content has not changed."""
         # The hit path is one stat() and a dict lookup: keep it free of Path objects.
         key = os.fspath(path)
-        stamp = _stamp(key)
-        if stamp is None:
-            return compile_file(key, root=self._root, catalog=self._catalog)
         entry = self._cache.get(key)
-        if entry is not None and entry.fresh(stamp):
-            return entry.result
-        return self._recompile(key, stamp, entry)
+        if entry is not None:
+            stamp = _stamp(key)
+            if stamp is not None and entry.fresh(stamp):
+                return entry.result
+        read = _read(key)
+        if read is None:
+            return self._unreadable(key, entry)
+        return self._recompile(key, *read, entry)
 
     def check(self, path: str | Path) -> CachedResult:
         """The diagnostics and artifact of one file: from memory, from disk, or compiled.
@@ -141,41 +142,48 @@ class PromptRegistry:
         This is what validation needs; it never builds a runtime prompt it does not have to.
         """
         key = os.fspath(path)
-        stamp = _stamp(key)
         entry = self._cache.get(key)
-        if stamp is not None and entry is not None and entry.fresh(stamp):
-            return _cached(entry.result)
+        if entry is not None:
+            stamp = _stamp(key)
+            if stamp is not None and entry.fresh(stamp):
+                return _cached(entry.result)
+        read = _read(key)
+        if read is None:
+            return _cached(self._unreadable(key, entry))
         disk = self._disk
-        content = _read(Path(key)) if disk is not None and stamp is not None else None
-        if disk is not None and content is not None:
-            found = disk.get(disk.key(key, self._root, content))
+        if disk is not None:
+            found = disk.get(disk.key(key, self._root, read[0]))
             if found is not None:
                 return found
-        if stamp is None:
-            return _cached(self.compile(key))
-        return _cached(self._recompile(key, stamp, entry, content))
+        return _cached(self._recompile(key, *read, entry))
+
+    def _unreadable(self, key: str, entry: _Entry | None) -> CompileResult:
+        """What compiling a file that cannot be read says.
+
+        A path that is there but cannot be read (a folder, a file without permission) keeps
+        its answer until it changes; a missing one is asked again next time.
+        """
+        result = compile_file(key, root=self._root, catalog=self._catalog)
+        stamp = _stamp(key)
+        if stamp is not None:
+            self._cache[key] = _Entry(stamp, None, result)
+        if entry is not None:
+            self._addresses = None  # the file was readable: its ns/key is gone
+        return result
 
     def _recompile(
-        self,
-        key: str,
-        stamp: tuple[int, int],
-        entry: _Entry | None,
-        content: bytes | None = None,
+        self, key: str, content: bytes, stamp: tuple[int, int], entry: _Entry | None
     ) -> CompileResult:
-        """Compile ``key`` again, unless its bytes (read now, or already) are unchanged."""
-        file_path = Path(key)
-        if content is None:
-            content = _read(file_path)
-        digest = _content_key(content)
-        if entry is not None and entry.key == digest and entry.fresh(entry.stamp):
-            self._cache[key] = _Entry(stamp, digest, entry.result, entry.includes)
+        """Compile ``content`` (the file's bytes, read now), unless it is what was compiled."""
+        if entry is not None and entry.content == content and entry.fresh(entry.stamp):
+            self._cache[key] = _Entry(stamp, content, entry.result, entry.includes)
             return entry.result
-        result = compile_file(file_path, root=self._root, catalog=self._catalog, content=content)
+        result = compile_file(key, root=self._root, catalog=self._catalog, content=content)
         includes = tuple((path, _stamp(path)) for path in result.includes)
-        self._cache[key] = _Entry(stamp, digest, result, includes)
+        self._cache[key] = _Entry(stamp, content, result, includes)
         if entry is not None:
             self._addresses = None  # the file changed: its ns/key may have too
-        if self._disk is not None and content is not None:
+        if self._disk is not None:
             self._disk.put(
                 self._disk.key(key, self._root, content),
                 diagnostics=result.diagnostics,
@@ -200,15 +208,9 @@ def _stamp(path: str | Path) -> tuple[int, int] | None:
     return (stat.st_mtime_ns, stat.st_size)
 
 
-def _read(path: Path) -> bytes | None:
-    """The file's bytes, as far as the loader would read them (one past its size limit)."""
+def _read(path: str) -> tuple[bytes, tuple[int, int]] | None:
+    """The file's bytes (as far as the loader would read them) and its state; None if gone."""
     try:
-        return read_bytes(path)
+        return read_stamped(path)
     except OSError:
         return None
-
-
-def _content_key(content: bytes | None) -> str:
-    if content is None:
-        return ""
-    return hashlib.sha256(content + b"\0" + __version__.encode()).hexdigest()

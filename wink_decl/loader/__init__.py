@@ -13,6 +13,7 @@ from wink_decl.loader.api import (
     load_file,
     load_text,
     read_bytes,
+    read_stamped,
 )
 
 __all__ = [
@@ -25,4 +26,5 @@ __all__ = [
     "load_file",
     "load_text",
     "read_bytes",
+    "read_stamped",
 ]

@@ -17,6 +17,9 @@ from wink_decl.loader._yaml import load_yaml
 Format = Literal["yaml", "toml"]
 
 _SUFFIXES: dict[str, Format] = {".yaml": "yaml", ".yml": "yaml", ".toml": "toml"}
+_O_BINARY: int = getattr(os, "O_BINARY", 0)  # Windows translates line breaks without it
+_STEP = 65_536
+"""Bytes per read when a file does not say its size."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,13 +109,42 @@ def read_bytes(
     Raises:
         OSError: the file cannot be opened or read.
     """
-    with open(file, "rb") as handle:  # noqa: PTH123 - str or PathLike alike
-        info = os.fstat(handle.fileno())
-        if stat.S_ISREG(info.st_mode) and info.st_size <= limits.max_bytes:
-            # read() sizes its buffer from the file; read(n) would allocate n bytes (18 us
-            # for a 1 MB limit, more than reading a small prompt file takes).
-            return handle.read()
-        return handle.read(limits.max_bytes + 1)
+    return read_stamped(file, limits)[0]
+
+
+def read_stamped(
+    file: str | os.PathLike[str],
+    limits: Limits = Limits(),  # noqa: B008 - a frozen value, safe to share
+) -> tuple[bytes, tuple[int, int]]:
+    """The file's bytes (as :func:`read_bytes`) and its state when opened: mtime and size.
+
+    A cache that keeps the bytes' result under that state needs no ``stat()`` of its own: a
+    change after the file was opened shows as another state next time.
+
+    Raises:
+        OSError: the file cannot be opened or read.
+    """
+    # os.open and os.read, not open(): a buffered file object costs more than reading a
+    # small prompt file does.
+    descriptor = os.open(file, os.O_RDONLY | _O_BINARY)
+    try:
+        info = os.fstat(descriptor)
+        wanted = limits.max_bytes + 1
+        # A regular file says its size: ask for one byte more, so one read usually ends it.
+        # Other files (pipes, devices) are read in steps up to the limit.
+        step = info.st_size + 1 if stat.S_ISREG(info.st_mode) else _STEP
+        chunks: list[bytes] = []
+        size = 0
+        while size < wanted:
+            chunk = os.read(descriptor, min(step, wanted - size))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            size += len(chunk)
+    finally:
+        os.close(descriptor)
+    content = chunks[0] if len(chunks) == 1 else b"".join(chunks)
+    return content, (info.st_mtime_ns, info.st_size)
 
 
 def _no_span(diagnostic: Diagnostic) -> LoadResult:
