@@ -15,7 +15,13 @@ from wink_decl import MarkdownSection, PromptTemplate, PromptValidationError, Se
 from wink_decl.compiler import compile_file
 from wink_decl.runtime._predicates import code_shape, signature_shape
 from wink_decl.runtime._template import CompiledText
-from wink_decl.runtime._tree import Node, make_node
+from wink_decl.runtime._tree import Node
+from wink_decl.runtime.read_section import (
+    READ_SECTION_DESCRIPTION,
+    ReadSectionParams,
+    ReadSectionResult,
+)
+from wink_decl.runtime.tool import Tool
 
 
 def _none() -> bool:
@@ -110,22 +116,31 @@ def test_anything_but_a_plain_function_is_left_to_inspect(function: object) -> N
     assert code_shape(function) is None
 
 
-def test_a_node_made_slot_by_slot_equals_one_made_by_its_constructor() -> None:
+def test_a_node_cannot_be_changed() -> None:
     node = _a_node()
-    values = [getattr(node, f.name) for f in dataclasses.fields(Node)]
-    made = make_node(*values)
-    built = Node(*values)
-    assert made == built
-    assert repr(made) == repr(built)
-    assert hash(made) == hash(built)
-    assert type(made) is Node
-    with pytest.raises(dataclasses.FrozenInstanceError):
-        made.index = 1  # type: ignore[misc]  # pyright: ignore[reportAttributeAccessIssue]
+    with pytest.raises(AttributeError):
+        node.index = 1  # type: ignore[misc]  # pyright: ignore[reportAttributeAccessIssue]
+    assert (node.index, node.path, node.number, node.heading) == (0, ("t",), "1", "## 1. T (t)")
 
 
-def test_a_node_needs_every_field() -> None:
-    with pytest.raises(ValueError, match="zip"):
-        make_node(0)
+def test_each_templates_read_section_tool_is_the_checked_one_with_its_own_handler() -> None:
+    def summarized(key: str) -> PromptTemplate[None]:
+        section = MarkdownSection(
+            title="T", key="t", template="x", summary="s", visibility=SectionVisibility.SUMMARY
+        )
+        return PromptTemplate(ns="t", key=key, sections=[section])
+
+    engines = [summarized("a").engine, summarized("b").engine]
+    tools = [engine.read_section_tool for engine in engines]
+    handlers = [None if tool is None else tool.handler for tool in tools]
+    built = Tool[ReadSectionParams, ReadSectionResult](
+        name="read_section",
+        description=READ_SECTION_DESCRIPTION,
+        handler=handlers[0],
+        accepts_overrides=False,
+    )
+    assert repr(tools[0]) == repr(built)
+    assert [getattr(handler, "_engine", None) for handler in handlers] == engines
 
 
 def _a_node() -> Node:

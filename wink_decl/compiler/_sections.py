@@ -133,7 +133,7 @@ def _section(
         else []
     )
     parts = (visibility, enabled, tools, policies, children)
-    if not ok or any(part is None for part in parts):
+    if not ok or None in parts:  # a part with errors (each is a list, a constant or a check)
         return None
     return _build(ctx, path, data, scope, key=key, parts=parts)
 

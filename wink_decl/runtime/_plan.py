@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
@@ -170,6 +171,10 @@ class PlanBuilder:
 
 
 def _descriptions(tools: Sequence[Tool[Any, Any]]) -> Mapping[str, Mapping[str, str]]:
-    return MappingProxyType(
-        {tool.name: MappingProxyType(field_descriptions(tool.params_type)) for tool in tools}
-    )
+    return MappingProxyType({tool.name: _descriptions_of(tool.params_type) for tool in tools})
+
+
+@lru_cache(maxsize=1024)
+def _descriptions_of(params_type: type) -> Mapping[str, str]:
+    """One read-only view per params type, shared by every plan whose tools take it."""
+    return MappingProxyType(field_descriptions(params_type))

@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, fields
-from typing import Any
+from typing import Any, NamedTuple
 
 from wink_decl.errors import PromptValidationError
 from wink_decl.runtime._keys import dotted
@@ -16,11 +15,16 @@ from wink_decl.runtime.visibility import SectionPath, SectionVisibility
 __all__ = ["Node", "flatten"]
 
 
-@dataclass(slots=True, frozen=True)
-class Node:
-    """One section at its place in one template (a section object may sit in several)."""
+class Node(NamedTuple):
+    """One section at its place in one template (a section object may sit in several).
 
-    index: int
+    A named tuple: every template builds one per section, and a tuple is the cheapest
+    immutable record to build (a frozen dataclass sets each field through
+    ``object.__setattr__``, which cost more than the rest of flattening a small tree).
+    """
+
+    # The field hides tuple.index(), which nothing asks a node for.
+    index: int  # pyright: ignore[reportIncompatibleMethodOverride]
     section: Section[Any]
     path: SectionPath
     dotted: str
@@ -44,19 +48,6 @@ class Node:
     def is_dynamic(self) -> bool:
         """True when a callable decides enablement or visibility at render time."""
         return self.enabled_predicate is not None or self.visibility_predicate is not None
-
-
-_SETTERS = tuple(getattr(Node, field.name).__set__ for field in fields(Node))
-"""The slot of each field, in order: a frozen dataclass's ``__init__`` sets them one by one
-through ``object.__setattr__``, which costs a quarter of flattening a small tree."""
-
-
-def make_node(*values: Any) -> Node:
-    """``Node(*values)``, filled slot by slot (every template builds one node per section)."""
-    node = object.__new__(Node)
-    for set_slot, value in zip(_SETTERS, values, strict=True):
-        set_slot(node, value)
-    return node
 
 
 def flatten(sections: Sequence[Section[Any]]) -> tuple[Node, ...]:
@@ -113,7 +104,7 @@ def _add_node(
         else ()  # most sections are leaves
     )
     visibility = section.visibility
-    nodes[index] = make_node(
+    nodes[index] = Node(
         index,
         section,
         path,

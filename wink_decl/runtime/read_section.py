@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from dataclasses import dataclass, field, fields
+from typing import TYPE_CHECKING, Any, cast
 
 from wink_decl.runtime._keys import did_you_mean
 from wink_decl.runtime._params import ParamsResolver
@@ -83,17 +83,25 @@ class ReadSectionHandler(BuiltinToolHandler):
         return ToolResult.ok(ReadSectionResult(found.content, found.tools), message)
 
 
-_READ_SECTION_TOOL = Tool[ReadSectionParams, ReadSectionResult]
-"""Looked up once: every template that summarizes a section builds one of these."""
+_PROTOTYPE: Tool[ReadSectionParams, ReadSectionResult] = Tool[ReadSectionParams, ReadSectionResult](
+    name="read_section",
+    description=READ_SECTION_DESCRIPTION,
+    handler=ReadSectionHandler(cast("Engine", None), ""),
+    accepts_overrides=False,
+)
+"""Built and checked once. Every template that summarizes a section needs its own copy (its
+handler reads that template), and checking the same constants again would cost more than
+the rest of building the tool."""
+
+_SLOTS = tuple(getattr(type(_PROTOTYPE), f.name) for f in fields(_PROTOTYPE))
 
 
 def make_read_section_tool(
     engine: Engine, template_label: str
 ) -> Tool[ReadSectionParams, ReadSectionResult]:
-    """The ``read_section`` tool of one template."""
-    return _READ_SECTION_TOOL(
-        name="read_section",
-        description=READ_SECTION_DESCRIPTION,
-        handler=ReadSectionHandler(engine, template_label),
-        accepts_overrides=False,
-    )
+    """The ``read_section`` tool of one template: the checked prototype with its own handler."""
+    tool = object.__new__(type(_PROTOTYPE))
+    for slot in _SLOTS:
+        slot.__set__(tool, slot.__get__(_PROTOTYPE))
+    object.__setattr__(tool, "handler", ReadSectionHandler(engine, template_label))
+    return tool
