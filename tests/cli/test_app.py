@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import dataclasses
+import io
+import os
 import runpy
 import subprocess
 import sys
@@ -49,6 +51,7 @@ exit status:
   2    usage error: an unknown command or option, a missing file
   3    internal error: a bug in wink-decl or a plugin; run again with -v for the traceback
   130  interrupted
+  141  the output's reader stopped early (as with | head); nothing more is written
 
 The prompt root (--root) defaults to the 'root' setting under [tool.wink-decl] in the nearest
 pyproject.toml: includes resolve against it, and a prompt's default ns is its folder below it.
@@ -292,6 +295,48 @@ def test_verbose_shows_the_traceback(
 def test_interrupt_exits_130_quietly(cli: Run, monkeypatch: pytest.MonkeyPatch) -> None:
     replace_schema_run(monkeypatch, failing(KeyboardInterrupt(), []))
     assert cli("schema") == (130, "", "")
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [["schema"], ["validate", "--format", "json", "prompts"], ["--help"]],
+    ids=["schema", "validate-json", "help"],
+)
+def test_a_reader_that_stops_early_ends_the_command_quietly(project: Path, argv: list[str]) -> None:
+    del project  # the cwd, with the bundled prompts
+    # A real pipe whose reader has gone: every write fails with EPIPE, as under `| head`.
+    reader, writer = os.pipe()
+    os.close(reader)
+    try:
+        completed = subprocess.run(
+            [sys.executable, "-m", "wink_decl", *argv],
+            stdout=writer,
+            stderr=subprocess.PIPE,
+            text=True,
+            check=False,
+        )
+    finally:
+        os.close(writer)
+    assert (completed.returncode, completed.stderr) == (141, "")
+
+
+class _GoneReader(io.StringIO):
+    """Standard output whose reader went away (a StringIO has no descriptor)."""
+
+    def write(self, text: str) -> int:
+        raise BrokenPipeError(32, "Broken pipe")
+
+
+def test_after_a_broken_pipe_what_is_still_buffered_goes_nowhere(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    with (tmp_path / "stderr.txt").open("w", encoding="utf-8") as stderr:
+        monkeypatch.setattr(sys, "stdout", _GoneReader())
+        monkeypatch.setattr(sys, "stderr", stderr)
+        assert main(["schema"]) == _app.EXIT_BROKEN_PIPE
+        # The stream's descriptor now leads to the null device, so a flush at exit succeeds.
+        stderr.write("left in the buffer")
+    assert (tmp_path / "stderr.txt").read_text(encoding="utf-8") == ""
 
 
 def test_main_reads_the_process_arguments(

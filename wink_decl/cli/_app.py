@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import shutil
 import sys
 import textwrap
@@ -41,6 +42,7 @@ exit status:
   2    usage error: an unknown command or option, a missing file
   3    internal error: a bug in wink-decl or a plugin; run again with -v for the traceback
   130  interrupted
+  141  the output's reader stopped early (as with | head); nothing more is written
 
 The prompt root (--root) defaults to the 'root' setting under [tool.wink-decl] in the nearest
 pyproject.toml: includes resolve against it, and a prompt's default ns is its folder below it."""
@@ -190,8 +192,23 @@ def _parse(argv: Sequence[str]) -> argparse.Namespace:
     return args
 
 
+EXIT_BROKEN_PIPE = 141
+"""128 + SIGPIPE: what shells report for a tool whose reader went away (``| head``)."""
+
+
 def run(argv: Sequence[str], console: Console) -> int:
-    """Run one command line; the exit status (0, 1, 2, 3 or 130), never an exception."""
+    """Run one command line; the exit status (0, 1, 2, 3, 130 or 141), never an exception."""
+    try:
+        status = _dispatch(argv, console)
+        # Flushed here, so a reader that went away is noticed now rather than at exit.
+        console.out.flush()
+        console.err.flush()
+    except BrokenPipeError:
+        return EXIT_BROKEN_PIPE
+    return status
+
+
+def _dispatch(argv: Sequence[str], console: Console) -> int:
     verbose = False
     try:
         args = _parse(argv)
@@ -206,6 +223,8 @@ def run(argv: Sequence[str], console: Console) -> int:
         return 2
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:
+        raise  # not a bug: the reader of the output stopped early
     except Exception as error:  # noqa: BLE001  # the last line of defence: report, never crash
         if verbose:
             console.err.write("".join(traceback.format_exception(error)))
@@ -219,4 +238,24 @@ def run(argv: Sequence[str], console: Console) -> int:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """The ``wink-decl`` console script: run ``argv`` (default: the process's arguments)."""
-    return run(sys.argv[1:] if argv is None else argv, Console(sys.stdout, sys.stderr))
+    status = run(sys.argv[1:] if argv is None else argv, Console(sys.stdout, sys.stderr))
+    if status == EXIT_BROKEN_PIPE:
+        _discard_unwritten_output()
+    return status
+
+
+def _discard_unwritten_output() -> None:
+    """Point the process's stdout and stderr at the null device.
+
+    What is still buffered for the reader that went away would fail again when Python
+    flushes at exit, print "Exception ignored" and turn the status into 120.
+    """
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    try:
+        for stream in (sys.stdout, sys.stderr):
+            try:
+                os.dup2(devnull, stream.fileno())
+            except (OSError, ValueError):  # a stream without a descriptor: nothing to flush
+                continue
+    finally:
+        os.close(devnull)
