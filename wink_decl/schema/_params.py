@@ -2,7 +2,7 @@
 
 Items only and always for arrays; default and enum values of the param's type.
 
-``PARAM_VARIANTS`` says the same in JSON Schema, as one ``oneOf`` alternative per type, so
+``PARAM_VARIANTS`` says the same in JSON Schema, as ``if``/``then`` rules per type, so
 editors flag these mistakes too (and offer true/false for a boolean's default); only "the
 default is one of the enum values" is left to the model.
 """
@@ -37,29 +37,36 @@ def _fits(kind: str, value: object) -> bool:
     return type(value) in (int, float)
 
 
+def _when(condition: dict[str, Any], rule: dict[str, Any]) -> dict[str, Any]:
+    """``if`` the param matches ``condition`` (its ``type`` given), ``then`` ``rule`` holds."""
+    return {"if": {"properties": condition, "required": list(condition)}, "then": rule}
+
+
 def _variants() -> list[dict[str, Any]]:
-    """One alternative per scalar type, and one per element type of an array."""
+    """One rule per scalar type, one for arrays, and one per element type of an array.
+
+    Each is ``if``/``then``, not one branch of a ``oneOf``: a misspelled type then matches no
+    ``if`` and is reported once, by the enum on ``type``, instead of once more for every
+    branch; a wrong default is reported at the default, by the one rule for its type.
+    """
     variants: list[dict[str, Any]] = [
-        {
-            "properties": {
-                "type": {"const": kind},
-                "items": False,
-                "default": schema,
-                "enum": {"items": schema},
-            }
-        }
+        _when(
+            {"type": {"const": kind}},
+            {"properties": {"items": False, "default": schema, "enum": {"items": schema}}},
+        )
         for kind, (_, schema) in _SCALARS.items()
     ]
+    variants.append(
+        _when({"type": {"const": "array"}}, {"required": ["items"], "properties": {"enum": False}})
+    )
     variants.extend(
-        {
-            "properties": {
+        _when(
+            {
                 "type": {"const": "array"},
-                "items": {"properties": {"type": {"const": kind}}},
-                "default": {"type": "array", "items": schema},
-                "enum": False,
+                "items": {"properties": {"type": {"const": kind}}, "required": ["type"]},
             },
-            "required": ["items"],
-        }
+            {"properties": {"default": {"type": "array", "items": schema}}},
+        )
         for kind, (_, schema) in _SCALARS.items()
     )
     return variants
@@ -203,7 +210,7 @@ class ParamSpec(DocModel):
         title="Param",
         json_schema_extra={
             "markdownDescription": "A typed input; required unless `default` is given.",
-            "oneOf": cast("list[JsonValue]", PARAM_VARIANTS),
+            "allOf": cast("list[JsonValue]", PARAM_VARIANTS),
         },
     )
     noun = "param"
