@@ -269,6 +269,44 @@ TOML_MISTAKES = [
         id="unclosed-array",
     ),
     pytest.param(
+        'key = "review"\ntools = [\n  "read_file",\n  "list_dir",\n# the end\n',
+        Limits(),
+        lines(
+            "review.wink.toml:2:9: error: This list is never closed: the file ends before its ']'.",
+            "  expected: ']' after the last item",
+            "   2 | tools = [",
+            "     |         ^",
+            "  hint: add ']' after the last item, or remove the '[' if it was typed by mistake",
+        ),
+        id="list-never-closed",
+    ),
+    pytest.param(
+        # Brackets in text and comments are not brackets: the list that is open is the outer one.
+        'tools = ["[x", # {\n  { a = "]" },\n',
+        Limits(),
+        lines(
+            "review.wink.toml:1:9: error: This list is never closed: the file ends before its ']'.",
+            "  expected: ']' after the last item",
+            '   1 | tools = ["[x", # {',
+            "     |         ^",
+            "  hint: add ']' after the last item, or remove the '[' if it was typed by mistake",
+        ),
+        id="list-never-closed-around-brackets-in-text",
+    ),
+    pytest.param(
+        'enabled = { param = "strict"',
+        Limits(),
+        lines(
+            "review.wink.toml:1:11: error: This inline table is never closed: the file ends "
+            "before its '}'.",
+            "  expected: '}' after the last entry",
+            '   1 | enabled = { param = "strict"',
+            "     |           ^",
+            "  hint: add '}' after the last entry, or remove the '{' if it was typed by mistake",
+        ),
+        id="inline-table-never-closed",
+    ),
+    pytest.param(
         'enabled = { param = "strict"\n',
         Limits(),
         lines(

@@ -44,6 +44,16 @@ _UNCLOSED_BLOCK = _Rule(
     "a closing {quote} at the end of the text",
     "Close the text with {quote} after its last line.",
 )
+_NEVER_CLOSED = _Rule(
+    "",
+    "This {kind} is never closed: the file ends before its '{closer}'.",
+    "'{closer}' after the last {item}",
+    "Add '{closer}' after the last {item}, or remove the '{opener}' if it was typed by mistake.",
+)
+_BRACKETS = {
+    "[": {"kind": "list", "item": "item", "opener": "[", "closer": "]"},
+    "{": {"kind": "inline table", "item": "entry", "opener": "{", "closer": "}"},
+}
 _BAD_DATE = _Rule(
     "",
     "This date is not a real date.",
@@ -140,7 +150,12 @@ def syntax_diagnostic(text: str, path: str, message: str) -> Diagnostic:
     if problem.startswith(_DUPLICATE) or "namespace" in problem:
         return _conflict(text, path, lines, problem, index)
     rule, fields = _rule(text, problem, index)
-    if rule is _UNCLOSED_TEXT:
+    opener = _open_bracket(text) if found is not None and found.group(2) is None else None
+    if opener is not None and problem.startswith(("Invalid value", "Unclosed")):
+        # The file ended inside a list or table: point at where it opens, not at the end.
+        index, rule = opener, _NEVER_CLOSED
+        fields.update(_BRACKETS[text[opener]])
+    elif rule is _UNCLOSED_TEXT:
         index = _opening_quote(text, index)
         quote = next(_QUOTES.finditer(text, index)).group()
         fields["quote"] = quote
@@ -177,6 +192,17 @@ def _rule(text: str, problem: str, index: int) -> tuple[_Rule | None, dict[str, 
         if problem.startswith(rule.starts):
             return rule, fields
     return None, fields
+
+
+def _open_bracket(text: str) -> int | None:
+    """Where the innermost list or inline table still open at the end of ``text`` starts."""
+    opened: list[int] = []
+    for lexeme in LEXEME.finditer(text):
+        if lexeme.group("open") is not None:
+            opened.append(lexeme.start())
+        elif lexeme.group("close") is not None and opened:
+            opened.pop()
+    return opened[-1] if opened else None
 
 
 def _token_at(text: str, index: int) -> int:
