@@ -130,9 +130,10 @@ def read_stamped(
     try:
         info = os.fstat(descriptor)
         wanted = limits.max_bytes + 1
-        # A regular file says its size: ask for one byte more, so one read usually ends it.
-        # Other files (pipes, devices) are read in steps up to the limit.
-        step = info.st_size + 1 if stat.S_ISREG(info.st_mode) else _STEP
+        # A regular file says its size: ask for one byte more, so the first read takes it all.
+        # Other files (pipes, devices, files that report no size) are read in steps.
+        sized = stat.S_ISREG(info.st_mode) and info.st_size > 0
+        step = info.st_size + 1 if sized else _STEP
         chunks: list[bytes] = []
         size = 0
         while size < wanted:
@@ -141,6 +142,7 @@ def read_stamped(
                 break
             chunks.append(chunk)
             size += len(chunk)
+            step = _STEP  # the file grew since it was opened: read the rest in steps
     finally:
         os.close(descriptor)
     content = chunks[0] if len(chunks) == 1 else b"".join(chunks)
