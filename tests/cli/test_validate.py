@@ -89,8 +89,8 @@ def test_problems_as_json(cli: Run, tmp_path: Path, monkeypatch: pytest.MonkeyPa
             "code": "yaml-syntax",
             "message": "This quoted text is never closed.",
             "expected": 'a closing " at the end of the text',
-            "hint": "add the closing \" at the end of the text. Inside '...' write '' for a "
-            'quote; inside "..." write \\"',
+            "hint": "add the closing \" at the end of the text; inside '...' write a quote as "
+            '\'\', inside "..." as \\"',
             "suggestions": [],
         }
     ]

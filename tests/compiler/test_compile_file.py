@@ -131,8 +131,8 @@ def test_a_file_that_fails_to_load_still_has_its_lines_quoted(
         '  expected: a closing " at the end of the text\n'
         '   4 |     title: "Task\n'
         "     |            ^\n"
-        "  hint: add the closing \" at the end of the text. Inside '...' write '' for a quote; "
-        'inside "..." write \\"'
+        "  hint: add the closing \" at the end of the text; inside '...' write a quote as '', "
+        'inside "..." as \\"'
     )
 
 

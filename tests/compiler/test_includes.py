@@ -257,8 +257,8 @@ def test_an_included_file_that_does_not_load_still_has_its_lines_quoted(
         '  expected: a closing " at the end of the text\n'
         '   4 |     title: "A\n'
         "     |            ^\n"
-        "  hint: add the closing \" at the end of the text. Inside '...' write '' for a quote; "
-        'inside "..." write \\"\n'
+        "  hint: add the closing \" at the end of the text; inside '...' write a quote as '', "
+        'inside "..." as \\"\n'
         "prompt.wink.yaml:3:14: error: Included file 'common/broken.wink.yaml' has errors "
         "(listed with it).\n"
         "   3 |   - include: common/broken.wink.yaml#a\n"

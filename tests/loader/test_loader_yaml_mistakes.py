@@ -21,8 +21,8 @@ YAML_MISTAKES = [
             '  expected: a closing " at the end of the text',
             '   1 | title: "Code review',
             "     |        ^",
-            "  hint: add the closing \" at the end of the text. Inside '...' write "
-            '\'\' for a quote; inside "..." write \\"',
+            "  hint: add the closing \" at the end of the text; inside '...' write a quote "
+            'as \'\', inside "..." as \\"',
         ),
         id="unclosed-quote",
     ),
@@ -34,8 +34,8 @@ YAML_MISTAKES = [
             "  expected: a closing ' at the end of the text",
             "   2 | title: 'Code review",
             "     |        ^",
-            "  hint: add the closing ' at the end of the text. Inside '...' write "
-            '\'\' for a quote; inside "..." write \\"',
+            "  hint: add the closing ' at the end of the text; inside '...' write a quote "
+            'as \'\', inside "..." as \\"',
         ),
         id="unclosed-single-quote",
     ),
@@ -75,8 +75,8 @@ YAML_MISTAKES = [
             "  expected: key: value",
             "   2 | title Code review",
             "     | ^",
-            "  hint: add ': ' after the key. If the line continues the text above, "
-            "indent it further",
+            "  hint: add ': ' after the key, or indent the line further if it continues "
+            "the text above",
         ),
         id="missing-colon",
     ),

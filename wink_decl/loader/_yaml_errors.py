@@ -23,8 +23,8 @@ class _Rule(NamedTuple):
 
 
 _QUOTE_HINT = (
-    "Add the closing {quote} at the end of the text. Inside '...' write '' for a quote; "
-    'inside "..." write \\".'
+    "Add the closing {quote} at the end of the text; inside '...' write a quote as '', "
+    'inside "..." as \\".'
 )
 _RULES = (
     _Rule(
@@ -52,7 +52,7 @@ _RULES = (
         "context",
         "This line has no ':' after its key.",
         "key: value",
-        "Add ': ' after the key. If the line continues the text above, indent it further.",
+        "Add ': ' after the key, or indent the line further if it continues the text above.",
     ),
     _Rule(
         "",
