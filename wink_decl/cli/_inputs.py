@@ -12,19 +12,14 @@ from wink_decl.cli._command import Console
 from wink_decl.cli._params_file import ParamsFile, load_params_file
 from wink_decl.cli._prompt import add_file_options, compile_prompt, report
 from wink_decl.cli._usage import UsageError, closest, did_you_mean
-from wink_decl.compiler import CompiledPrompt, make_params
+from wink_decl.compiler import CompiledPrompt, make_params, unknown_param
 from wink_decl.diagnostics import Diagnostic, DiagnosticError
 from wink_decl.runtime.prompt import RenderedPrompt
 from wink_decl.runtime.visibility import SectionPath, SectionVisibility
+from wink_decl.schema import fits_type, type_words
 
 __all__ = ["add_render_options", "render_from_args"]
 
-_SCALARS = {
-    "string": "text",
-    "integer": "a whole number",
-    "number": "a number",
-    "boolean": "true or false",
-}
 _ITEMS = {
     "string": ("text", '["a", "b"]'),
     "integer": ("whole numbers", "[1, 2]"),
@@ -113,7 +108,10 @@ class _Inputs:
         for name, value in source.values.items():
             spec = self.declared.get(name)
             if spec is None:
-                self.problems.append(self._unknown(name, source))
+                declared = list(self.declared)
+                self.problems.append(
+                    unknown_param(name, declared, source.key_span(name), source.path)
+                )
                 continue
             expected = _misfit(spec, value)
             if expected is None:
@@ -159,17 +157,6 @@ class _Inputs:
             )
             return ()
 
-    def _unknown(self, name: str, source: ParamsFile) -> Diagnostic:
-        declared = list(self.declared)
-        match = closest(name, declared)
-        return Diagnostic(
-            f"Unknown param '{name}'." + (f" Did you mean '{match}'?" if match else ""),
-            source.key_span(name),
-            "unknown-param",
-            expected=f"one of the declared params ({', '.join(declared) or 'none are declared'})",
-            path=source.path,
-        )
-
 
 def _convert(spec: Spec, text: str) -> tuple[object, str | None]:
     """The command-line text as a value of the declared type, or what was expected."""
@@ -204,18 +191,12 @@ def _misfit(spec: Spec, value: object) -> str | None:
     if allowed:
         fits = _fits(kind, value) and value in allowed
         return None if fits else "one of " + ", ".join(str(v) for v in allowed)
-    return None if _fits(kind, value) else _SCALARS[kind]
+    return None if _fits(kind, value) else type_words(kind)
 
 
 def _fits(kind: str, value: object) -> bool:
-    if kind == "string":
-        return isinstance(value, str)
-    if kind == "boolean":
-        return isinstance(value, bool)
-    if kind == "integer":
-        return type(value) is int
     # Finite only: NaN and infinity have no JSON form, so no model could be shown them.
-    return type(value) is int or (isinstance(value, float) and math.isfinite(value))
+    return fits_type(kind, value) and not (isinstance(value, float) and not math.isfinite(value))
 
 
 def _enum_hint(spec: Spec, value: object) -> str | None:

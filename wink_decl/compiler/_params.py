@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, cast
 
-from wink_decl.diagnostics import Diagnostic, DiagnosticError
+from wink_decl.diagnostics import Diagnostic, DiagnosticError, Span
 from wink_decl.errors import ToolValidationError
 from wink_decl.runtime._keys import did_you_mean
 from wink_decl.runtime.serde import parse
@@ -14,7 +14,7 @@ from wink_decl.runtime.serde import parse
 if TYPE_CHECKING:
     from wink_decl.compiler.compile import CompiledPrompt
 
-__all__ = ["MISSING_HINT", "make_params"]
+__all__ = ["MISSING_HINT", "make_params", "unknown_param"]
 
 MISSING_HINT = "pass a value for '{name}' when rendering, or give it a default"
 """What a missing param's diagnostic suggests; ``{name}`` is the param."""
@@ -30,7 +30,11 @@ def make_params(
     """
     kind = prompt.params_type
     declared = [] if kind is None else [f.name for f in dataclasses.fields(kind)]
-    problems = [_unknown(prompt, name, declared) for name in values if name not in declared]
+    problems = [
+        unknown_param(name, declared, None, prompt.source)
+        for name in values
+        if name not in declared
+    ]
     if kind is not None:
         problems.extend(_missing(prompt, kind, values, missing_hint))
     if problems:
@@ -53,14 +57,15 @@ def make_params(
     return (built,)
 
 
-def _unknown(prompt: CompiledPrompt, name: str, declared: list[str]) -> Diagnostic:
+def unknown_param(name: str, declared: Sequence[str], span: Span | None, path: str) -> Diagnostic:
+    """A value given for ``name``, which the prompt does not declare; ``span`` where it was."""
     known = ", ".join(declared) or "none are declared"
     return Diagnostic(
         f"Unknown param '{name}'.{did_you_mean(name, declared)}",
-        None,
+        span,
         "unknown-param",
         expected=f"one of the declared params ({known})",
-        path=prompt.source,
+        path=path,
     )
 
 

@@ -1,5 +1,6 @@
 """The prompt-file model, the JSON Schema it publishes, and validation worded for authors."""
 
+from wink_decl.schema._params import fits_type, type_words
 from wink_decl.schema.generate import (
     SCHEMA_DIALECT,
     SCHEMA_FILE_NAME,
@@ -80,8 +81,10 @@ __all__ = [
     "build_schema",
     "diagnostics_from",
     "dump_schema",
+    "fits_type",
     "load_published_schema",
     "schema_errors",
+    "type_words",
     "validate_document",
     "write_schema",
 ]

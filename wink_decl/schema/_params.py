@@ -17,7 +17,15 @@ from wink_decl.schema._base import DocModel, Scalar, Value, config_for
 from wink_decl.schema._types import EnumDocs, NotNull, Problem, doc, semantic_error
 from wink_decl.schema._words import close_matches, describe
 
-__all__ = ["PARAM_VARIANTS", "ItemSpec", "ParamSpec", "check_param", "params_field"]
+__all__ = [
+    "PARAM_VARIANTS",
+    "ItemSpec",
+    "ParamSpec",
+    "check_param",
+    "fits_type",
+    "params_field",
+    "type_words",
+]
 
 _SCALARS: Final[dict[str, tuple[str, dict[str, Any]]]] = {
     "string": ("text", {"type": "string"}),
@@ -27,7 +35,13 @@ _SCALARS: Final[dict[str, tuple[str, dict[str, Any]]]] = {
 }
 
 
-def _fits(kind: str, value: object) -> bool:
+def type_words(kind: str) -> str:
+    """A scalar param type as authors read it: "text", "a whole number", ..."""
+    return _SCALARS[kind][0]
+
+
+def fits_type(kind: str, value: object) -> bool:
+    """True when ``value`` is of the scalar param type ``kind`` (a bool is not a number)."""
     if kind == "string":
         return isinstance(value, str)
     if kind == "boolean":
@@ -109,7 +123,7 @@ def check_param(
     if default is not None:
         problems.extend(_check_default(kind, item_kind, default, enum))
     if enum is not None and kind != "array":
-        words = _SCALARS[kind][0]
+        words = type_words(kind)
         problems.extend(
             Problem(
                 f"'enum' values must be {words}, as 'type' is {kind}; found {describe(value)}",
@@ -117,7 +131,7 @@ def check_param(
                 at=("enum", index),
             )
             for index, value in enumerate(enum)
-            if not _fits(kind, value)
+            if not fits_type(kind, value)
         )
     return problems
 
@@ -131,7 +145,7 @@ def _check_default(
         if item_kind is None:
             return []
         values: tuple[object, ...] = default  # pyright: ignore[reportUnknownVariableType]
-        words = _SCALARS[item_kind][0]
+        words = type_words(item_kind)
         return [
             Problem(
                 f"Item {index + 1} of 'default' must be {words}, as 'items' is {item_kind}; "
@@ -140,11 +154,11 @@ def _check_default(
                 at=("default", index),
             )
             for index, value in enumerate(values)
-            if not _fits(item_kind, value)
+            if not fits_type(item_kind, value)
         ]
-    if not _fits(kind, default):
-        return [_wrong_default(_SCALARS[kind][0], kind, default)]
-    if enum is not None and not any(_fits(kind, v) and v == default for v in enum):
+    if not fits_type(kind, default):
+        return [_wrong_default(type_words(kind), kind, default)]
+    if enum is not None and not any(fits_type(kind, v) and v == default for v in enum):
         allowed = [v for v in enum if isinstance(v, str)]
         suggestions = close_matches(default, allowed)
         return [
@@ -247,7 +261,7 @@ class ParamSpec(DocModel):
             self.items is None
             and self.enum is None
             and self.type != "array"
-            and (self.default is None or _fits(self.type, self.default))
+            and (self.default is None or fits_type(self.type, self.default))
         ):
             return self  # the common case, checked without building a list
         problems = check_param(
