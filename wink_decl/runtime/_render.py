@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, cast
 
@@ -22,6 +23,8 @@ State = dict[int, tuple[bool, SectionVisibility]]
 """Nodes whose (enabled, visibility) differ from their constant base, by index."""
 
 Overrides = Mapping[SectionPath, SectionVisibility] | Mapping[str, SectionVisibility]
+
+_PlanKey = tuple[tuple[int, tuple[bool, SectionVisibility]], ...]
 
 _FULL = SectionVisibility.FULL
 _SUMMARY = SectionVisibility.SUMMARY
@@ -52,7 +55,9 @@ class Engine:
         self.by_path: dict[SectionPath, int] = {node.path: node.index for node in nodes}
         self.by_dotted: dict[str, int] = {node.dotted: node.index for node in nodes}
         self.dynamic: tuple[int, ...] = tuple(node.index for node in nodes if node.is_dynamic)
-        self._plans: dict[tuple[tuple[int, tuple[bool, SectionVisibility]], ...], Plan] = {}
+        self._plans: dict[_PlanKey, Plan] = {}
+        # Taken only to add a plan: a render that finds its plan reads the dict without it.
+        self._plans_lock = threading.Lock()
 
     # -- the hot path -----------------------------------------------------------------------
 
@@ -68,11 +73,21 @@ class Engine:
             key = ()
         plan = self._plans.get(key)
         if plan is None:
-            plan = self._build(dict(key), 0, len(self.nodes), focus=None)
-            if len(self._plans) >= _PLAN_CACHE_SIZE:
-                del self._plans[next(iter(self._plans))]
-            self._plans[key] = plan
+            plan = self._add_plan(key)
         return plan
+
+    def _add_plan(self, key: _PlanKey) -> Plan:
+        """Build the plan for ``key`` and keep it, evicting the oldest when the cache is full.
+
+        Building needs no lock (it only reads the tree); keeping it does, so two threads never
+        evict the same entry or iterate the dict while another changes it. Whoever stores
+        first wins, so every render of one state shares one plan.
+        """
+        built = self._build(dict(key), 0, len(self.nodes), focus=None)
+        with self._plans_lock:
+            if len(self._plans) >= _PLAN_CACHE_SIZE and key not in self._plans:
+                del self._plans[next(iter(self._plans))]
+            return self._plans.setdefault(key, built)
 
     # -- visibility state ---------------------------------------------------------------------
 

@@ -79,8 +79,10 @@ class Tool(Generic[ParamsT, ResultT]):
     def __class_getitem__(cls, items: Any) -> Any:  # noqa: D105
         params, result = items if isinstance(items, tuple) else (items, None)  # pyright: ignore[reportUnknownVariableType]
         if isinstance(params, TypeVar) or isinstance(result, TypeVar):  # generic subclassing
-            # Not super(): slots=True rebuilds the class, so its __class__ cell is stale.
-            return Generic.__class_getitem__.__func__(cls, items)  # type: ignore[attr-defined]  # pyright: ignore[reportAttributeAccessIssue, reportUnknownMemberType, reportUnknownVariableType]
+            # super(Tool, cls), not super(): slots=True rebuilds the class, so the __class__
+            # cell the bare form reads is stale. (Generic.__class_getitem__ is a C method
+            # from Python 3.12 on, so it cannot be called through __func__ either.)
+            return super(Tool, cls).__class_getitem__(items)  # type: ignore[misc]  # pyright: ignore[reportAttributeAccessIssue, reportUnknownMemberType, reportUnknownVariableType]
         return specialise(cls, ("_generic_params", "_generic_result"), (params, result))  # pyright: ignore[reportUnknownArgumentType]
 
     def __post_init__(self) -> None:
