@@ -124,7 +124,7 @@ def test_read_before_write_watching_undeclared_tools_is_a_warning(
     result = compile_in(here, text, catalog=catalog)
     assert report(result) == (
         "prompt.wink.yaml:5:5: warning: read_before_write watches tools this prompt does not "
-        "declare: read_file, write_file.\n"
+        "declare: edit_file, read_file, write_file.\n"
         "   5 |   - read_before_write: {}\n"
         "     |     ^^^^^^^^^^^^^^^^^\n"
         "  hint: name your file tools with read_tools: and write_tools:\n"

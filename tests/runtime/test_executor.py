@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import logging
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -19,6 +18,7 @@ from wink_decl import (
     ReadSectionParams,
     SectionVisibility,
     Session,
+    SlicePolicy,
     Tool,
     ToolContext,
     ToolResult,
@@ -53,6 +53,32 @@ def count(session: Session) -> int:
 
 
 @dataclass(frozen=True)
+class Trace:
+    """An event no reducer listens for: it lands in a log slice of its own type."""
+
+    text: str
+
+
+@dataclass(frozen=True)
+class Audit:
+    """The item of a slice registered with the LOG policy."""
+
+    line: str
+
+
+def audit_bump(items: tuple[Audit, ...], event: Bump) -> tuple[Audit, ...]:
+    return (*items, Audit(f"bump {event.by}"))
+
+
+def traces(session: Session) -> tuple[int, tuple[Trace, ...], tuple[Audit, ...]]:
+    """Everything the handlers of these tests leave in the session: state, log, unhandled."""
+    return count(session), session.query(Trace), session.query(Audit)
+
+
+NO_TRACES: tuple[int, tuple[Trace, ...], tuple[Audit, ...]] = (0, (), ())
+
+
+@dataclass(frozen=True)
 class Echo:
     text: str = field(metadata={"description": "What to echo."})
     times: int = 1
@@ -79,6 +105,7 @@ class Notes:
 def make_handler(behaviour: str) -> Any:
     def handler(params: Echo, *, context: ToolContext) -> Any:
         context.session.dispatch(Bump())
+        context.session.dispatch(Trace(params.text))
         context.resources.get(Notes).lines.append(params.text)
         if behaviour == "ok":
             return ToolResult.ok(Echoed(params.text * params.times), "Echoed.")
@@ -132,6 +159,7 @@ def harness(
 ) -> Harness:
     session = Session()
     session.register_reducer(Bump, reduce_bump, slice_type=Count)
+    session.register_reducer(Bump, audit_bump, slice_type=Audit, policy=SlicePolicy.LOG)
     template = PromptTemplate(
         ns="tests",
         key="executor",
@@ -162,7 +190,7 @@ def test_success_runs_the_handler_and_records_telemetry() -> None:
     assert outcome.message.role == "tool"
     assert outcome.message.tool_call_id == "call-1"
     assert outcome.message.content == 'Echoed.\n\n{"text": "abab"}'
-    assert count(h.session) == 1
+    assert traces(h.session) == (1, (Trace("ab"),), (Audit("bump 1"),))
     assert h.notes.lines == ["ab"]
     (event,) = h.invoked()
     assert (event.tool_name, event.params, event.rendered_output, event.call_id) == (
@@ -195,7 +223,7 @@ def test_failures_become_failed_results_and_leave_no_trace(behaviour: str, messa
     assert not outcome.success
     assert outcome.result == ToolResult.error(message)
     assert outcome.message.content == message
-    assert count(h.session) == 0
+    assert traces(h.session) == NO_TRACES
     assert h.notes.lines == []
     (event,) = h.invoked()
     assert (event.tool_name, event.rendered_output, event.result.success) == (
@@ -211,7 +239,7 @@ def test_loop_control_exceptions_propagate_after_restoring(behaviour: str) -> No
     expected = VisibilityExpansionRequired if behaviour == "expand" else PromptEvaluationError
     with pytest.raises(expected):
         h.call("echo")
-    assert count(h.session) == 0
+    assert traces(h.session) == NO_TRACES
     assert h.notes.lines == []
 
 
@@ -222,7 +250,7 @@ def test_deadline_raised_by_a_handler_becomes_an_evaluation_error() -> None:
     assert str(info.value) == "The deadline passed while tool 'echo' was running."
     assert isinstance(info.value.__cause__, DeadlineExceededError)
     assert (info.value.prompt_name, info.value.phase) == ("executor", "tool")
-    assert count(h.session) == 0
+    assert traces(h.session) == NO_TRACES
 
 
 def test_an_expired_deadline_refuses_before_the_handler_runs() -> None:
@@ -362,7 +390,7 @@ def test_a_policy_that_raises_in_on_result_fails_the_call_and_rolls_back() -> No
     h = harness([tool("echo")], prompt_policies=(Broken("broken"),))
     outcome = h.call("echo")
     assert outcome.result == ToolResult.error("Tool 'echo' failed: ValueError: cannot record")
-    assert count(h.session) == 0
+    assert traces(h.session) == NO_TRACES
     assert h.notes.lines == []
 
 
@@ -380,7 +408,7 @@ def test_a_value_that_cannot_render_fails_the_call() -> None:
     h = harness([bad])
     outcome = h.call("bad")
     assert outcome.result == ToolResult.error("Tool 'bad' failed: RuntimeError: no text")
-    assert count(h.session) == 0
+    assert traces(h.session) == NO_TRACES
 
 
 def test_a_tool_without_handler_fails_cleanly() -> None:
@@ -506,10 +534,100 @@ def test_read_section_without_tools_just_returns_content_in_either_mode() -> Non
     assert (outcome.success, outcome.expanded_tools, outcome.section_key) == (True, (), "reference")
 
 
-def test_add_skips_names_already_offered_with_a_warning(caplog: pytest.LogCaptureFixture) -> None:
+def test_offer_switches_to_a_newer_render_and_names_what_it_adds() -> None:
+    h = harness([tool("echo")], extra_sections=(reference_section(True),))
+    assert h.executor.tool_names == ("echo", "read_section")
+    opened = h.prompt.render(
+        visibility_overrides={("reference",): SectionVisibility.FULL}, session=h.session
+    )
+
+    added = h.executor.offer(opened)
+
+    assert [t.name for t in added] == ["lookup"]
+    assert h.executor.tool_names == ("echo", "lookup")
+    assert h.executor.tools == opened.tools
+    assert h.call("read_section", {"section_key": "reference"}).result.message == (
+        "Unknown tool 'read_section'. Available tools: echo, lookup."
+    )
+    assert h.executor.offer(opened) == ()
+
+
+# -- results reach the session (spec 04) ----------------------------------------------------------
+
+
+def remember_echo(items: tuple[Echoed, ...], event: Echoed) -> tuple[Echoed, ...]:
+    return (*items, event)
+
+
+def test_a_successful_value_reaches_the_reducers_of_its_type() -> None:
     h = harness([tool("echo")])
-    with caplog.at_level(logging.WARNING, logger="wink_decl.executor"):
-        added = h.executor.add([tool("echo"), tool("new")])
-    assert [t.name for t in added] == ["new"]
-    assert h.executor.tool_names == ("echo", "new")
-    assert caplog.messages == ["Skipping duplicate tool during injection: echo"]
+    h.session.register_reducer(Echoed, remember_echo, slice_type=Echoed)
+    h.call("echo", {"text": "ab", "times": 2})
+    assert h.session.query(Echoed) == (Echoed("abab"),)
+
+
+def test_a_value_nobody_listens_for_is_not_dispatched() -> None:
+    h = harness([tool("echo")])
+    h.call("echo")
+    assert h.session.query(Echoed) == ()
+    assert h.session.snapshot().log_types == (Audit, Trace, ToolInvoked)
+
+
+@pytest.mark.parametrize("behaviour", ["fail", "other"])
+def test_failed_calls_dispatch_no_value(behaviour: str) -> None:
+    h = harness([tool("echo", behaviour)])
+    h.session.register_reducer(Echoed, remember_echo, slice_type=Echoed)
+    h.call("echo")
+    assert h.session.query(Echoed) == ()
+
+
+def test_denied_calls_dispatch_nothing() -> None:
+    h = harness([tool("echo")], prompt_policies=(Recorder("no", allow=False),))
+    h.session.register_reducer(Echoed, remember_echo, slice_type=Echoed)
+    h.call("echo")
+    assert (h.session.query(Echoed), traces(h.session)) == ((), NO_TRACES)
+
+
+def test_a_reducer_that_fails_on_the_value_fails_the_call_and_rolls_back() -> None:
+    def refuse(items: tuple[Echoed, ...], event: Echoed) -> tuple[Echoed, ...]:
+        raise ValueError("no room")
+
+    h = harness([tool("echo")])
+    h.session.register_reducer(Echoed, refuse, slice_type=Echoed)
+    outcome = h.call("echo")
+    assert outcome.result == ToolResult.error("Tool 'echo' failed: ValueError: no room")
+    assert traces(h.session) == NO_TRACES
+    assert h.notes.lines == []
+
+
+# -- tools without params -----------------------------------------------------------------------
+
+
+def status(params: None, *, context: ToolContext) -> ToolResult[Echoed]:
+    return ToolResult.ok(Echoed(f"params={params!r}"), "Status.")
+
+
+STATUS = Tool[None, Echoed](name="status", description="Report the status.", handler=status)
+
+
+@pytest.mark.parametrize("arguments", [{}, "", "{}"], ids=["object", "empty-text", "empty-json"])
+def test_a_tool_without_params_is_called_with_none(arguments: Any) -> None:
+    h = harness([STATUS])
+    outcome = h.call("status", arguments)
+    assert outcome.result == ToolResult.ok(Echoed("params=None"), "Status.")
+    assert h.invoked()[-1].params is None
+
+
+@pytest.mark.parametrize(
+    ("arguments", "message"),
+    [
+        ({"verbose": True}, "Unknown field 'verbose' (allowed: none)."),
+        ("[]", "Expected an object, got array."),
+        ("null", "Expected an object, got null."),
+    ],
+    ids=["extra-key", "array", "null"],
+)
+def test_a_tool_without_params_refuses_arguments(arguments: Any, message: str) -> None:
+    h = harness([STATUS])
+    outcome = h.call("status", arguments)
+    assert outcome.result == ToolResult.error(f"Invalid arguments for tool 'status': {message}")

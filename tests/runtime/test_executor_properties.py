@@ -48,9 +48,18 @@ class Seen:
     total: int
 
 
+@dataclass(frozen=True)
+class Note:
+    """No reducer listens for it: it lands in a log slice, which a failed call rolls back too."""
+
+    amount: int
+
+
 def handler_for(behaviour: str) -> object:
     def handler(params: Args, *, context: ToolContext) -> ToolResult[Seen]:
         context.session.dispatch(Add(params.amount))
+        context.session.dispatch(Note(params.amount))
+        assert context.filesystem is not None
         context.filesystem.write_text(f"{behaviour}.txt", str(params.amount))
         if behaviour == "fail":
             return ToolResult.error("failed on purpose")
@@ -95,6 +104,7 @@ CALLS = st.lists(
 def test_random_calls_match_the_model(calls: list[tuple[str, int]]) -> None:
     session, filesystem, executor = build()
     total, files, ok_done = 0, {}, False
+    notes: list[Note] = []
     expected_log: list[tuple[str, bool]] = []
     for index, (name, amount) in enumerate(calls):
         outcome = executor.execute(
@@ -103,12 +113,14 @@ def test_random_calls_match_the_model(calls: list[tuple[str, int]]) -> None:
         allowed = name in {"ok", "gated"} and (name == "ok" or ok_done)
         if allowed:
             total += amount
+            notes.append(Note(amount))
             files[f"{BEHAVIOURS[name]}.txt"] = str(amount)
             ok_done = ok_done or name == "ok"
         expected_log.append((name, allowed))
         assert outcome.success is allowed
     latest = session.latest(Total)
     assert (0 if latest is None else latest.value) == total
+    assert session.query(Note) == tuple(notes)
     assert {path: filesystem.read_text(path) for path in filesystem.list_dir()} == files
     assert [(e.tool_name, e.result.success) for e in session.query(ToolInvoked)] == expected_log
     assert [e.call_id for e in session.query(ToolInvoked)] == [f"c{i}" for i in range(len(calls))]

@@ -14,12 +14,13 @@ from wink_decl import (
     PromptTemplate,
     SectionVisibility,
     Session,
+    SetVisibilityOverride,
     Tool,
     ToolContext,
     ToolResult,
     VisibilityExpansionRequired,
 )
-from wink_decl.adapters.scripted import ScriptedAdapter, ScriptedTurn
+from wink_decl.adapters.scripted import ScriptedAdapter, ScriptedTurn, tool_call
 from wink_decl.runtime.adapter import ProviderAdapter
 from wink_decl.runtime.budget import Budget
 from wink_decl.runtime.deadline import Deadline
@@ -32,6 +33,8 @@ from wink_decl.runtime.session.metrics import (
     TOOLS_INJECTED,
 )
 from wink_decl.runtime.session.tool_events import ToolInvoked, ToolsInjected
+
+SUMMARY = SectionVisibility.SUMMARY
 
 
 @dataclass(frozen=True)
@@ -98,17 +101,19 @@ def test_dynamic_mode_injects_revealed_tools_and_recovers_from_a_denial() -> Non
     response = MainLoop(adapter=adapter).execute(Prompt(TEMPLATE), session=session)
 
     assert response.text == "Deployed."
+    # Once 'release' is open nothing is summarized, so read_section is no longer offered:
+    # every request offers what a render of the session as it then is offers.
     assert [r.tool_names for r in adapter.requests] == [
         ("read_section",),
-        *[("read_section", "build", "test", "deploy")] * 5,
+        *[("build", "test", "deploy")] * 5,
     ]
     assert adapter.requests[0].messages[0].content == SUMMARIZED_TEXT
     assert [spec["function"]["name"] for spec in adapter.requests[1].tools] == [  # type: ignore[index]
-        "read_section",
         "build",
         "test",
         "deploy",
     ]
+    assert Prompt(TEMPLATE).render(session=session).tool_names == adapter.requests[-1].tool_names
     assert tool_messages(response.messages) == [
         "Content of section 'release':\n\n## 2. Release (release)\n\n"
         "Build and test before you deploy.",
@@ -154,11 +159,10 @@ def test_restart_mode_expands_the_section_and_starts_again() -> None:
     assert session.metrics.snapshot() == {DISCLOSURE_RESTARTS: 1}
 
 
-def test_injection_skips_tools_already_offered() -> None:
-    shared = step("build")
+def test_a_second_read_of_an_open_section_reveals_nothing() -> None:
     template = PromptTemplate(
         ns="tests",
-        key="dupes",
+        key="twice",
         sections=[
             MarkdownSection(
                 title="Outer",
@@ -166,7 +170,10 @@ def test_injection_skips_tools_already_offered() -> None:
                 template="Outer.",
                 summary="Outer summary.",
                 visibility=SectionVisibility.SUMMARY,
-                tools=[shared],
+                tools=[step("build")],
+            ),
+            MarkdownSection(
+                title="Notes", key="notes", template="Notes.", summary="Notes.", visibility=SUMMARY
             ),
         ],
     )
@@ -181,7 +188,12 @@ def test_injection_skips_tools_already_offered() -> None:
     session = Session()
     MainLoop(adapter=adapter).execute(Prompt(template), session=session)
     assert len(session.query(ToolsInjected)) == 1
-    assert session.metrics.value(TOOLS_INJECTED) == 1
+    assert session.metrics.snapshot() == {TOOLS_INJECTED: 1, DISCLOSURE_DYNAMIC: 1}
+    assert [r.tool_names for r in adapter.requests] == [
+        ("read_section",),
+        ("build", "read_section"),
+        ("build", "read_section"),
+    ]
     assert tool_messages(adapter.requests[-1].messages)[-1] == (
         "Section is already expanded.\n\n## 1. Outer (outer)\n\nOuter."
     )
@@ -304,9 +316,20 @@ def test_deadline_and_budget_helpers() -> None:
         Budget(max_turns=0)
 
 
-def test_reading_a_nested_section_twice_injects_its_tools_once() -> None:
-    child = MarkdownSection(title="Child", key="child", template="Child.", tools=[step("lint")])
-    template = PromptTemplate(
+def nested_template() -> PromptTemplate[None]:
+    """parent (SUMMARY, tool 'plan') > [child (SUMMARY, tool 'lint'), sibling (tool 'fmt')]."""
+    child = MarkdownSection(
+        title="Child",
+        key="child",
+        template="Child.",
+        summary="Child summary.",
+        visibility=SUMMARY,
+        tools=[step("lint")],
+    )
+    sibling = MarkdownSection(
+        title="Sibling", key="sibling", template="Sibling.", tools=[step("fmt")]
+    )
+    return PromptTemplate(
         ns="tests",
         key="nested",
         sections=[
@@ -315,21 +338,147 @@ def test_reading_a_nested_section_twice_injects_its_tools_once() -> None:
                 key="parent",
                 template="Parent.",
                 summary="Parent summary.",
-                visibility=SectionVisibility.SUMMARY,
-                children=[child],
-            )
+                visibility=SUMMARY,
+                tools=[step("plan")],
+                children=[child, sibling],
+            ),
+            MarkdownSection(
+                title="Notes", key="notes", template="Notes.", summary="Notes.", visibility=SUMMARY
+            ),
         ],
     )
+
+
+NESTED_OPEN_TEXT = (
+    "## 1. Parent (parent)\n\nParent.\n\n### 1.1. Child (parent.child)\n\nChild.\n\n"
+    "### 1.2. Sibling (parent.sibling)\n\nSibling.\n\n## 2. Notes (notes)\n\nNotes.\n\n---\n"
+    '[This section is summarized. To view full content, call `read_section` with key "notes".]'
+)
+
+
+def test_reading_a_child_of_a_summarized_parent_opens_both_when_dynamic() -> None:
     adapter = ScriptedAdapter(
         [
             ScriptedTurn.call("read_section", section_key="parent.child"),
+            ScriptedTurn.call("lint"),
             ScriptedTurn.call("read_section", section_key="parent.child"),
             ScriptedTurn.answer("done"),
         ],
         supports_dynamic_tools=True,
     )
     session = Session()
+    MainLoop(adapter=adapter).execute(Prompt(nested_template()), session=session)
+
+    assert [r.tool_names for r in adapter.requests] == [
+        ("read_section",),
+        *[("plan", "lint", "fmt", "read_section")] * 3,
+    ]
+    assert tool_messages(adapter.requests[-1].messages) == [
+        "Content of section 'parent.child':\n\n### 1.1. Child (parent.child)\n\nChild.",
+        'lint ok\n\n{"step": "lint"}',
+        "Section is already expanded.\n\n### 1.1. Child (parent.child)\n\nChild.",
+    ]
+    assert [(e.tool_names, e.section_key) for e in session.query(ToolsInjected)] == [
+        (("plan", "lint", "fmt"), "parent.child")
+    ]
+    assert session.metrics.snapshot() == {TOOLS_INJECTED: 3, DISCLOSURE_DYNAMIC: 1}
+    assert dict(session.visibility_overrides) == {
+        ("parent",): SectionVisibility.FULL,
+        ("parent", "child"): SectionVisibility.FULL,
+    }
+
+
+def test_reading_a_child_of_a_summarized_parent_restarts_once_and_ends() -> None:
+    adapter = ScriptedAdapter(
+        [
+            ScriptedTurn.call("read_section", section_key="parent.child"),
+            ScriptedTurn.call("lint"),
+            ScriptedTurn.answer("done"),
+        ]
+    )
+    session = Session()
+    response = MainLoop(adapter=adapter).execute(Prompt(nested_template()), session=session)
+
+    assert response.text == "done"
+    assert [r.tool_names for r in adapter.requests] == [
+        ("read_section",),
+        *[("plan", "lint", "fmt", "read_section")] * 2,
+    ]
+    assert adapter.requests[1].messages[0].content == NESTED_OPEN_TEXT
+    assert tool_messages(response.messages) == ['lint ok\n\n{"step": "lint"}']
+    assert session.metrics.snapshot() == {DISCLOSURE_RESTARTS: 1}
+
+
+@pytest.mark.parametrize("dynamic", [True, False], ids=["dynamic", "restart"])
+def test_a_fresh_render_from_the_session_offers_what_the_model_was_offered(dynamic: bool) -> None:
+    adapter = ScriptedAdapter(
+        [
+            ScriptedTurn.call("read_section", section_key="parent.child"),
+            ScriptedTurn.answer("done"),
+        ],
+        supports_dynamic_tools=dynamic,
+    )
+    session = Session()
+    MainLoop(adapter=adapter).execute(Prompt(nested_template()), session=session)
+    last_offer = adapter.requests[-1].tool_names
+
+    # The same session, a new Prompt: what a resumed loop renders first.
+    assert Prompt(nested_template()).render(session=session).tool_names == last_offer
+    # Another process: a new session holding the same overrides (all a persisted one keeps).
+    elsewhere = Session()
+    for path, visibility in session.visibility_overrides.items():
+        elsewhere.dispatch(SetVisibilityOverride(path, visibility))
+    assert Prompt(nested_template()).render(session=elsewhere).tool_names == last_offer
+    # A loop resumed on that session starts with exactly that offer.
+    resumed = ScriptedAdapter([ScriptedTurn.answer("again")], supports_dynamic_tools=dynamic)
+    MainLoop(adapter=resumed).execute(Prompt(nested_template()), session=elsewhere)
+    assert resumed.requests[0].tool_names == last_offer
+
+
+def test_a_revealed_tool_may_be_called_in_the_same_response() -> None:
+    adapter = ScriptedAdapter(
+        [
+            ScriptedTurn(
+                tool_calls=(
+                    tool_call("read_section", section_key="release"),
+                    tool_call("build"),
+                )
+            ),
+            ScriptedTurn.answer("built"),
+        ],
+        supports_dynamic_tools=True,
+    )
+    response = MainLoop(adapter=adapter).execute(Prompt(TEMPLATE), session=Session())
+    assert tool_messages(response.messages)[1] == 'build ok\n\n{"step": "build"}'
+
+
+def open_notes(params: NoArgs, *, context: ToolContext) -> ToolResult[Done]:
+    context.session.dispatch(SetVisibilityOverride(("release",), SectionVisibility.FULL))
+    return ToolResult.ok(Done("opened"), "opened")
+
+
+def test_the_offer_follows_visibility_a_handler_changes() -> None:
+    template = PromptTemplate(
+        ns="tests",
+        key="handler-opens",
+        sections=[
+            MarkdownSection(
+                title="Task",
+                key="task",
+                template="Open the release section.",
+                tools=[Tool[NoArgs, Done](name="open", description="Open.", handler=open_notes)],
+            ),
+            *TEMPLATE.sections[1:],
+        ],
+    )
+    adapter = ScriptedAdapter(
+        [ScriptedTurn.call("open"), ScriptedTurn.answer("ok")], supports_dynamic_tools=True
+    )
+    session = Session()
     MainLoop(adapter=adapter).execute(Prompt(template), session=session)
-    assert [event.tool_names for event in session.query(ToolsInjected)] == [("lint",)]
-    assert session.metrics.snapshot() == {TOOLS_INJECTED: 1, DISCLOSURE_DYNAMIC: 1}
-    assert dict(session.visibility_overrides) == {("parent", "child"): SectionVisibility.FULL}
+    assert [r.tool_names for r in adapter.requests] == [
+        ("open", "read_section"),
+        ("open", "build", "test", "deploy"),
+    ]
+    (injected,) = session.query(ToolsInjected)
+    assert (injected.tool_names, injected.section_key) == (("build", "test", "deploy"), "")

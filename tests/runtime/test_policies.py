@@ -56,12 +56,18 @@ class FileText:
     text: str
 
 
+def files(context: ToolContext) -> Filesystem:
+    filesystem = context.filesystem
+    assert filesystem is not None
+    return filesystem
+
+
 def read_file(params: PathArgs, *, context: ToolContext) -> ToolResult[FileText]:
-    return ToolResult.ok(FileText(params.path, context.filesystem.read_text(params.path)))
+    return ToolResult.ok(FileText(params.path, files(context).read_text(params.path)))
 
 
 def write_file(params: PathArgs, *, context: ToolContext) -> ToolResult[FileText]:
-    context.filesystem.write_text(params.path, params.text)
+    files(context).write_text(params.path, params.text)
     return ToolResult.ok(FileText(params.path, params.text), "Written.")
 
 
@@ -119,6 +125,16 @@ def test_sequential_state_lives_in_the_session_and_resets_with_it() -> None:
     )
     run.session.reset()
     assert run.call("build") == "denied: Tool 'build' requires: lint"
+
+
+def test_sequential_state_lists_every_invoked_tool() -> None:
+    run = pipeline()
+    for name in ("lint", "test", "build", "deploy"):
+        assert run.call(name).startswith("ok: ")
+    # 'deploy' is nobody's dependency: it is listed all the same.
+    assert run.session.query(PolicyState) == (
+        PolicyState("sequential_dependency", frozenset({"lint", "test", "build", "deploy"})),
+    )
 
 
 def test_sequential_state_rolls_back_with_a_snapshot() -> None:
@@ -182,7 +198,7 @@ def test_read_before_write_refuses_paths_outside_the_root(filesystem: Filesystem
 
 def test_a_failed_write_leaves_the_filesystem_as_it_was(filesystem: Filesystem) -> None:
     def write_then_fail(params: PathArgs, *, context: ToolContext) -> ToolResult[FileText]:
-        context.filesystem.write_text(params.path, params.text)
+        files(context).write_text(params.path, params.text)
         raise OSError("disk full")
 
     tools = [
@@ -212,17 +228,98 @@ def test_read_before_write_needs_the_path_field(filesystem: Filesystem) -> None:
     )
 
 
-def test_read_before_write_ignores_other_tools(filesystem: Filesystem) -> None:
+def test_read_before_write_lets_other_tools_run_and_lists_them(filesystem: Filesystem) -> None:
     run = Runner([*FILE_TOOLS, step_tool("lint")], ReadBeforeWritePolicy(), [filesystem])
     assert run.call("lint").startswith("ok: ")
-    assert run.session.query(PolicyState) == ()
+    assert run.session.query(PolicyState) == (
+        PolicyState("read_before_write", invoked_tools=frozenset({"lint"})),
+    )
 
 
-def test_read_before_write_records_nothing_without_a_filesystem() -> None:
+def test_read_before_write_records_no_path_without_a_filesystem() -> None:
     def read_anything(params: PathArgs, *, context: ToolContext) -> ToolResult[FileText]:
         return ToolResult.ok(FileText(params.path, "remote"))
 
     reader = Tool[PathArgs, FileText](name="read_file", description="Read.", handler=read_anything)
     run = Runner([reader], ReadBeforeWritePolicy(), [])
     assert run.call("read_file", path="a.txt").startswith("ok: ")
-    assert run.session.query(PolicyState) == ()
+    assert run.session.query(PolicyState) == (
+        PolicyState("read_before_write", invoked_tools=frozenset({"read_file"})),
+    )
+
+
+@dataclass(frozen=True)
+class Edit:
+    path: str
+    old: str
+    new: str
+
+
+def edit_file(params: Edit, *, context: ToolContext) -> ToolResult[FileText]:
+    text = files(context).read_text(params.path).replace(params.old, params.new)
+    files(context).write_text(params.path, text)
+    return ToolResult.ok(FileText(params.path, text), "Edited.")
+
+
+def test_edit_file_is_guarded_like_write_file(filesystem: Filesystem) -> None:
+    editor = Tool[Edit, FileText](name="edit_file", description="Edit.", handler=edit_file)
+    run = Runner([*FILE_TOOLS, editor], ReadBeforeWritePolicy(), [filesystem])
+    assert run.call("edit_file", path="config.yaml", old="1", new="2") == (
+        "denied: File 'config.yaml' must be read before overwriting."
+    )
+    assert run.call("read_file", path="config.yaml").startswith("ok: ")
+    assert run.call("edit_file", path="config.yaml", old="1", new="2").startswith("ok: ")
+    assert filesystem.read_text("config.yaml") == "old: 2\n"
+
+
+@dataclass(frozen=True)
+class Patch:
+    target: str
+    text: str
+
+
+@dataclass(frozen=True)
+class Source:
+    source: str
+
+
+def patch(params: Patch, *, context: ToolContext) -> ToolResult[FileText]:
+    files(context).write_text(params.target, params.text)
+    return ToolResult.ok(FileText(params.target, params.text), "Patched.")
+
+
+def cat(params: Source, *, context: ToolContext) -> ToolResult[FileText]:
+    return ToolResult.ok(FileText(params.source, files(context).read_text(params.source)))
+
+
+DECLARED_TOOLS = [
+    Tool[Patch, FileText](name="patch", description="Patch.", handler=patch, writes="target"),
+    Tool[Source, FileText](name="cat", description="Show.", handler=cat, reads="source"),
+]
+
+
+def test_tools_that_declare_the_files_they_touch_are_covered(filesystem: Filesystem) -> None:
+    run = Runner(DECLARED_TOOLS, ReadBeforeWritePolicy(), [filesystem])
+    assert run.call("patch", target="new.txt", text="hi").startswith("ok: ")
+    assert run.call("patch", target="config.yaml", text="x") == (
+        "denied: File 'config.yaml' must be read before overwriting."
+    )
+    assert run.call("cat", source="./config.yaml").startswith("ok: ")
+    assert run.call("patch", target="config.yaml", text="x").startswith("ok: ")
+    assert run.session.query(PolicyState) == (
+        PolicyState(
+            "read_before_write",
+            frozenset({"patch", "cat"}),
+            frozenset({("patch", "new.txt"), ("cat", "config.yaml"), ("patch", "config.yaml")}),
+        ),
+    )
+
+
+def test_a_tool_declared_as_writer_wins_over_a_name_listed_as_reader(
+    filesystem: Filesystem,
+) -> None:
+    policy = ReadBeforeWritePolicy(read_tools=("patch",))
+    run = Runner(DECLARED_TOOLS, policy, [filesystem])
+    assert run.call("patch", target="config.yaml", text="x") == (
+        "denied: File 'config.yaml' must be read before overwriting."
+    )

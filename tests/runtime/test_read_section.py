@@ -156,6 +156,18 @@ def tool_names(result: ToolResult[Any]) -> list[str]:
     return [tool.name for tool in value_of(result).expanded_tools]
 
 
+def expanded(result: ToolResult[Any]) -> list[str]:
+    return [".".join(path) for path in value_of(result).expanded_sections]
+
+
+def offered_after(prompt: Prompt[Any], result: ToolResult[Any]) -> set[str]:
+    """The tools a fresh render offers once the session shows the expanded sections at FULL."""
+    session = Session()
+    for path in value_of(result).expanded_sections:
+        session.dispatch(SetVisibilityOverride(path=path, visibility=FULL))
+    return {tool.name for tool in prompt.render(session=session).tools}
+
+
 @pytest.fixture
 def prompt() -> Prompt[None]:
     return Prompt(build_template())
@@ -250,19 +262,23 @@ def test_reading_a_summarized_section_returns_its_content_and_tools(prompt: Prom
     assert result == ToolResult(
         message="Content of section 'context':",
         value=ReadSectionResult(
-            content=CONTEXT_CONTENT, expanded_tools=value_of(result).expanded_tools
+            content=CONTEXT_CONTENT,
+            expanded_tools=value_of(result).expanded_tools,
+            expanded_sections=(("context",),),
         ),
         success=True,
     )
-    # Own tools first, then enabled descendants in declaration order, the summarized
-    # grandchild and its child included; the disabled child's tools never appear.
-    assert tool_names(result) == [
+    # The tools of what the read shows at full, in declaration order: the summarized child
+    # keeps its own (and its child's) until it is read; the disabled child's never appear.
+    assert tool_names(result) == ["context_a", "context_b", "history_tool"]
+    assert offered_after(prompt, result) == {
+        "task_tool",
         "context_a",
         "context_b",
-        "examples_tool",
-        "snippets_tool",
         "history_tool",
-    ]
+        "closing_tool",
+        "read_section",
+    }
 
 
 def test_a_disabled_descendant_is_neither_shown_nor_its_tools_expanded(prompt: Prompt[None]):
@@ -283,8 +299,9 @@ def test_a_disabled_descendant_is_neither_shown_nor_its_tools_expanded(prompt: P
             f"{suffix('context.examples', 'snippets')}"
         ),
         expanded_tools=value_of(result).expanded_tools,
+        expanded_sections=(("context",),),
     )
-    assert tool_names(result) == ["context_a", "context_b", "examples_tool", "snippets_tool"]
+    assert tool_names(result) == ["context_a", "context_b"]
 
 
 def test_reading_a_nested_section_of_a_summarized_parent_keeps_its_depth_number_and_path(
@@ -302,7 +319,21 @@ def test_reading_a_nested_section_of_a_summarized_parent_keeps_its_depth_number_
         "\n"
         "Snippets."
     )
-    assert tool_names(result) == ["examples_tool", "snippets_tool"]
+    # Showing the child needs its summarized parent open too: the parent's tools and its
+    # other open child's come along, exactly as a fresh render of that state offers them.
+    assert expanded(result) == ["context", "context.examples"]
+    assert tool_names(result) == [
+        "context_a",
+        "context_b",
+        "examples_tool",
+        "snippets_tool",
+        "history_tool",
+    ]
+    assert offered_after(prompt, result) == {
+        "task_tool",
+        *tool_names(result),
+        "closing_tool",
+    }
 
 
 def test_reading_a_deeply_nested_section_under_two_summaries(prompt: Prompt[None]):
@@ -313,9 +344,20 @@ def test_reading_a_deeply_nested_section_under_two_summaries(prompt: Prompt[None
         value=ReadSectionResult(
             content="#### 2.1.1. Snippets (context.examples.snippets)\n\nSnippets.",
             expanded_tools=value_of(result).expanded_tools,
+            expanded_sections=(
+                ("context",),
+                ("context", "examples"),
+                ("context", "examples", "snippets"),
+            ),
         ),
     )
-    assert tool_names(result) == ["snippets_tool"]
+    assert tool_names(result) == [
+        "context_a",
+        "context_b",
+        "examples_tool",
+        "snippets_tool",
+        "history_tool",
+    ]
 
 
 def test_a_section_without_tools_expands_none():
@@ -438,7 +480,8 @@ def test_a_full_section_under_a_summarized_parent_is_not_already_expanded(prompt
 
     assert result.message == "Content of section 'context.history':"
     assert value_of(result).content == "### 2.2. History (context.history)\n\nHistory of wink."
-    assert tool_names(result) == ["history_tool"]
+    assert expanded(result) == ["context", "context.history"]
+    assert tool_names(result) == ["context_a", "context_b", "history_tool"]
 
 
 # -- keys --------------------------------------------------------------------------------------
@@ -533,13 +576,8 @@ def test_session_overrides_beat_the_render_overrides_in_the_read(prompt: Prompt[
     result = call(prompt, rendered, "context", session)
 
     assert result.message == "Content of section 'context':"
-    assert tool_names(result) == [
-        "context_a",
-        "context_b",
-        "examples_tool",
-        "snippets_tool",
-        "history_tool",
-    ]
+    assert expanded(result) == ["context"]
+    assert tool_names(result) == ["context_a", "context_b", "history_tool"]
 
 
 def test_the_read_uses_the_params_bound_to_the_prompt(prompt: Prompt[None]):

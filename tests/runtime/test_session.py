@@ -35,6 +35,11 @@ class Ping:
     seq: int
 
 
+@dataclass(frozen=True)
+class Note:
+    text: str
+
+
 def add_to_total(items: tuple[Total, ...], event: Added) -> tuple[Total, ...]:
     previous = items[-1].amount if items else 0
     return (*items, Total(previous + event.value))
@@ -199,21 +204,67 @@ def test_restore_can_be_repeated_and_go_forward(session: Session):
     assert session.query(Total) == (Total(1),)
 
 
-def test_snapshot_captures_only_state_slices(session: Session):
+def test_snapshot_captures_state_and_log_slices_apart(session: Session):
     session.dispatch(Added(1))
     session.dispatch(Ping(1))
     snapshot = session.snapshot()
-    assert set(snapshot.slice_types) == {Total}
-    assert repr(snapshot) == "Snapshot(slice_types=(Total))"
+    assert snapshot.slice_types == (Total,)
+    assert snapshot.log_types == (Audit, Ping)
+    assert repr(snapshot) == "Snapshot(slice_types=(Total), log_types=(Audit, Ping))"
 
 
-def test_snapshot_repr_names_every_state_slice():
+def test_snapshot_repr_names_every_slice():
     session = Session()
     session.register_reducer(Added, add_to_total, slice_type=Total)
     session.dispatch(Added(1))
     session.dispatch(session_package.ClearAllVisibilityOverrides())
-    assert repr(session.snapshot()) == "Snapshot(slice_types=(Total, VisibilityOverrides))"
+    assert repr(session.snapshot()) == (
+        "Snapshot(slice_types=(Total, VisibilityOverrides), log_types=())"
+    )
     assert session.snapshot().slice_types == (Total, VisibilityOverrides)
+
+
+def test_restore_keeps_log_slices_unless_asked_not_to(session: Session):
+    session.dispatch(Added(1))
+    session.dispatch(Ping(1))
+    snapshot = session.snapshot()
+    session.dispatch(Added(2))
+    session.dispatch(Ping(2))
+    session.dispatch(Note("a slice the snapshot did not have"))
+
+    session.restore(snapshot)
+    assert session.query(Total) == (Total(1),)
+    assert session.query(Audit) == (Audit("added 1"), Audit("added 2"))
+    assert session.query(Ping) == (Ping(1), Ping(2))
+    assert session.query(Note) == (Note("a slice the snapshot did not have"),)
+
+    session.restore(snapshot, preserve_logs=False)
+    assert session.query(Total) == (Total(1),)
+    assert session.query(Audit) == (Audit("added 1"),)
+    assert session.query(Ping) == (Ping(1),)
+    assert session.query(Note) == ()
+
+
+def test_log_versions_held_by_snapshots_never_change(session: Session):
+    session.dispatch(Ping(1))
+    one = session.snapshot()
+    session.dispatch(Ping(2))
+    two = session.snapshot()
+    session.restore(one, preserve_logs=False)
+    session.dispatch(Ping(3))  # appends after a rollback: must not overwrite Ping(2)
+    three = session.snapshot()
+    assert session.query(Ping) == (Ping(1), Ping(3))
+
+    session.restore(two, preserve_logs=False)
+    assert session.query(Ping) == (Ping(1), Ping(2))
+    session.restore(three, preserve_logs=False)
+    assert session.query(Ping) == (Ping(1), Ping(3))
+    session.restore(one, preserve_logs=False)
+    assert session.query(Ping) == (Ping(1),)
+    session.dispatch(Ping(4))
+    assert session.query(Ping) == (Ping(1), Ping(4))
+    session.restore(two, preserve_logs=False)
+    assert session.query(Ping) == (Ping(1), Ping(2))
 
 
 def test_snapshots_compare_by_identity(session: Session):

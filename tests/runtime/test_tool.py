@@ -10,6 +10,8 @@ from typing import Any
 import pytest
 
 from wink_decl import (
+    InMemoryFilesystem,
+    MarkdownSection,
     PolicyDecision,
     Prompt,
     PromptTemplate,
@@ -22,6 +24,7 @@ from wink_decl import (
     ToolResult,
 )
 from wink_decl.runtime.tool import BuiltinToolHandler
+from wink_decl.runtime.tool_schema import to_openai_tools
 
 SIGNATURE = "must have the signature (params, *, context)"
 
@@ -124,7 +127,7 @@ def test_result_type_may_be_absent(build: Callable[[], Tool[Params, Any]]) -> No
         (
             lambda: loose(Tool)(name="lookup", description="d"),
             "Tool 'lookup' has no params type: write Tool[Params, Result](...) or pass "
-            "params_type=.",
+            "params_type= (Tool[None, Result] for a tool that takes no arguments).",
             None,
         ),
         (
@@ -160,6 +163,103 @@ def test_types_are_refused(
     assert str(excinfo.value) == message
     assert excinfo.value.dataclass_type is dataclass_type
     assert excinfo.value.section_path == ()
+
+
+# --- tools without params ----------------------------------------------------------------------
+
+
+def report(params: None, *, context: ToolContext) -> ToolResult[Result]:
+    return ToolResult.ok(Result(hits=0 if params is None else 1))
+
+
+@pytest.mark.parametrize(
+    "build",
+    [
+        lambda: Tool[None, Result](name="status", description="Status.", handler=report),
+        lambda: Tool(
+            name="status",
+            description="Status.",
+            params_type=type(None),
+            result_type=Result,
+            handler=report,
+        ),
+    ],
+    ids=["generic", "keyword"],
+)
+def test_a_tool_may_take_no_params(build: Callable[[], Tool[None, Result]]) -> None:
+    tool = build()
+    assert (tool.params_type, tool.result_type) == (type(None), Result)
+    assert to_openai_tools([tool]) == [
+        {
+            "type": "function",
+            "function": {
+                "name": "status",
+                "description": "Status.",
+                "parameters": {"type": "object", "properties": {}, "additionalProperties": False},
+            },
+        }
+    ]
+    template = PromptTemplate(
+        ns="tests", key="status", sections=[MarkdownSection(title="T", key="t", tools=[tool])]
+    )
+    assert dict(template.render().tool_param_descriptions) == {"status": {}}
+
+
+def test_a_tool_without_params_takes_examples_with_no_input() -> None:
+    example = ToolExample(description="Check.", input=None, output=Result(1))
+    tool = Tool[None, Result](name="status", description="Status.", examples=[example])
+    assert tool.examples == (example,)
+    with pytest.raises(PromptValidationError) as info:
+        Tool[None, Result](
+            name="status",
+            description="Status.",
+            examples=loose([ToolExample(description="Check.", input=Params(), output=Result())]),
+        )
+    assert str(info.value) == (
+        "Tool 'status' example 1: input must be None (the tool takes no params), got Params."
+    )
+
+
+# --- files a tool reads or writes --------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Patch:
+    target: str
+    text: str = ""
+
+
+def test_reads_and_writes_name_params_fields() -> None:
+    tool = Tool[Patch, None](name="patch", description="Patch.", reads="target", writes="target")
+    assert (tool.reads, tool.writes) == ("target", "target")
+    assert (lookup().reads, lookup().writes) == (None, None)
+
+
+@pytest.mark.parametrize(
+    ("build", "message"),
+    [
+        (
+            lambda: Tool[Patch, None](name="patch", description="Patch.", writes="path"),
+            "Tool 'patch' writes the file named by field 'path', which Patch does not have (its "
+            "fields: target, text).",
+        ),
+        (
+            lambda: Tool[Patch, None](name="patch", description="Patch.", reads="targte"),
+            "Tool 'patch' reads the file named by field 'targte', which Patch does not have (its "
+            "fields: target, text). Did you mean 'target'?",
+        ),
+        (
+            lambda: Tool[None, None](name="patch", description="Patch.", writes="path"),
+            "Tool 'patch' writes the file named by field 'path', but it takes no params: give it "
+            "a params dataclass with that field.",
+        ),
+    ],
+    ids=["unknown-field", "suggestion", "no-params"],
+)
+def test_reads_and_writes_must_name_a_field(build: Callable[[], object], message: str) -> None:
+    with pytest.raises(PromptValidationError) as info:
+        build()
+    assert str(info.value) == message
 
 
 # --- name and description --------------------------------------------------------------------
@@ -567,6 +667,12 @@ def test_beat_without_heartbeat_does_nothing() -> None:
     context = make_context()
     context.beat()
     assert context.heartbeat is None
+
+
+def test_context_filesystem_is_the_filesystem_resource_or_none() -> None:
+    filesystem = InMemoryFilesystem()
+    assert make_context(filesystem).filesystem is filesystem
+    assert make_context(Clock()).filesystem is None
 
 
 def test_context_is_frozen() -> None:

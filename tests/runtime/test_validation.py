@@ -355,7 +355,8 @@ TOOLS = [
     Refused(
         "params-type-missing",
         lambda: Tool(name="lookup", description="d", result_type=Result),
-        "Tool 'lookup' has no params type: write Tool[Params, Result](...) or pass params_type=.",
+        "Tool 'lookup' has no params type: write Tool[Params, Result](...) or pass params_type= "
+        "(Tool[None, Result] for a tool that takes no arguments).",
     ),
     Refused(
         "params-type-not-dataclass",

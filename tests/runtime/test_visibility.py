@@ -805,12 +805,11 @@ def test_full_flow_render_read_rerender_with_overrides():
                 "Full history."
             ),
             expanded_tools=result.value.expanded_tools,
+            expanded_sections=(("context",),),
         ),
     )
-    assert [tool.name for tool in result.value.expanded_tools] == [
-        "context_tool",
-        "examples_tool",
-    ]
+    # The summarized child keeps its tool until it is read in turn.
+    assert [tool.name for tool in result.value.expanded_tools] == ["context_tool"]
 
     second = prompt.render(visibility_overrides={("context",): FULL}, session=session)
 
@@ -826,6 +825,7 @@ def test_full_flow_render_read_rerender_with_overrides():
         "Be brief."
     )
     assert second.tool_names == ("task_tool", "context_tool", "closing_tool", "read_section")
+    assert set(second.tools) == {*first.tools, *result.value.expanded_tools}
     assert read(prompt, second, "context", session) == ToolResult(
         message="Section is already expanded.",
         value=ReadSectionResult(content=result.value.content, expanded_tools=()),

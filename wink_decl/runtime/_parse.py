@@ -132,7 +132,7 @@ def _plan(cls: type, extra: _Extra) -> _Plan:
         fields=tuple((f.name, _converter(f.node, extra), f.required) for f in info.fields),
         # init=False fields are accepted and ignored, so dumped data parses back.
         known=frozenset(names) | info.derived,
-        allowed=", ".join(names),
+        allowed=", ".join(names) or "none",
         forbid=extra == "forbid",
     )
 

@@ -177,4 +177,6 @@ def _descriptions(tools: Sequence[Tool[Any, Any]]) -> Mapping[str, Mapping[str, 
 @lru_cache(maxsize=1024)
 def _descriptions_of(params_type: type) -> Mapping[str, str]:
     """One read-only view per params type, shared by every plan whose tools take it."""
+    if params_type is type(None):  # Tool[None, R] takes no params
+        return MappingProxyType({})
     return MappingProxyType(field_descriptions(params_type))

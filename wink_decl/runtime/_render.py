@@ -34,14 +34,28 @@ _EVERYWHERE = 1 << 30
 
 
 class SectionRead:
-    """What ``read_section`` found: the content, the tools it reveals, and whether it was open."""
+    """What ``read_section`` found: the content, what it reveals, and whether it was open.
 
-    __slots__ = ("already_expanded", "content", "tools")
+    ``tools`` are the tools a render offers once ``sections`` are shown at FULL and that the
+    current render does not offer; ``sections`` are the read section and its summarized
+    ancestors (root first), which the session must show at FULL for those tools to be
+    offered. Both are empty when the sections the read shows at full carry no tools.
+    """
 
-    def __init__(self, content: str, tools: tuple[Tool[Any, Any], ...], *, already: bool) -> None:
+    __slots__ = ("already_expanded", "content", "sections", "tools")
+
+    def __init__(
+        self,
+        content: str,
+        tools: tuple[Tool[Any, Any], ...] = (),
+        sections: tuple[SectionPath, ...] = (),
+        *,
+        already: bool = False,
+    ) -> None:
         """Record one read."""
         self.content = content
         self.tools = tools
+        self.sections = sections
         self.already_expanded = already
 
 
@@ -68,13 +82,9 @@ class Engine:
         session_overrides = None if session is None else session.visibility_overrides
         if overrides or session_overrides or self.dynamic:
             chosen = self.override_indices(overrides, session_overrides)
-            key = tuple(self.state(chosen, resolver, session).items())
-        else:
-            key = ()
-        plan = self._plans.get(key)
-        if plan is None:
-            plan = self._add_plan(key)
-        return plan
+            return self._plan_of(self.state(chosen, resolver, session))
+        plan = self._plans.get(())
+        return self._add_plan(()) if plan is None else plan
 
     def _add_plan(self, key: _PlanKey) -> Plan:
         """Build the plan for ``key`` and keep it, evicting the oldest when the cache is full.
@@ -238,21 +248,43 @@ class Engine:
         resolver: ParamsResolver,
         session: SessionProtocol | None,
     ) -> SectionRead | None:
-        """Render one section at FULL for ``read_section``; None when it is unknown or disabled."""
+        """Render one section at FULL for ``read_section``; None when it is unknown or disabled.
+
+        Descendants keep their own visibility in the content: a summarized child stays a
+        summary, and its tools stay hidden until it is read in turn. When the sections shown
+        at full carry tools, the read asks for the section and its summarized ancestors to be
+        shown at FULL, and reveals every tool that the render of that state adds, so that a
+        fresh render from a session holding those overrides offers exactly what was revealed.
+        """
         index = self.by_dotted.get(key)
         if index is None or not self._enabled_chain(index, resolver, session):
             return None
         session_overrides = None if session is None else session.visibility_overrides
         chosen = self.override_indices(overrides, session_overrides)
-        focused = self.state(chosen, resolver, session, focus=index)
         current = self.state(chosen, resolver, session)
-        already = self._shown(index, current)
         node = self.nodes[index]
-        plan = self._build(focused, index, node.end, focus=index)
-        content = plan.text(resolver)
-        return SectionRead(
-            content, () if already else self._tools_under(index, focused), already=already
+        focused = self._build(
+            self.state(chosen, resolver, session, focus=index), index, node.end, focus=index
         )
+        content = focused.text(resolver)
+        if self._shown(index, current):
+            return SectionRead(content, already=True)
+        if not any(tool is not self.read_section_tool for tool in focused.tools):
+            return SectionRead(content)
+        expand = (
+            *(i for i in reversed(node.ancestors) if self._effective(current, i)[1] is _SUMMARY),
+            index,
+        )
+        opened = self.state({**chosen, **dict.fromkeys(expand, _FULL)}, resolver, session)
+        offered = set(self._plan_of(current).tools)
+        revealed = tuple(t for t in self._plan_of(opened).tools if t not in offered)
+        return SectionRead(content, revealed, tuple(self.nodes[i].path for i in expand))
+
+    def _plan_of(self, state: State) -> Plan:
+        """The cached plan of a whole-template state (what ``plan_for`` would find)."""
+        key = tuple(state.items())
+        plan = self._plans.get(key)
+        return self._add_plan(key) if plan is None else plan
 
     def readable_keys(self, resolver: ParamsResolver, session: SessionProtocol | None) -> list[str]:
         """Dotted keys a model may read: every section whose chain is enabled."""
@@ -272,18 +304,6 @@ class Engine:
     def _shown(self, index: int, state: State) -> bool:
         node = self.nodes[index]
         return all(self._effective(state, i) == (True, _FULL) for i in (index, *node.ancestors))
-
-    def _tools_under(self, index: int, state: State) -> tuple[Tool[Any, Any], ...]:
-        tools: list[Tool[Any, Any]] = []
-        position, stop = index, self.nodes[index].end
-        while position < stop:
-            node = self.nodes[position]
-            if self._effective(state, position)[0]:
-                tools.extend(node.tools)
-                position += 1
-            else:
-                position = node.end
-        return tuple(tools)
 
 
 def _path_key(path: object) -> object:

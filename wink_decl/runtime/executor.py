@@ -1,8 +1,10 @@
 """``ToolExecutor``: one provider tool call, dispatched in the order spec 05 gives.
 
 lookup -> parse (extra keys refused) -> policies -> deadline -> context -> snapshot ->
-handler -> ``on_result`` -> restore on any failure -> ``ToolInvoked`` -> the model's message.
-A failing tool never aborts evaluation; only the exceptions of spec 05's table propagate.
+handler -> ``on_result`` -> the result's value to the session's reducers -> restore on any
+failure -> ``ToolInvoked`` -> the model's message. A failing tool never aborts evaluation; only
+the exceptions of spec 05's table propagate. A failed call leaves the session exactly as it was
+(every slice, logs included) apart from its own ``ToolInvoked``.
 """
 
 from __future__ import annotations
@@ -26,7 +28,7 @@ from wink_decl.runtime.serde import parse
 from wink_decl.runtime.session.tool_events import ToolInvoked
 from wink_decl.runtime.tool_context import ToolContext
 from wink_decl.runtime.tool_result import ToolResult
-from wink_decl.runtime.visibility import SectionVisibility
+from wink_decl.runtime.visibility import SectionPath, SectionVisibility
 
 if TYPE_CHECKING:
     from wink_decl.runtime.adapter import ProviderAdapter
@@ -42,6 +44,12 @@ __all__ = ["ToolExecutionOutcome", "ToolExecutor", "tool_message_text"]
 logger = logging.getLogger("wink_decl.executor")
 
 _Snapshot: TypeAlias = "tuple[Snapshot, list[tuple[Restorable, object]]]"
+_NONE_TYPE = type(None)
+
+
+@dataclass(frozen=True)
+class _NoParams:
+    """What a tool without params accepts: an empty object (extra keys are refused)."""
 
 
 @dataclass(slots=True, frozen=True)
@@ -56,6 +64,8 @@ class ToolExecutionOutcome:
     expanded_tools: tuple[Tool[Any, Any], ...] = ()
     section_key: str | None = None
     """For ``read_section``: the section that was read."""
+    expanded_sections: tuple[SectionPath, ...] = ()
+    """For ``read_section`` that revealed tools: the sections the session must show at FULL."""
 
 
 def tool_message_text(result: ToolResult[Any]) -> str:
@@ -97,19 +107,23 @@ class ToolExecutor:
 
     @property
     def tool_names(self) -> tuple[str, ...]:
-        """The names of the tools on offer, in the order they were offered."""
+        """The names of the tools on offer, in the order they are offered."""
         return tuple(self._tools)
 
-    def add(self, tools: Iterable[Tool[Any, Any]]) -> tuple[Tool[Any, Any], ...]:
-        """Offer more tools; a name already on offer is skipped with a warning."""
-        added: list[Tool[Any, Any]] = []
-        for tool in tools:
-            if tool.name in self._tools:
-                logger.warning("Skipping duplicate tool during injection: %s", tool.name)
-                continue
-            self._tools[tool.name] = tool
-            added.append(tool)
-        return tuple(added)
+    @property
+    def tools(self) -> tuple[Tool[Any, Any], ...]:
+        """The tools on offer, in order."""
+        return tuple(self._tools.values())
+
+    def offer(self, rendered: RenderedPrompt) -> tuple[Tool[Any, Any], ...]:
+        """Offer the tools of a newer render from now on; returns those not offered before.
+
+        Handlers called after this see ``rendered`` as their context's ``rendered_prompt``.
+        """
+        before = self._tools
+        self._rendered = rendered
+        self._tools = {tool.name: tool for tool in rendered.tools}
+        return tuple(tool for tool in rendered.tools if before.get(tool.name) is not tool)
 
     def execute(self, call: ProviderToolCall) -> ToolExecutionOutcome:
         """Dispatch one call; raises only what spec 05's exception table re-raises."""
@@ -132,9 +146,16 @@ class ToolExecutor:
     def _parse(
         self, tool: Tool[Any, Any], call: ProviderToolCall
     ) -> tuple[Any, ToolResult[Any] | None]:
-        """The params dataclass, or the failed result explaining why the arguments are wrong."""
+        """The params dataclass, or the failed result explaining why the arguments are wrong.
+
+        A tool without params (``Tool[None, R]``) takes an empty object and gets ``None``.
+        """
         try:
-            return parse(tool.params_type, call.decoded_arguments(), extra="forbid"), None
+            arguments = call.decoded_arguments()
+            if tool.params_type is _NONE_TYPE:
+                parse(_NoParams, arguments, extra="forbid")
+                return None, None
+            return parse(tool.params_type, arguments, extra="forbid"), None
         except (ToolValidationError, ValueError) as error:
             return None, ToolResult.error(f"Invalid arguments for tool '{tool.name}': {error}")
 
@@ -161,6 +182,7 @@ class ToolExecutor:
             if result.success:
                 for policy in policies:
                     policy.on_result(tool, params, result, context=context)
+                self._dispatch_value(result.value)
             text = tool_message_text(result)
         except (VisibilityExpansionRequired, PromptEvaluationError):
             self._restore(snapshot)
@@ -191,12 +213,21 @@ class ToolExecutor:
             heartbeat=self._heartbeat,
         )
 
+    def _dispatch_value(self, value: object) -> None:
+        """Hand a successful result's value to the reducers registered for its type.
+
+        A value nobody listens for is not dispatched: ``ToolInvoked`` already records it.
+        """
+        if value is not None and self._session.is_registered(type(value)):
+            self._session.dispatch(value)
+
     def _snapshot(self) -> _Snapshot:
         return self._session.snapshot(), [(r, r.snapshot()) for r in self._restorables]
 
     def _restore(self, snapshot: _Snapshot) -> None:
+        """Undo the call: every slice (logs too) and every restorable resource."""
         session_snapshot, resources = snapshot
-        self._session.restore(session_snapshot)
+        self._session.restore(session_snapshot, preserve_logs=False)
         for resource, token in resources:
             resource.restore(token)
 
@@ -239,13 +270,16 @@ class ToolExecutor:
         if not value.expanded_tools:
             return _replace(outcome, section_key=key)
         if self._dynamic:
-            return _replace(outcome, section_key=key, expanded_tools=value.expanded_tools)
-        node = self._prompt.template.find(key)
-        assert node is not None  # noqa: S101  # read_section succeeded on this key
+            return _replace(
+                outcome,
+                section_key=key,
+                expanded_tools=value.expanded_tools,
+                expanded_sections=value.expanded_sections,
+            )
         raise VisibilityExpansionRequired(
             f"Section '{key}' must be expanded and the evaluation restarted: "
             "the adapter cannot add tools mid-conversation.",
-            requested_overrides={node.path: SectionVisibility.FULL},
+            requested_overrides=dict.fromkeys(value.expanded_sections, SectionVisibility.FULL),
             reason="Adapter does not support dynamic tools",
             section_keys=(key,),
         )

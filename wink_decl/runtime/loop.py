@@ -26,6 +26,7 @@ if TYPE_CHECKING:
     from wink_decl.runtime.deadline import Deadline
     from wink_decl.runtime.prompt import Prompt
     from wink_decl.runtime.session import SessionProtocol
+    from wink_decl.runtime.tool import Tool
 
 __all__ = ["InnerLoop", "InnerLoopConfig", "MainLoop"]
 
@@ -67,7 +68,13 @@ class InnerLoop:
         self._budget = BudgetTracker(budget) if isinstance(budget, Budget) else budget
 
     def run(self) -> PromptResponse:
-        """Evaluate; ``VisibilityExpansionRequired`` escapes when a restart is needed."""
+        """Evaluate; ``VisibilityExpansionRequired`` escapes when a restart is needed.
+
+        With dynamic tools, every request offers exactly the tools of the prompt rendered from
+        the session as it is then, so a later render (a resumed conversation, another process)
+        offers what the model was offered. Without them, the tools stay those of the first
+        render; a ``read_section`` that reveals tools ends the conversation for a restart.
+        """
         rendered = self._prompt.render(session=self._session)
         executor = ToolExecutor(
             prompt=self._prompt,
@@ -78,19 +85,19 @@ class InnerLoop:
             deadline=self._deadline,
             budget_tracker=self._budget,
         )
-        specs: list[dict[str, object]] = to_openai_tools(rendered.tools)
+        offer = _Offer(executor.tools)
         messages: list[ProviderMessage] = [ProviderMessage(role="system", content=rendered.text)]
         for _ in range(self._config.max_turns):
             self._check_limits()
-            reply = self._turn(ProviderRequest(tuple(messages), tuple(specs), executor.tool_names))
+            reply = self._turn(ProviderRequest(tuple(messages), offer.specs, offer.names))
             messages.append(ProviderMessage("assistant", reply.text, reply.tool_calls))
             if not reply.tool_calls:
                 return PromptResponse(self._prompt.name, reply.text, rendered, tuple(messages))
             for call in reply.tool_calls:
                 outcome = executor.execute(call)
                 messages.append(outcome.message)
-                if outcome.expanded_tools:
-                    specs.extend(self._inject(executor, outcome))
+                if self._config.supports_dynamic_tools:
+                    offer = self._follow_session(executor, offer, outcome)
         raise PromptEvaluationError(
             f"Prompt '{self._prompt.name}' did not finish within {self._config.max_turns} model "
             "turns.",
@@ -127,22 +134,37 @@ class InnerLoop:
                 phase="provider",
             ) from error
 
-    def _inject(
-        self, executor: ToolExecutor, outcome: ToolExecutionOutcome
-    ) -> list[dict[str, object]]:
-        """Offer the revealed tools, record it, and keep the section open in the session."""
-        added = executor.add(outcome.expanded_tools)
-        key = outcome.section_key or ""
-        path = tuple(key.split("."))  # keys never contain '.', so the dotted key is the path
-        self._session.dispatch(SetVisibilityOverride(path, SectionVisibility.FULL))
-        if not added:
-            return []
-        names = tuple(tool.name for tool in added)
-        self._session.dispatch(ToolsInjected(tool_names=names, section_key=key))
-        self._session.metrics.increment(TOOLS_INJECTED, len(added))
-        self._session.metrics.increment(DISCLOSURE_DYNAMIC)
-        logger.info("Injected tools from section %s: %s", key, ", ".join(names))
-        return to_openai_tools(added)
+    def _follow_session(
+        self, executor: ToolExecutor, offer: _Offer, outcome: ToolExecutionOutcome
+    ) -> _Offer:
+        """Open what a ``read_section`` revealed, then offer the tools of a fresh render.
+
+        Rendering after every call (plans are cached, so it costs microseconds) also picks up
+        changes a handler made to the session, such as its own visibility overrides.
+        """
+        for path in outcome.expanded_sections:
+            self._session.dispatch(SetVisibilityOverride(path, SectionVisibility.FULL))
+        if outcome.expanded_sections:
+            self._session.metrics.increment(DISCLOSURE_DYNAMIC)
+        added = executor.offer(self._prompt.render(session=self._session))
+        if added:
+            key = outcome.section_key or ""
+            names = tuple(tool.name for tool in added)
+            self._session.dispatch(ToolsInjected(tool_names=names, section_key=key))
+            self._session.metrics.increment(TOOLS_INJECTED, len(added))
+            logger.info("Injected tools from section %s: %s", key or "-", ", ".join(names))
+        return offer if executor.tools == offer.tools else _Offer(executor.tools)
+
+
+class _Offer:
+    """The tools of one request, with their provider specs built once per distinct offer."""
+
+    __slots__ = ("names", "specs", "tools")
+
+    def __init__(self, tools: tuple[Tool[Any, Any], ...]) -> None:
+        self.tools = tools
+        self.names = tuple(tool.name for tool in tools)
+        self.specs: tuple[dict[str, object], ...] = tuple(to_openai_tools(tools))
 
 
 class MainLoop:

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any
 
-from wink_decl.runtime.filesystem import Filesystem, FilesystemError
+from wink_decl.runtime.filesystem import FilesystemError
 from wink_decl.runtime.policy import PolicyDecision
 from wink_decl.runtime.session.tool_events import (
     PolicyState,
@@ -31,22 +31,32 @@ def _names(values: Iterable[str], what: str) -> frozenset[str]:
     return names
 
 
+def _record(context: ToolContext, policy: str, tool: str, key: str | None = None) -> None:
+    """Add a successful call to the policy's state, unless the state already holds it."""
+    state = policy_state(context.session.query(PolicyState), policy)
+    known = tool in state.invoked_tools and (key is None or (tool, key) in state.invoked_keys)
+    if not known:
+        context.session.dispatch(RecordPolicyInvocation(policy, tool, key))
+
+
 @dataclass(slots=True, frozen=True)
 class SequentialDependencyPolicy:
-    """Tool B may run only after every tool it depends on has succeeded in this session."""
+    """Tool B may run only after every tool it depends on has succeeded in this session.
+
+    Every successful call of a tool this policy governs is recorded in its ``PolicyState``
+    (``invoked_tools``), whether or not another tool depends on it.
+    """
 
     dependencies: Mapping[str, Iterable[str]]
     name: str = "sequential_dependency"
-    _tracked: frozenset[str] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        """Freeze the table; remember which tools are worth recording."""
+        """Freeze the table."""
         table = {
             tool: _names(required, f"dependencies[{tool!r}]")
             for tool, required in dict(self.dependencies).items()
         }
         object.__setattr__(self, "dependencies", MappingProxyType(table))
-        object.__setattr__(self, "_tracked", frozenset().union(*table.values()))
 
     def check(self, tool: Tool[Any, Any], params: Any, *, context: ToolContext) -> PolicyDecision:
         """Deny while any dependency has not succeeded; name the missing ones, sorted."""
@@ -63,25 +73,28 @@ class SequentialDependencyPolicy:
     def on_result(
         self, tool: Tool[Any, Any], params: Any, result: ToolResult[Any], *, context: ToolContext
     ) -> None:
-        """Record a success of a tool that something depends on (once is enough)."""
+        """Record the success (once per tool is enough: the state is a set)."""
         del params, result
-        if tool.name not in self._tracked:
-            return
-        done = policy_state(context.session.query(PolicyState), self.name).invoked_tools
-        if tool.name not in done:
-            context.session.dispatch(RecordPolicyInvocation(self.name, tool.name))
+        _record(context, self.name, tool.name)
+
+
+_READ = "read"
+_WRITE = "write"
 
 
 @dataclass(slots=True, frozen=True)
 class ReadBeforeWritePolicy:
-    """An existing file may be overwritten only after it was read (or written) in this session.
+    """An existing file may be changed only after it was read (or written) in this session.
 
-    New files may be created freely. Paths are normalised by the prompt's ``Filesystem``
-    resource, so ``a/../b.txt`` and ``b.txt`` are one file.
+    New files may be created freely. A tool writes when it declares ``writes=`` (the params
+    field holding the path) or is named in ``write_tools``; it reads when it declares
+    ``reads=`` or is named in ``read_tools`` (named tools keep the path in ``path_field``).
+    Paths are normalised by the prompt's ``Filesystem`` resource, so ``a/../b.txt`` and
+    ``b.txt`` are one file.
     """
 
     read_tools: Iterable[str] = ("read_file",)
-    write_tools: Iterable[str] = ("write_file",)
+    write_tools: Iterable[str] = ("write_file", "edit_file")
     path_field: str = "path"
     name: str = "read_before_write"
 
@@ -91,44 +104,56 @@ class ReadBeforeWritePolicy:
         object.__setattr__(self, "write_tools", _names(self.write_tools, "write_tools"))
 
     def check(self, tool: Tool[Any, Any], params: Any, *, context: ToolContext) -> PolicyDecision:
-        """Deny overwriting an existing file that this session has not read."""
-        if tool.name not in self.write_tools:
+        """Deny changing an existing file that this session has not read."""
+        role = self._role(tool)
+        if role is None or role[0] is not _WRITE:
             return PolicyDecision.allow()
-        filesystem = context.resources.get_optional(Filesystem)
+        filesystem = context.filesystem
         if filesystem is None:
             return PolicyDecision.deny(
                 f"Tool '{tool.name}' needs a Filesystem resource for policy '{self.name}'."
             )
         try:
-            path = filesystem.normalise(self._path(params))
+            path = filesystem.normalise(self._path(params, role[1]))
         except FilesystemError as error:
             return PolicyDecision.deny(str(error))
         if not filesystem.exists(path):
             return PolicyDecision.allow()
         keys = policy_state(context.session.query(PolicyState), self.name).invoked_keys
-        seen = {*self.read_tools, *self.write_tools}  # pyright: ignore[reportGeneralTypeIssues]
-        if any((name, path) in keys for name in seen):
+        if any(key == path for _, key in keys):
             return PolicyDecision.allow()
         return PolicyDecision.deny(f"File '{path}' must be read before overwriting.")
 
     def on_result(
         self, tool: Tool[Any, Any], params: Any, result: ToolResult[Any], *, context: ToolContext
     ) -> None:
-        """Remember the path of a successful read or write."""
+        """Record the call; for a tool that reads or writes a file, the file's path too."""
         del result
-        if tool.name not in self.read_tools and tool.name not in self.write_tools:
+        role = self._role(tool)
+        filesystem = context.filesystem
+        if role is None or filesystem is None:
+            _record(context, self.name, tool.name)
             return
-        filesystem = context.resources.get_optional(Filesystem)
-        if filesystem is None:
-            return
-        path = filesystem.normalise(self._path(params))
-        context.session.dispatch(RecordPolicyInvocation(self.name, tool.name, path))
+        path = filesystem.normalise(self._path(params, role[1]))
+        _record(context, self.name, tool.name, path)
 
-    def _path(self, params: Any) -> str:
-        value = getattr(params, self.path_field, None)
+    def _role(self, tool: Tool[Any, Any]) -> tuple[str, str] | None:
+        """(read or write, the params field holding the path), or None for other tools."""
+        if tool.writes is not None:
+            return _WRITE, tool.writes
+        if tool.name in self.write_tools:  # pyright: ignore[reportOperatorIssue]  # frozen to a frozenset
+            return _WRITE, self.path_field
+        if tool.reads is not None:
+            return _READ, tool.reads
+        if tool.name in self.read_tools:  # pyright: ignore[reportOperatorIssue]  # frozen to a frozenset
+            return _READ, self.path_field
+        return None
+
+    def _path(self, params: Any, field_name: str) -> str:
+        value = getattr(params, field_name, None)
         if not isinstance(value, str):
             raise FilesystemError(
-                f"Policy '{self.name}' reads the path from field '{self.path_field}', "
+                f"Policy '{self.name}' reads the path from field '{field_name}', "
                 f"which {type(params).__qualname__} does not have as a string."
             )
         return value

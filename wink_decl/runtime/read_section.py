@@ -9,6 +9,7 @@ from wink_decl.runtime._keys import did_you_mean
 from wink_decl.runtime._params import ParamsResolver
 from wink_decl.runtime.tool import BuiltinToolHandler, Tool
 from wink_decl.runtime.tool_result import ToolResult
+from wink_decl.runtime.visibility import SectionPath
 
 if TYPE_CHECKING:
     from wink_decl.runtime._render import Engine
@@ -39,6 +40,10 @@ class ReadSectionResult:
 
     content: str
     expanded_tools: tuple[Tool[Any, Any], ...] = ()
+    """Tools to offer from now on: those a render adds once ``expanded_sections`` are FULL."""
+    expanded_sections: tuple[SectionPath, ...] = ()
+    """The read section and its summarized ancestors, root first, when tools were revealed:
+    the session shows these at FULL so that every later render offers ``expanded_tools``."""
 
     def render(self) -> str:
         """The model reads the section's content; tools travel out of band."""
@@ -80,7 +85,7 @@ class ReadSectionHandler(BuiltinToolHandler):
             if found.already_expanded
             else f"Content of section '{key}':"
         )
-        return ToolResult.ok(ReadSectionResult(found.content, found.tools), message)
+        return ToolResult.ok(ReadSectionResult(found.content, found.tools, found.sections), message)
 
 
 _PROTOTYPE: Tool[ReadSectionParams, ReadSectionResult] = Tool[ReadSectionParams, ReadSectionResult](

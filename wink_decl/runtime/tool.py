@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Generic, Protocol, TypeVar, cas
 
 from wink_decl.errors import PromptValidationError
 from wink_decl.runtime._generic import specialise
+from wink_decl.runtime._keys import did_you_mean
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -29,6 +30,7 @@ ParamsT = TypeVar("ParamsT")
 ResultT = TypeVar("ResultT")
 ParamsT_contra = TypeVar("ParamsT_contra", contravariant=True)
 
+_NONE_TYPE: type[None] = type(None)
 TOOL_NAME_PATTERN = re.compile(r"^[a-z0-9_-]{1,64}$")
 RESERVED_TOOL_NAMES = frozenset({"read_section"})
 _DESCRIPTION_LIMIT = 200
@@ -62,7 +64,12 @@ class Tool(Generic[ParamsT, ResultT]):
     """A callable affordance: name, description, params/result dataclasses, handler.
 
     Write ``Tool[Params, Result](name=..., description=..., handler=...)``, or pass
-    ``params_type=`` / ``result_type=`` when the types are built at run time.
+    ``params_type=`` / ``result_type=`` when the types are built at run time. A tool that
+    takes no arguments is ``Tool[None, Result]`` (its ``params_type`` is ``type(None)``): it
+    is offered with an empty parameters object and its handler receives ``None``.
+
+    ``reads`` / ``writes`` name the params field that holds the path of a file the tool
+    reads or changes, so file policies (``ReadBeforeWritePolicy``) cover it whatever its name.
     """
 
     name: str
@@ -72,12 +79,18 @@ class Tool(Generic[ParamsT, ResultT]):
     accepts_overrides: bool = True
     params_type: type[ParamsT] = field(default=cast("type[Any]", None))  # set in __post_init__
     result_type: type[ResultT] | None = None
+    reads: str | None = None
+    """The params field naming a file this tool reads, or None."""
+    writes: str | None = None
+    """The params field naming a file this tool creates or changes, or None."""
 
     _generic_params: ClassVar[object] = None
     _generic_result: ClassVar[object] = None
 
     def __class_getitem__(cls, items: Any) -> Any:  # noqa: D105
         params, result = items if isinstance(items, tuple) else (items, None)  # pyright: ignore[reportUnknownVariableType]
+        if params is None:  # Tool[None, R]: a tool that takes no params
+            params = _NONE_TYPE
         if isinstance(params, TypeVar) or isinstance(result, TypeVar):  # generic subclassing
             # super(Tool, cls), not super(): slots=True rebuilds the class, so the __class__
             # cell the bare form reads is stale. (Generic.__class_getitem__ is a C method
@@ -96,8 +109,11 @@ class Tool(Generic[ParamsT, ResultT]):
             _resolve_type(self, "params", self.params_type, self._generic_params),
         )
         result_type = _resolve_type(self, "result", self.result_type, self._generic_result)
-        set_(self, "result_type", None if result_type is type(None) else result_type)
+        set_(self, "result_type", None if result_type is _NONE_TYPE else result_type)
         set_(self, "examples", tuple(self.examples))
+        for role, field_name in (("reads", self.reads), ("writes", self.writes)):
+            if field_name is not None:
+                _check_path_field(self, role, field_name)
         if self.handler is not None:
             _check_handler(self.name, self.handler)
         for index, example in enumerate(self.examples, start=1):
@@ -142,9 +158,9 @@ def _resolve_type(tool: Tool[Any, Any], role: str, explicit: object, generic: ob
     if role == "params" and chosen is None:
         raise PromptValidationError(
             f"Tool '{tool.name}' has no params type: write Tool[Params, Result](...) or pass "
-            "params_type=.",
+            "params_type= (Tool[None, Result] for a tool that takes no arguments).",
         )
-    if chosen is not None and chosen is not type(None) and not _is_dataclass_type(chosen):
+    if chosen is not None and chosen is not _NONE_TYPE and not _is_dataclass_type(chosen):
         raise PromptValidationError(
             f"Tool '{tool.name}' {role} type must be a dataclass, got {_name(chosen)}.",
             dataclass_type=chosen if isinstance(chosen, type) else None,
@@ -201,11 +217,11 @@ def _check_example(tool: Tool[Any, Any], index: int, example: object) -> None:
 
 
 def _check_instance(where: str, role: str, value: object, expected: type | None) -> None:
-    if expected is None:
+    if expected is None or expected is _NONE_TYPE:
         if value is not None:
+            reason = "takes no params" if role == "input" else "has no result type"
             raise PromptValidationError(
-                f"{where}: {role} must be None (the tool has no result type), "
-                f"got {_name(type(value))}."
+                f"{where}: {role} must be None (the tool {reason}), got {_name(type(value))}."
             )
         return
     if not isinstance(value, expected):
@@ -213,3 +229,24 @@ def _check_instance(where: str, role: str, value: object, expected: type | None)
             f"{where}: {role} must be a {_name(expected)}, got {_name(type(value))}.",
             dataclass_type=expected,
         )
+
+
+def _check_path_field(tool: Tool[Any, Any], role: str, field_name: str) -> None:
+    """``reads``/``writes`` must name a field of the params dataclass."""
+    params_type = tool.params_type
+    names = (
+        [] if params_type is _NONE_TYPE else [f.name for f in dataclasses.fields(params_type)]  # pyright: ignore[reportArgumentType]
+    )
+    if field_name in names:
+        return
+    if not names:
+        raise PromptValidationError(
+            f"Tool '{tool.name}' {role} the file named by field '{field_name}', but it takes "
+            "no params: give it a params dataclass with that field."
+        )
+    raise PromptValidationError(
+        f"Tool '{tool.name}' {role} the file named by field '{field_name}', which "
+        f"{_name(params_type)} does not have (its fields: {', '.join(names)})."
+        f"{did_you_mean(field_name, names)}",
+        dataclass_type=params_type,
+    )

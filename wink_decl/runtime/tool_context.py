@@ -41,9 +41,9 @@ class ToolContext:
         return self.prompt.resources
 
     @property
-    def filesystem(self) -> Filesystem:
-        """Shortcut for ``resources.get(Filesystem)``; ``LookupError`` when there is none."""
-        return self.resources.get(Filesystem)  # type: ignore[type-abstract]
+    def filesystem(self) -> Filesystem | None:
+        """The prompt's ``Filesystem`` resource, or None when no filesystem is attached."""
+        return self.resources.get_optional(Filesystem)  # type: ignore[type-abstract]
 
     def beat(self) -> None:
         """Tell the orchestrator a long operation is still alive."""

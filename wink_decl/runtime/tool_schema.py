@@ -50,7 +50,7 @@ class ToolSpecSource(Protocol):
 
     @property
     def params_type(self) -> type | None:
-        """The params dataclass, or None for a tool that takes no arguments."""
+        """The params dataclass; None or ``type(None)`` for a tool that takes no arguments."""
         ...
 
 
@@ -97,7 +97,7 @@ def to_anthropic_tools(tools: Iterable[ToolSpecSource]) -> list[dict[str, object
 
 def _tool_parameters(tool: ToolSpecSource) -> _Schema:
     params_type = tool.params_type
-    if params_type is None:
+    if params_type is None or params_type is type(None):  # Tool[None, R] takes no params
         return {"type": "object", "properties": {}, "additionalProperties": False}
     return params_json_schema(params_type)
 

@@ -44,11 +44,11 @@ class SessionProtocol(Protocol):
         ...
 
     def snapshot(self) -> Snapshot:
-        """Capture the state slices so a failed step can be rolled back."""
+        """Capture every slice so a failed step can be rolled back."""
         ...
 
-    def restore(self, snapshot: Snapshot) -> None:
-        """Put the state slices back as they were at ``snapshot``."""
+    def restore(self, snapshot: Snapshot, *, preserve_logs: bool = True) -> None:
+        """Put the state slices (and, unless ``preserve_logs``, the log slices) back."""
         ...
 
     def reset(self) -> None:

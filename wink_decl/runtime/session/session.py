@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import Enum
 from types import MappingProxyType
 from typing import TYPE_CHECKING, TypeAlias, TypeVar, cast
@@ -52,31 +52,41 @@ class SlicePolicy(Enum):
     """Rolled back by ``restore``: the slice is part of what a snapshot captures."""
 
     LOG = "log"
-    """Kept by ``restore``: append-only telemetry that survives a rollback."""
+    """Kept by ``restore``: append-only telemetry that survives a rollback (unless the
+    restore asks for ``preserve_logs=False``, as a failed tool call's does)."""
 
 
 @dataclass(frozen=True, slots=True, eq=False, repr=False)
 class Snapshot:
-    """The state slices of one session at one moment; opaque, for ``Session.restore``.
+    """Every slice of one session at one moment; opaque, for ``Session.restore``.
 
-    Snapshots compare by identity. ``owner`` and ``slices`` are internal.
+    Snapshots compare by identity. ``owner``, ``slices`` and ``logs`` are internal.
     """
 
     owner: object
     """Token of the session that took the snapshot; restoring elsewhere is refused."""
 
     slices: Mapping[type[object], tuple[object, ...]]
-    """Slice type -> items; the tuples are shared with the session, never copied."""
+    """State slice type -> items; the tuples are shared with the session, never copied."""
+
+    logs: Mapping[type[object], _Ledger] = field(default_factory=lambda: MappingProxyType({}))
+    """Log slice type -> its version at this moment (restored only on request)."""
 
     @property
     def slice_types(self) -> tuple[type[object], ...]:
         """The state slices captured, for debugging."""
         return tuple(self.slices)
 
+    @property
+    def log_types(self) -> tuple[type[object], ...]:
+        """The log slices captured, for debugging."""
+        return tuple(self.logs)
+
     def __repr__(self) -> str:
         """Name the captured slices without printing their (possibly many) items."""
         names = ", ".join(slice_type.__qualname__ for slice_type in self.slices)
-        return f"Snapshot(slice_types=({names}))"
+        logs = ", ".join(slice_type.__qualname__ for slice_type in self.logs)
+        return f"Snapshot(slice_types=({names}), log_types=({logs}))"
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,28 +98,45 @@ class _Registration:
     policy: SlicePolicy
 
 
-class _LogSlice:
-    """An append-only slice: a list for amortised O(1) appends plus a cached tuple view.
+class _Ledger:
+    """One version of an append-only log slice; versions share one list, never copying it.
 
-    Trade-off: the view is rebuilt (O(n)) on the first query after an append, so a
-    caller that alternates append and query pays O(n) per query; one that appends a
-    batch and then queries, or queries repeatedly, pays for a single copy.
+    A version is the first ``length`` items of ``items``. Appending to the newest version
+    appends to the shared list in O(1); every older version (held by a snapshot) still sees
+    only its own prefix, which no append ever changes. Appending to an older version (after a
+    rollback discarded newer items) first copies its prefix, so the discarded items are not
+    overwritten under a snapshot that may still hold them. The tuple view is built once per
+    version, on the first query.
     """
 
-    __slots__ = ("_items", "_view")
+    __slots__ = ("_items", "_length", "_view")
 
-    def __init__(self, items: tuple[object, ...] = ()) -> None:
-        self._items: list[object] = list(items)
-        self._view: tuple[object, ...] | None = items
+    def __init__(self, items: list[object], length: int) -> None:
+        self._items = items
+        self._length = length
+        self._view: tuple[object, ...] | None = None
 
-    def append(self, item: object) -> None:
-        self._items.append(item)
-        self._view = None
+    @classmethod
+    def of(cls, items: tuple[object, ...]) -> _Ledger:
+        ledger = cls(list(items), len(items))
+        ledger._view = items
+        return ledger
+
+    def appended(self, item: object) -> _Ledger:
+        items = self._items
+        if len(items) != self._length:
+            items = items[: self._length]
+        items.append(item)
+        return _Ledger(items, self._length + 1)
 
     def view(self) -> tuple[object, ...]:
-        if self._view is None:
-            self._view = tuple(self._items)
-        return self._view
+        view = self._view
+        if view is None:
+            items = self._items
+            view = self._view = tuple(
+                items if len(items) == self._length else items[: self._length]
+            )
+        return view
 
 
 class Session:
@@ -128,7 +155,7 @@ class Session:
         self._reducers: dict[type[object], list[_Registration]] = {}
         self._policies: dict[type[object], SlicePolicy] = {}
         self._state: dict[type[object], tuple[object, ...]] = {}
-        self._logs: dict[type[object], _LogSlice] = {}
+        self._logs: dict[type[object], _Ledger] = {}
         self._metrics = Metrics()
         self._register_visibility_reducers()
         self.register_reducer(
@@ -210,9 +237,7 @@ class Session:
             self._state[slice_type] = (*self._state.get(slice_type, ()), event)
             return
         log = self._logs.get(slice_type)
-        if log is None:
-            log = self._logs[slice_type] = _LogSlice()
-        log.append(event)
+        self._logs[slice_type] = _Ledger([event], 1) if log is None else log.appended(event)
 
     def _store(
         self, slice_type: type[object], policy: SlicePolicy, items: tuple[object, ...]
@@ -220,7 +245,7 @@ class Session:
         if policy is SlicePolicy.STATE:
             self._state[slice_type] = items
         else:
-            self._logs[slice_type] = _LogSlice(items)
+            self._logs[slice_type] = _Ledger.of(items)
 
     def query(self, slice_type: type[S]) -> tuple[S, ...]:
         """Return every item of the slice ``slice_type``, oldest first (empty if none)."""
@@ -237,14 +262,23 @@ class Session:
         return items[-1] if items else None
 
     def snapshot(self) -> Snapshot:
-        """Capture the state slices (log slices and metrics are not captured).
+        """Capture every slice, state and log (metrics are not captured).
 
-        Costs O(number of slices): the item tuples are immutable and shared.
+        Costs O(number of slices): state items are immutable tuples and log slices are
+        versions of append-only lists, both shared rather than copied.
         """
-        return Snapshot(owner=self._token, slices=MappingProxyType(dict(self._state)))
+        return Snapshot(
+            owner=self._token,
+            slices=MappingProxyType(dict(self._state)),
+            logs=MappingProxyType(dict(self._logs)),
+        )
 
-    def restore(self, snapshot: Snapshot) -> None:
-        """Put every state slice back as it was at ``snapshot``; log slices are untouched.
+    def restore(self, snapshot: Snapshot, *, preserve_logs: bool = True) -> None:
+        """Put every state slice back as it was at ``snapshot``.
+
+        Log slices (telemetry) are kept as they are unless ``preserve_logs`` is False; then
+        they go back too, and the session is exactly as it was (metrics aside). The executor
+        restores that way when a tool call fails, so nothing the call dispatched survives.
 
         Raises:
             ValueError: ``snapshot`` was taken from another session.
@@ -255,6 +289,8 @@ class Session:
                 "a session restores only its own snapshots"
             )
         self._state = dict(snapshot.slices)
+        if not preserve_logs:
+            self._logs = dict(snapshot.logs)
 
     def reset(self) -> None:
         """Empty every slice (state and log) and the metrics; keep reducer registrations."""
