@@ -607,12 +607,13 @@ def status(params: None, *, context: ToolContext) -> ToolResult[Echoed]:
     return ToolResult.ok(Echoed(f"params={params!r}"), "Status.")
 
 
-STATUS = Tool[None, Echoed](name="status", description="Report the status.", handler=status)
+def status_tool() -> Tool[None, Echoed]:
+    return Tool[None, Echoed](name="status", description="Report the status.", handler=status)
 
 
 @pytest.mark.parametrize("arguments", [{}, "", "{}"], ids=["object", "empty-text", "empty-json"])
 def test_a_tool_without_params_is_called_with_none(arguments: Any) -> None:
-    h = harness([STATUS])
+    h = harness([status_tool()])
     outcome = h.call("status", arguments)
     assert outcome.result == ToolResult.ok(Echoed("params=None"), "Status.")
     assert h.invoked()[-1].params is None
@@ -628,6 +629,6 @@ def test_a_tool_without_params_is_called_with_none(arguments: Any) -> None:
     ids=["extra-key", "array", "null"],
 )
 def test_a_tool_without_params_refuses_arguments(arguments: Any, message: str) -> None:
-    h = harness([STATUS])
+    h = harness([status_tool()])
     outcome = h.call("status", arguments)
     assert outcome.result == ToolResult.error(f"Invalid arguments for tool 'status': {message}")

@@ -292,14 +292,15 @@ def cat(params: Source, *, context: ToolContext) -> ToolResult[FileText]:
     return ToolResult.ok(FileText(params.source, files(context).read_text(params.source)))
 
 
-DECLARED_TOOLS = [
-    Tool[Patch, FileText](name="patch", description="Patch.", handler=patch, writes="target"),
-    Tool[Source, FileText](name="cat", description="Show.", handler=cat, reads="source"),
-]
+def declared_tools() -> list[Tool[Any, Any]]:
+    return [
+        Tool[Patch, FileText](name="patch", description="Patch.", handler=patch, writes="target"),
+        Tool[Source, FileText](name="cat", description="Show.", handler=cat, reads="source"),
+    ]
 
 
 def test_tools_that_declare_the_files_they_touch_are_covered(filesystem: Filesystem) -> None:
-    run = Runner(DECLARED_TOOLS, ReadBeforeWritePolicy(), [filesystem])
+    run = Runner(declared_tools(), ReadBeforeWritePolicy(), [filesystem])
     assert run.call("patch", target="new.txt", text="hi").startswith("ok: ")
     assert run.call("patch", target="config.yaml", text="x") == (
         "denied: File 'config.yaml' must be read before overwriting."
@@ -319,7 +320,7 @@ def test_a_tool_declared_as_writer_wins_over_a_name_listed_as_reader(
     filesystem: Filesystem,
 ) -> None:
     policy = ReadBeforeWritePolicy(read_tools=("patch",))
-    run = Runner(DECLARED_TOOLS, policy, [filesystem])
+    run = Runner(declared_tools(), policy, [filesystem])
     assert run.call("patch", target="config.yaml", text="x") == (
         "denied: File 'config.yaml' must be read before overwriting."
     )
