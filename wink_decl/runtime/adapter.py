@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
+
+from wink_decl.runtime.provider import TokenUsage
 
 if TYPE_CHECKING:
     from wink_decl.runtime.budget import Budget, BudgetTracker
@@ -24,6 +26,10 @@ class PromptResponse:
     text: str
     rendered: RenderedPrompt
     messages: tuple[ProviderMessage, ...]
+    output: Any = None
+    """The answer parsed into the prompt's declared output dataclass; None without one."""
+    usage: TokenUsage = field(default_factory=TokenUsage)
+    """Tokens the whole evaluation used (every restart included), as providers reported."""
 
 
 class ProviderAdapter(ABC):

@@ -7,7 +7,14 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-__all__ = ["ProviderMessage", "ProviderReply", "ProviderRequest", "ProviderToolCall"]
+__all__ = [
+    "OutputFormat",
+    "ProviderMessage",
+    "ProviderReply",
+    "ProviderRequest",
+    "ProviderToolCall",
+    "TokenUsage",
+]
 
 Role = Literal["system", "user", "assistant", "tool"]
 
@@ -44,6 +51,17 @@ class ProviderMessage:
 
 
 @dataclass(slots=True, frozen=True)
+class OutputFormat:
+    """The shape the final answer must have: a declared output, as a JSON Schema."""
+
+    name: str
+    """A name for the shape (providers ask for one; a forced tool is called by it)."""
+    schema: Mapping[str, Any]
+    """The closed JSON Schema of the output dataclass."""
+    description: str = "The final answer, as the prompt's declared output."
+
+
+@dataclass(slots=True, frozen=True)
 class ProviderRequest:
     """One model turn: the conversation so far and the tools on offer, as provider specs."""
 
@@ -51,6 +69,29 @@ class ProviderRequest:
     tools: tuple[Mapping[str, Any], ...]
     """OpenAI-style function specs; adapters convert them to their provider's format."""
     tool_names: tuple[str, ...] = field(default=())
+    output: OutputFormat | None = None
+    """When set, the final answer (a reply without tool calls) must be JSON of this shape."""
+    timeout: float | None = None
+    """Seconds left before the run's deadline, for the provider call; None: no deadline."""
+
+
+@dataclass(slots=True, frozen=True)
+class TokenUsage:
+    """Tokens one response (or a whole run) used, as the provider counted them."""
+
+    input_tokens: int = 0
+    output_tokens: int = 0
+
+    @property
+    def total_tokens(self) -> int:
+        """Input and output together."""
+        return self.input_tokens + self.output_tokens
+
+    def __add__(self, other: TokenUsage) -> TokenUsage:
+        """The sum of two counts."""
+        return TokenUsage(
+            self.input_tokens + other.input_tokens, self.output_tokens + other.output_tokens
+        )
 
 
 @dataclass(slots=True, frozen=True)
@@ -59,3 +100,5 @@ class ProviderReply:
 
     text: str = ""
     tool_calls: tuple[ProviderToolCall, ...] = ()
+    usage: TokenUsage | None = None
+    """What the response cost, when the provider said."""

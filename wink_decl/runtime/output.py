@@ -1,0 +1,43 @@
+"""A prompt's declared output: the shape asked of the model, and its answer parsed into it."""
+
+from __future__ import annotations
+
+import json
+from typing import Any, cast
+
+from wink_decl.errors import ToolValidationError
+from wink_decl.runtime.provider import OutputFormat
+from wink_decl.runtime.serde import parse
+from wink_decl.runtime.tool_schema import params_json_schema
+
+__all__ = ["OUTPUT_NAME", "output_format", "parse_output"]
+
+OUTPUT_NAME = "final_answer"
+"""What providers call the output shape (and the tool an adapter may force to get it)."""
+
+
+def output_format(output_type: type) -> OutputFormat:
+    """The provider-facing form of an output dataclass."""
+    return OutputFormat(OUTPUT_NAME, params_json_schema(output_type))
+
+
+def parse_output(output_type: type, text: str) -> tuple[Any, str | None]:
+    """The answer as an ``output_type`` instance, or None and what is wrong with it."""
+    try:
+        data = json.loads(_strip_fence(text))
+    except json.JSONDecodeError as error:
+        return None, f"it is not JSON ({error.msg} at position {error.pos})."
+    try:
+        output = cast("object", parse(output_type, data, extra="forbid"))
+    except ToolValidationError as error:
+        return None, str(error)
+    return output, None
+
+
+def _strip_fence(text: str) -> str:
+    """Models often wrap JSON in a Markdown code fence; the fence is not part of the answer."""
+    stripped = text.strip()
+    if stripped.startswith("```") and stripped.endswith("```") and "\n" in stripped:
+        body = stripped[stripped.index("\n") + 1 : -3]
+        return body.strip()
+    return stripped
