@@ -50,7 +50,7 @@ def message_events(
 ) -> list[tuple[str | None, Any]]:
     """The same message as the server-sent events of ``stream: true``."""
     whole = message(text, tool_uses, usage=usage, model=model, message_id=message_id)
-    start = {
+    start: dict[str, Any] = {
         **whole,
         "content": [],
         "stop_reason": None,
