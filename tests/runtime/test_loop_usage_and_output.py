@@ -159,7 +159,7 @@ def test_an_answer_that_does_not_fit_is_sent_back_once_with_what_was_wrong() -> 
 @pytest.mark.parametrize(
     ("answers", "problem"),
     [
-        (["not json", "still not"], "it is not JSON (Expecting value at position 0)."),
+        (["not json", "still not"], "it is not JSON (Expecting value: line 1 column 1 (char 0))."),
         (
             ['{"approved": true, "extra": 1}'] * 2,
             "Unknown field 'extra' (allowed: approved, reason).",
@@ -198,3 +198,40 @@ def test_the_output_type_must_be_a_dataclass() -> None:
         str(info.value)
         == "Prompt 'tests/review' output type must be a dataclass, got <class 'dict'>."
     )
+
+
+def test_the_output_shape_is_named_apart_from_the_prompts_tools() -> None:
+    def done(params: Nothing, *, context: ToolContext) -> ToolResult[None]:
+        return ToolResult.ok(None, "done")
+
+    taken = PromptTemplate(
+        ns="tests",
+        key="clash",
+        sections=[
+            MarkdownSection(
+                title="Task",
+                key="task",
+                template="Finish.",
+                tools=[
+                    Tool[Nothing, None](name="final_answer", description="Done.", handler=done),
+                    Tool[Nothing, None](name="final_answer_2", description="Done.", handler=done),
+                ],
+            )
+        ],
+        output_type=Verdict,
+    )
+    adapter = ScriptedAdapter([ScriptedTurn.answer('{"approved": true}')])
+    MainLoop(adapter=adapter).execute(Prompt(taken), session=Session())
+    assert adapter.requests[0].output is not None
+    assert adapter.requests[0].output.name == "final_answer_3"
+
+
+def test_tool_messages_say_whether_the_call_failed() -> None:
+    adapter = ScriptedAdapter(
+        [ScriptedTurn.call("ping"), ScriptedTurn.call("ping", extra=1), ScriptedTurn.answer("ok")]
+    )
+    response = MainLoop(adapter=adapter).execute(Prompt(template()), session=Session())
+    assert [(m.content, m.is_error) for m in response.messages if m.role == "tool"] == [
+        ("pong", False),
+        ("Invalid arguments for tool 'ping': Unknown field 'extra' (allowed: none).", True),
+    ]

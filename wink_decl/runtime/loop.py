@@ -94,7 +94,8 @@ class InnerLoop:
         )
         offer = _Offer(executor.tools)
         output_type = self._prompt.template.output_type
-        shape = None if output_type is None else output_format(output_type)
+        taken = {tool.name for tool in self._prompt.template.all_tools()} | {"read_section"}
+        shape = None if output_type is None else output_format(output_type, taken)
         messages: list[ProviderMessage] = [ProviderMessage(role="system", content=rendered.text)]
         retries = 0
         for turn in range(1, self._config.max_turns + 1):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Collection
 from typing import Any, cast
 
 from wink_decl.errors import ToolValidationError
@@ -16,9 +17,17 @@ OUTPUT_NAME = "final_answer"
 """What providers call the output shape (and the tool an adapter may force to get it)."""
 
 
-def output_format(output_type: type) -> OutputFormat:
-    """The provider-facing form of an output dataclass."""
-    return OutputFormat(OUTPUT_NAME, params_json_schema(output_type))
+def output_format(output_type: type, taken: Collection[str] = ()) -> OutputFormat:
+    """The provider-facing form of an output dataclass, named apart from the ``taken`` tools.
+
+    An adapter may offer the shape as a tool the model must call, so its name must not be one
+    of the prompt's own tools: ``final_answer``, else ``final_answer_2``, and so on.
+    """
+    name, number = OUTPUT_NAME, 1
+    while name in taken:
+        number += 1
+        name = f"{OUTPUT_NAME}_{number}"
+    return OutputFormat(name, params_json_schema(output_type))
 
 
 def parse_output(output_type: type, text: str) -> tuple[Any, str | None]:
@@ -26,7 +35,7 @@ def parse_output(output_type: type, text: str) -> tuple[Any, str | None]:
     try:
         data = json.loads(_strip_fence(text))
     except json.JSONDecodeError as error:
-        return None, f"it is not JSON ({error.msg} at position {error.pos})."
+        return None, f"it is not JSON ({error})."
     try:
         output = cast("object", parse(output_type, data, extra="forbid"))
     except ToolValidationError as error:

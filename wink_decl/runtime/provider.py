@@ -34,9 +34,7 @@ class ProviderToolCall:
         try:
             return json.loads(self.arguments or "{}")
         except json.JSONDecodeError as error:
-            raise ValueError(
-                f"Arguments are not valid JSON: {error.msg} at position {error.pos}."
-            ) from None
+            raise ValueError(f"Arguments are not valid JSON: {error}.") from None
 
 
 @dataclass(slots=True, frozen=True)
@@ -48,6 +46,8 @@ class ProviderMessage:
     tool_calls: tuple[ProviderToolCall, ...] = ()
     tool_call_id: str | None = None
     """For ``role="tool"``: the call this message answers."""
+    is_error: bool = False
+    """For ``role="tool"``: the call failed (was refused, raised, or returned an error)."""
 
 
 @dataclass(slots=True, frozen=True)
