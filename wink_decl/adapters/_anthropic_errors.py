@@ -1,0 +1,137 @@
+"""The Anthropic SDK's failures as ``ProviderError``: one line for people, never the API key."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from wink_decl.adapters._shared import kind_of_status, provider_error
+from wink_decl.errors import ProviderError, ProviderErrorKind
+
+if TYPE_CHECKING:
+    from anthropic import (
+        Anthropic,
+        AnthropicError,
+        APIConnectionError,
+        APIStatusError,
+        APITimeoutError,
+    )
+
+__all__ = ["SdkErrors", "translate"]
+
+
+@dataclass(slots=True, frozen=True)
+class SdkErrors:
+    """The SDK's exception classes, taken from the module once it is imported."""
+
+    base: type[AnthropicError]
+    status: type[APIStatusError]
+    timeout: type[APITimeoutError]
+    connection: type[APIConnectionError]
+
+    @classmethod
+    def of(cls, sdk: Any) -> SdkErrors:
+        """The classes of the imported ``anthropic`` module."""
+        return cls(
+            sdk.AnthropicError, sdk.APIStatusError, sdk.APITimeoutError, sdk.APIConnectionError
+        )
+
+
+_STATUS_MESSAGES: dict[ProviderErrorKind, str] = {
+    "authentication": "The provider refused the API key ({status}): {detail}",
+    "permission": "The API key may not use model '{model}' ({status}): {detail}",
+    "not_found": "Model '{model}' was not found ({status}): {detail}",
+    "rate_limit": "The provider's rate limit was reached ({status}){retries}: {detail}",
+    "timeout": "The provider timed out ({status}){retries}: {detail}",
+    "bad_request": "The provider refused the request ({status}): {detail}",
+    "server": "The provider failed ({status}){retries}: {detail}",
+}
+_OTHER_STATUS = "The provider answered with status {status}: {detail}"
+
+# The ``error.type`` of an error event inside a stream (its HTTP status was already 200).
+_KIND_OF_ERROR_TYPE: dict[str, ProviderErrorKind] = {
+    "invalid_request_error": "bad_request",
+    "authentication_error": "authentication",
+    "permission_error": "permission",
+    "not_found_error": "not_found",
+    "request_too_large": "bad_request",
+    "rate_limit_error": "rate_limit",
+    "timeout_error": "timeout",
+    "api_error": "server",
+    "overloaded_error": "server",
+}
+
+
+def translate(
+    error: AnthropicError,
+    errors: SdkErrors,
+    *,
+    client: Anthropic,
+    model: str,
+    timeout: float | None,
+) -> ProviderError:
+    """``error`` as a ``ProviderError`` of the right kind, the client's secrets redacted.
+
+    ``timeout`` is the limit the request was sent with, when the adapter chose one.
+    """
+    secrets = (client.api_key, client.auth_token)
+    if isinstance(error, errors.status):
+        kind, status, message = _status_failure(error, model, client.max_retries)
+        return provider_error(message, kind=kind, status=status, secrets=secrets)
+    if isinstance(error, errors.timeout):
+        after = "" if timeout is None else f" after {_seconds(timeout)}"
+        return provider_error(f"The request timed out{after}.", kind="timeout", secrets=secrets)
+    if isinstance(error, errors.connection):
+        url = str(client.base_url).rstrip("/")
+        message = f"Could not connect to {url}: {_connection_reason(error)}."
+        return provider_error(message, kind="connection", secrets=secrets)
+    message = f"The Anthropic SDK failed: {type(error).__name__}: {_sentence(str(error))}"
+    return provider_error(message, kind="other", secrets=secrets)
+
+
+def _status_failure(
+    error: APIStatusError, model: str, max_retries: int
+) -> tuple[ProviderErrorKind, int | None, str]:
+    status = error.status_code
+    detail = _sentence(error.api_message or error.response.reason_phrase or "no details given")
+    if status < 400:  # noqa: PLR2004  # an error event in a stream that had begun well
+        kind = _KIND_OF_ERROR_TYPE.get(error.type or "", "other")
+        return kind, None, f"The provider failed while streaming ({error.type}): {detail}"
+    kind = kind_of_status(status)
+    template = _STATUS_MESSAGES.get(kind, _OTHER_STATUS)
+    retries = _retries(max_retries)
+    return kind, status, template.format(status=status, detail=detail, model=model, retries=retries)
+
+
+def _retries(count: int) -> str:
+    """How often the SDK tried again before giving up (it retries 408, 429 and 5xx)."""
+    if count == 0:
+        return ""
+    return f" after {count} {'retry' if count == 1 else 'retries'}"
+
+
+def _seconds(value: float) -> str:
+    number = f"{value:.2f}".rstrip("0").rstrip(".")
+    return f"{number} second" if number == "1" else f"{number} seconds"
+
+
+def _connection_reason(error: BaseException) -> str:
+    """The operating system's words for the failure ("connection refused"), or the last cause's."""
+    reason = "the connection failed"
+    link = error.__cause__ or error.__context__
+    while link is not None:
+        if isinstance(link, OSError) and link.strerror:
+            return _lower_first(link.strerror)
+        reason = str(link) or reason
+        link = link.__cause__ or link.__context__
+    return _lower_first(reason.rstrip("."))
+
+
+def _lower_first(text: str) -> str:
+    return text[:1].lower() + text[1:]
+
+
+def _sentence(text: str) -> str:
+    """``text`` on one line, ending with a full stop."""
+    line = " ".join(text.split())
+    return line if line.endswith((".", "!", "?")) else f"{line}."
