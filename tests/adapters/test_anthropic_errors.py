@@ -104,6 +104,16 @@ def described(error: ProviderError) -> tuple[str, str, int | None, str | None]:
             ),
         ),
         (
+            [error_reply(529, "overloaded_error", "Overloaded", {"x-should-retry": "false"})],
+            2,
+            (
+                "The provider failed (529): Overloaded.",
+                "server",
+                529,
+                "the provider failed; try again later",
+            ),
+        ),
+        (
             [error_reply(500, "api_error", "Internal server error", SOON)] * 2,
             1,
             (
@@ -136,6 +146,7 @@ def described(error: ProviderError) -> tuple[str, str, int | None, str | None]:
         "400",
         "429-retried",
         "529-retried",
+        "529-not-to-be-retried",
         "500-retried",
         "502-html",
         "418",
@@ -208,16 +219,16 @@ def free_port() -> int:
     return port
 
 
-def test_a_refused_connection_names_the_url() -> None:
+def test_a_refused_connection_names_the_url_and_the_attempts() -> None:
     port = free_port()
     adapter = AnthropicAdapter(
-        MODEL, api_key=KEY, base_url=f"http://127.0.0.1:{port}", max_retries=0
+        MODEL, api_key=KEY, base_url=f"http://127.0.0.1:{port}", max_retries=1
     )
     with pytest.raises(ProviderError) as info:
         MainLoop(adapter=adapter).execute(Prompt(PLAIN_TEMPLATE), session=Session())
 
     assert described(info.value) == (
-        f"Could not connect to http://127.0.0.1:{port}: connection refused.",
+        f"Could not connect to http://127.0.0.1:{port}: connection refused (2 attempts).",
         "connection",
         None,
         "check the base URL and that the server is running",

@@ -9,10 +9,12 @@ from wink_decl.adapters._shared import kind_of_status, provider_error
 from wink_decl.errors import ProviderError, ProviderErrorKind
 
 if TYPE_CHECKING:
+    import httpx2
     from anthropic import (
         Anthropic,
         AnthropicError,
         APIConnectionError,
+        APIError,
         APIStatusError,
         APITimeoutError,
     )
@@ -38,15 +40,15 @@ class SdkErrors:
 
 
 _STATUS_MESSAGES: dict[ProviderErrorKind, str] = {
-    "authentication": "The provider refused the API key ({status}): {detail}",
-    "permission": "The API key may not use model '{model}' ({status}): {detail}",
-    "not_found": "Model '{model}' was not found ({status}): {detail}",
+    "authentication": "The provider refused the API key ({status}){retries}: {detail}",
+    "permission": "The API key may not use model '{model}' ({status}){retries}: {detail}",
+    "not_found": "Model '{model}' was not found ({status}){retries}: {detail}",
     "rate_limit": "The provider's rate limit was reached ({status}){retries}: {detail}",
     "timeout": "The provider timed out ({status}){retries}: {detail}",
-    "bad_request": "The provider refused the request ({status}): {detail}",
+    "bad_request": "The provider refused the request ({status}){retries}: {detail}",
     "server": "The provider failed ({status}){retries}: {detail}",
 }
-_OTHER_STATUS = "The provider answered with status {status}: {detail}"
+_OTHER_STATUS = "The provider answered with status {status}{retries}: {detail}"
 
 # The ``error.type`` of an error event inside a stream (its HTTP status was already 200).
 _KIND_OF_ERROR_TYPE: dict[str, ProviderErrorKind] = {
@@ -76,22 +78,22 @@ def translate(
     """
     secrets = (client.api_key, client.auth_token)
     if isinstance(error, errors.status):
-        kind, status, message = _status_failure(error, model, client.max_retries)
+        kind, status, message = _status_failure(error, model)
         return provider_error(message, kind=kind, status=status, secrets=secrets)
     if isinstance(error, errors.timeout):
         after = "" if timeout is None else f" after {_seconds(timeout)}"
-        return provider_error(f"The request timed out{after}.", kind="timeout", secrets=secrets)
+        message = f"The request timed out{after}{_attempts(error)}."
+        return provider_error(message, kind="timeout", secrets=secrets)
     if isinstance(error, errors.connection):
         url = str(client.base_url).rstrip("/")
-        message = f"Could not connect to {url}: {_connection_reason(error)}."
+        reason = _connection_reason(error)
+        message = f"Could not connect to {url}: {reason}{_attempts(error)}."
         return provider_error(message, kind="connection", secrets=secrets)
     message = f"The Anthropic SDK failed: {type(error).__name__}: {_sentence(str(error))}"
     return provider_error(message, kind="other", secrets=secrets)
 
 
-def _status_failure(
-    error: APIStatusError, model: str, max_retries: int
-) -> tuple[ProviderErrorKind, int | None, str]:
+def _status_failure(error: APIStatusError, model: str) -> tuple[ProviderErrorKind, int | None, str]:
     status = error.status_code
     detail = _sentence(error.api_message or error.response.reason_phrase or "no details given")
     if status < 400:  # noqa: PLR2004  # an error event in a stream that had begun well
@@ -99,15 +101,20 @@ def _status_failure(
         return kind, None, f"The provider failed while streaming ({error.type}): {detail}"
     kind = kind_of_status(status)
     template = _STATUS_MESSAGES.get(kind, _OTHER_STATUS)
-    retries = _retries(max_retries)
-    return kind, status, template.format(status=status, detail=detail, model=model, retries=retries)
+    retries = _retries_taken(error.request)
+    after = "" if retries == 0 else f" after {retries} {'retry' if retries == 1 else 'retries'}"
+    return kind, status, template.format(status=status, detail=detail, model=model, retries=after)
 
 
-def _retries(count: int) -> str:
-    """How often the SDK tried again before giving up (it retries 408, 429 and 5xx)."""
-    if count == 0:
-        return ""
-    return f" after {count} {'retry' if count == 1 else 'retries'}"
+def _attempts(error: APIError) -> str:
+    """How often the request was sent, when more than once (the SDK retries these failures)."""
+    retries = _retries_taken(error.request)
+    return "" if retries == 0 else f" ({retries + 1} attempts)"
+
+
+def _retries_taken(request: httpx2.Request) -> int:
+    """The retries made before ``request``: the SDK numbers each attempt in this header."""
+    return int(request.headers.get("x-stainless-retry-count", "0"))
 
 
 def _seconds(value: float) -> str:
