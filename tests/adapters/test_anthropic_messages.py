@@ -5,12 +5,14 @@ from __future__ import annotations
 import subprocess
 import sys
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import anthropic
 import pytest
 from anthropic_prompts import (
     FORECAST_SCHEMA,
+    FORECAST_TEMPLATE,
     KEY,
     LOOKUP_TOOL,
     MODEL,
@@ -19,7 +21,6 @@ from anthropic_prompts import (
     SUMMARIZED_TEMPLATE,
     Forecast,
     evaluate,
-    forecast_template,
 )
 from anthropic_replies import message, message_events, reply, stream_reply
 from provider_server import ProviderServer, Reply
@@ -97,10 +98,6 @@ def body(replier: Replier, **fields: Any) -> dict[str, Any]:
     return {**sent, "stream": True} if replier is stream_reply else sent
 
 
-def streamed(options: dict[str, Any], replier: Replier) -> dict[str, Any]:
-    return {**options, "stream": replier is stream_reply}
-
-
 # -- a whole conversation ------------------------------------------------------------------------
 
 
@@ -116,7 +113,7 @@ def test_a_full_exchange_reads_a_section_runs_its_tool_and_answers(replier: Repl
         replier("It is clear in Paris.", usage=(210, 7)),
     ]
     with ProviderServer(replies) as server:
-        response = evaluate(server, SUMMARIZED_TEMPLATE, **streamed({}, replier))
+        response = evaluate(server, SUMMARIZED_TEMPLATE, stream=replier is stream_reply)
     requests = server.requests
 
     assert (response.text, response.usage) == ("It is clear in Paris.", TokenUsage(460, 36))
@@ -157,7 +154,7 @@ def test_parallel_tool_uses_run_in_order_and_are_answered_in_one_user_turn(
         ("toolu_2", "lookup_weather", {"city": "Atlantis"}),
     ]
     with ProviderServer([replier(tool_uses=calls), replier("Clear in Paris.")]) as server:
-        response = evaluate(server, OPEN_TEMPLATE, **streamed({}, replier))
+        response = evaluate(server, OPEN_TEMPLATE, stream=replier is stream_reply)
 
     assert response.text == "Clear in Paris."
     assert [m.content for m in response.messages if m.role == "tool"] == [
@@ -237,7 +234,7 @@ def test_a_call_the_runtime_refuses_is_answered_and_the_run_goes_on(
 def test_a_declared_output_is_a_forced_tool_whose_input_is_the_answer(replier: Replier) -> None:
     answer = ("toolu_1", "final_answer", {"city": "Paris", "sky": "clear"})
     with ProviderServer([replier("Here it is.", [answer])]) as server:
-        response = evaluate(server, forecast_template(), **streamed({}, replier))
+        response = evaluate(server, FORECAST_TEMPLATE, stream=replier is stream_reply)
 
     assert response.output == Forecast("Paris", "clear")
     assert response.text == '{"city": "Paris", "sky": "clear"}'
@@ -257,7 +254,7 @@ def test_an_output_call_made_beside_other_calls_is_dropped_and_asked_again() -> 
         reply(tool_uses=[("toolu_3", "final_answer", {"city": "Paris", "sky": "clear"})]),
     ]
     with ProviderServer(replies) as server:
-        response = evaluate(server, forecast_template())
+        response = evaluate(server, FORECAST_TEMPLATE)
 
     assert response.output == Forecast("Paris", "clear")
     # No tool_use is left without its result: the early answer never enters the conversation.
@@ -275,7 +272,7 @@ def test_an_answer_that_does_not_fit_is_sent_back_as_a_user_turn() -> None:
         reply(tool_uses=[("toolu_2", "final_answer", {"city": "Paris", "sky": "clear"})]),
     ]
     with ProviderServer(replies) as server:
-        response = evaluate(server, forecast_template())
+        response = evaluate(server, FORECAST_TEMPLATE)
 
     assert response.output == Forecast("Paris", "clear")
     assert server.requests[1].json["messages"] == [
@@ -296,7 +293,7 @@ def test_an_empty_answer_is_left_out_because_the_api_refuses_empty_turns() -> No
         reply(tool_uses=[("toolu_1", "final_answer", {"city": "Paris", "sky": "clear"})]),
     ]
     with ProviderServer(replies) as server:
-        response = evaluate(server, forecast_template())
+        response = evaluate(server, FORECAST_TEMPLATE)
 
     assert response.output == Forecast("Paris", "clear")
     (turn,) = server.requests[1].json["messages"]
@@ -445,7 +442,7 @@ def test_a_configured_client_is_used_as_it_is() -> None:
         AnthropicAdapter(MODEL, client=client, api_key=KEY)
 
 
-def test_a_missing_key_names_the_variable(monkeypatch: pytest.MonkeyPatch, tmp_path: Any) -> None:
+def test_a_missing_key_names_the_variable(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     for name in (
         "ANTHROPIC_API_KEY",
         "ANTHROPIC_AUTH_TOKEN",

@@ -24,6 +24,7 @@ from wink_decl.runtime.loop import MainLoop
 
 __all__ = [
     "FORECAST_SCHEMA",
+    "FORECAST_TEMPLATE",
     "KEY",
     "LOOKUP_TOOL",
     "MODEL",
@@ -32,7 +33,6 @@ __all__ = [
     "SUMMARIZED_TEMPLATE",
     "Forecast",
     "evaluate",
-    "forecast_template",
 ]
 
 KEY = "sk-ant-test-0123456789"
@@ -114,16 +114,13 @@ PLAIN_TEMPLATE = PromptTemplate(ns="tests", key="plain", sections=[TASK])
 """No tools at all."""
 
 
-def forecast_template(
-    visibility: SectionVisibility = SectionVisibility.FULL,
-) -> PromptTemplate[Any]:
-    """A prompt whose answer is a ``Forecast``."""
-    return PromptTemplate(
-        ns="tests",
-        key="forecast",
-        sections=[TASK, _weather_section(visibility)],
-        output_type=Forecast,
-    )
+FORECAST_TEMPLATE = PromptTemplate(
+    ns="tests",
+    key="forecast",
+    sections=[TASK, _weather_section(SectionVisibility.FULL)],
+    output_type=Forecast,
+)
+"""The weather tool is offered, and the answer must be a ``Forecast``."""
 
 
 def evaluate(
