@@ -300,3 +300,33 @@ def test_any_other_sdk_failure_is_a_provider_error_too() -> None:
         "other",
         None,
     )
+
+
+@pytest.mark.parametrize(
+    ("replies", "options", "expected", "sent"),
+    [
+        (
+            [Reply(body=b"<html>Welcome to the proxy</html>")],
+            {},
+            "The Anthropic SDK failed: JSONDecodeError: Expecting value: line 1 column 1 (char 0).",
+            1,
+        ),
+        (
+            [],
+            {"max_tokens": 64000},
+            "The Anthropic SDK failed: ValueError: Streaming is required for operations that may "
+            "take longer than 10 minutes. See https://platform.claude.com/docs/en/cli-sdks-"
+            "libraries/sdks/python#long-requests for more details.",
+            0,
+        ),
+    ],
+    ids=["answer-not-json", "refused-before-sending"],
+)
+def test_a_value_error_of_the_sdk_is_a_provider_error(
+    replies: list[Reply], options: dict[str, Any], expected: str, sent: int
+) -> None:
+    with ProviderServer(replies) as server:
+        error = failure(server, max_retries=0, **options)
+
+    assert (str(error), error.kind, error.hint) == (expected, "other", None)
+    assert len(server.requests) == sent

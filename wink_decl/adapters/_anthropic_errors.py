@@ -12,7 +12,6 @@ if TYPE_CHECKING:
     import httpx2
     from anthropic import (
         Anthropic,
-        AnthropicError,
         APIConnectionError,
         APIError,
         APIStatusError,
@@ -26,7 +25,9 @@ __all__ = ["SdkErrors", "translate"]
 class SdkErrors:
     """The SDK's exception classes, taken from the module once it is imported."""
 
-    base: type[AnthropicError]
+    failures: tuple[type[Exception], ...]
+    """What the SDK raises when a call fails: its own errors, and ``ValueError`` for an answer
+    that is not JSON or a request it refuses to send."""
     status: type[APIStatusError]
     timeout: type[APITimeoutError]
     connection: type[APIConnectionError]
@@ -35,7 +36,10 @@ class SdkErrors:
     def of(cls, sdk: Any) -> SdkErrors:
         """The classes of the imported ``anthropic`` module."""
         return cls(
-            sdk.AnthropicError, sdk.APIStatusError, sdk.APITimeoutError, sdk.APIConnectionError
+            (sdk.AnthropicError, ValueError),
+            sdk.APIStatusError,
+            sdk.APITimeoutError,
+            sdk.APIConnectionError,
         )
 
 
@@ -65,7 +69,7 @@ _KIND_OF_ERROR_TYPE: dict[str, ProviderErrorKind] = {
 
 
 def translate(
-    error: AnthropicError,
+    error: Exception,
     errors: SdkErrors,
     *,
     client: Anthropic,

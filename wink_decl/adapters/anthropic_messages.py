@@ -103,7 +103,7 @@ class AnthropicAdapter(ProviderAdapter):
             reply, stop_reason = (
                 self._streamed(params, timeout) if self.stream else self._created(params, timeout)
             )
-        except self._errors.base as error:
+        except self._errors.failures as error:
             raise translate(
                 error,
                 self._errors,
