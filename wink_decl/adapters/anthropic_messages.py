@@ -95,7 +95,12 @@ class AnthropicAdapter(ProviderAdapter):
         return True
 
     def complete(self, request: ProviderRequest) -> ProviderReply:
-        """One model turn: a Messages request, and its answer as a ``ProviderReply``."""
+        """One model turn: a Messages request, and its answer as a ``ProviderReply``.
+
+        Raises:
+            ProviderError: the request failed; ``kind`` says how, the message never holds the
+                API key.
+        """
         params = self._params(request)
         seconds = min((t for t in (request.timeout, self.timeout) if t is not None), default=None)
         timeout = self._not_given if seconds is None else seconds
