@@ -37,6 +37,8 @@ class Reply:
     headers: Mapping[str, str] = field(default_factory=dict[str, str])
     body: bytes | None = None
     """Raw bytes instead of ``json`` (a malformed body, say)."""
+    delay: float = 0.0
+    """Seconds to wait before answering: a provider slower than the client's timeout."""
 
 
 @dataclass(frozen=True)
@@ -76,10 +78,14 @@ class ProviderServer:
     def __init__(self, replies: Iterable[Reply]) -> None:
         self._replies = list(replies)
         self._lock = threading.Lock()
+        self._stopping = threading.Event()
         self.requests: list[RecordedRequest] = []
         self._server = ThreadingHTTPServer(("127.0.0.1", 0), _handler_for(self))
         self._server.daemon_threads = True
-        self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
+        # A short poll interval lets __exit__ stop the server at once (the default waits 0.5 s).
+        self._thread = threading.Thread(
+            target=self._server.serve_forever, kwargs={"poll_interval": 0.01}, daemon=True
+        )
 
     @property
     def url(self) -> str:
@@ -105,6 +111,7 @@ class ProviderServer:
 
     def __exit__(self, *exc_info: object) -> None:
         """Stop serving and release the port."""
+        self._stopping.set()  # a delayed answer stops waiting
         self._server.shutdown()
         self._server.server_close()
         self._thread.join(timeout=5)
@@ -116,6 +123,10 @@ class ProviderServer:
             if not self._replies:
                 return Reply(status=500, json={"error": {"message": "the test's script ran out"}})
             return self._replies.pop(0)
+
+    def pause(self, seconds: float) -> None:
+        """Wait ``seconds``, or less when the server stops meanwhile."""
+        self._stopping.wait(seconds)
 
 
 def _handler_for(server: ProviderServer) -> type[BaseHTTPRequestHandler]:
@@ -143,6 +154,8 @@ def _handler_for(server: ProviderServer) -> type[BaseHTTPRequestHandler]:
                 body,
             )
             reply = server.next_reply(request)
+            if reply.delay:
+                server.pause(reply.delay)
             if reply.events is not None:
                 payload, content_type = sse(reply.events), "text/event-stream"
             elif reply.body is not None:
@@ -154,7 +167,10 @@ def _handler_for(server: ProviderServer) -> type[BaseHTTPRequestHandler]:
             self.send_header("content-length", str(len(payload)))
             for name, value in reply.headers.items():
                 self.send_header(name, value)
-            self.end_headers()
-            self.wfile.write(payload)
+            try:
+                self.end_headers()
+                self.wfile.write(payload)
+            except (BrokenPipeError, ConnectionResetError):
+                self.close_connection = True  # the client stopped waiting (its timeout passed)
 
     return Handler

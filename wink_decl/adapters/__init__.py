@@ -10,11 +10,13 @@ import importlib
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from wink_decl.adapters.anthropic_messages import AnthropicAdapter
     from wink_decl.adapters.scripted import ScriptedAdapter, ScriptedTurn
 
-__all__ = ["ScriptedAdapter", "ScriptedTurn"]
+__all__ = ["AnthropicAdapter", "ScriptedAdapter", "ScriptedTurn"]
 
 _HOMES = {
+    "AnthropicAdapter": "wink_decl.adapters.anthropic_messages",
     "ScriptedAdapter": "wink_decl.adapters.scripted",
     "ScriptedTurn": "wink_decl.adapters.scripted",
 }
