@@ -249,7 +249,7 @@ def hanging_up() -> Iterator[str]:
             except OSError:
                 return  # the listener was closed: the test is over
             with connection:
-                connection.recv(65536)
+                _read_request(connection)
 
     thread = threading.Thread(target=serve, daemon=True)
     thread.start()
@@ -258,6 +258,30 @@ def hanging_up() -> Iterator[str]:
     listener.shutdown(socket.SHUT_RDWR)  # wakes the blocked accept(); close() alone does not
     listener.close()
     thread.join(timeout=5)
+
+
+def _read_request(connection: socket.socket) -> None:
+    """Read the whole request: closing with bytes unread would reset the connection instead."""
+    data = b""
+    while b"\r\n\r\n" not in data:
+        chunk = connection.recv(65536)
+        if not chunk:
+            return
+        data += chunk
+    head, _, body = data.partition(b"\r\n\r\n")
+    length = next(
+        (
+            int(line.split(b":", 1)[1])
+            for line in head.split(b"\r\n")
+            if line.lower().startswith(b"content-length:")
+        ),
+        0,
+    )
+    while len(body) < length:
+        chunk = connection.recv(65536)
+        if not chunk:
+            return
+        body += chunk
 
 
 def test_a_server_that_hangs_up_is_a_connection_failure(hanging_up: str) -> None:

@@ -76,8 +76,9 @@ def tool_use(call_id: str, name: str, **arguments: Any) -> dict[str, Any]:
     return {"type": "tool_use", "id": call_id, "name": name, "input": arguments}
 
 
-def tool_result(call_id: str, content: str) -> dict[str, Any]:
-    return {"type": "tool_result", "tool_use_id": call_id, "content": content}
+def tool_result(call_id: str, content: str, *, error: bool = False) -> dict[str, Any]:
+    block: dict[str, Any] = {"type": "tool_result", "tool_use_id": call_id, "content": content}
+    return {**block, "is_error": True} if error else block
 
 
 def text(value: str) -> dict[str, Any]:
@@ -168,7 +169,7 @@ def test_parallel_tool_uses_run_in_order_and_are_answered_in_one_user_turn(
         ),
         user(
             tool_result("toolu_1", PARIS),
-            tool_result("toolu_2", "No weather is known for Atlantis."),
+            tool_result("toolu_2", "No weather is known for Atlantis.", error=True),
         ),
     ]
 
@@ -201,7 +202,7 @@ def stream_with_raw_input(call_id: str, name: str, partial_json: str) -> Reply:
             stream_with_raw_input("toolu_1", "lookup_weather", '{"city": "Paris"'),
             tool_use("toolu_1", "lookup_weather"),
             "Invalid arguments for tool 'lookup_weather': Arguments are not valid JSON: "
-            "Expecting ',' delimiter at position 16.",
+            "Expecting ',' delimiter: line 1 column 17 (char 16).",
         ),
         (
             stream_with_raw_input("toolu_1", "lookup_weather", '["Paris"]'),
@@ -223,7 +224,7 @@ def test_a_call_the_runtime_refuses_is_answered_and_the_run_goes_on(
     # The API wants an object back as the call's input, even when the model's was none.
     assert server.requests[1].json["messages"][1:] == [
         assistant(sent),
-        user(tool_result("toolu_1", answer)),
+        user(tool_result("toolu_1", answer, error=True)),
     ]
 
 
@@ -300,8 +301,9 @@ def test_an_empty_answer_is_left_out_because_the_api_refuses_empty_turns() -> No
     assert turn == user(
         text(FIRST_USER_MESSAGE),
         text(
-            "Your answer does not fit the required output: it is not JSON (Expecting value at "
-            "position 0). Answer again with only the JSON object the output schema describes."
+            "Your answer does not fit the required output: it is not JSON (Expecting value: line "
+            "1 column 1 (char 0)). Answer again with only the JSON object the output schema "
+            "describes."
         ),
     )
 

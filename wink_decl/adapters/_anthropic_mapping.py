@@ -82,6 +82,8 @@ def _turn(message: ProviderMessage) -> tuple[_Role, list[_Block]]:
             "tool_use_id": message.tool_call_id or "",
             "content": message.content,
         }
+        if message.is_error:  # the model should read it as a failure, not as the tool's answer
+            result["is_error"] = True
         return "user", [result]
     if message.role == "assistant":
         blocks: list[_Block] = [_text(message.content)] if message.content else []
