@@ -10,11 +10,13 @@ import importlib
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from wink_decl.adapters.claude_agent import ClaudeAgentSDKAdapter
     from wink_decl.adapters.scripted import ScriptedAdapter, ScriptedTurn
 
-__all__ = ["ScriptedAdapter", "ScriptedTurn"]
+__all__ = ["ClaudeAgentSDKAdapter", "ScriptedAdapter", "ScriptedTurn"]
 
 _HOMES = {
+    "ClaudeAgentSDKAdapter": "wink_decl.adapters.claude_agent",
     "ScriptedAdapter": "wink_decl.adapters.scripted",
     "ScriptedTurn": "wink_decl.adapters.scripted",
 }
