@@ -11,12 +11,14 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from wink_decl.adapters.anthropic_messages import AnthropicAdapter
+    from wink_decl.adapters.claude_agent import ClaudeAgentSDKAdapter
     from wink_decl.adapters.scripted import ScriptedAdapter, ScriptedTurn
 
-__all__ = ["AnthropicAdapter", "ScriptedAdapter", "ScriptedTurn"]
+__all__ = ["AnthropicAdapter", "ClaudeAgentSDKAdapter", "ScriptedAdapter", "ScriptedTurn"]
 
 _HOMES = {
     "AnthropicAdapter": "wink_decl.adapters.anthropic_messages",
+    "ClaudeAgentSDKAdapter": "wink_decl.adapters.claude_agent",
     "ScriptedAdapter": "wink_decl.adapters.scripted",
     "ScriptedTurn": "wink_decl.adapters.scripted",
 }
