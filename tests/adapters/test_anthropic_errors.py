@@ -206,7 +206,7 @@ def test_a_timeout_the_client_chose_is_reported_without_a_number() -> None:
     with ProviderServer([Reply(json=message("Late."), delay=2)]) as server:
         client = anthropic.Anthropic(api_key=KEY, base_url=server.url, timeout=0.2, max_retries=0)
         adapter = AnthropicAdapter(MODEL, client=client)
-        with pytest.raises(ProviderError) as info:
+        with client, pytest.raises(ProviderError) as info:
             MainLoop(adapter=adapter).execute(Prompt(PLAIN_TEMPLATE), session=Session())
 
     assert (str(info.value), info.value.kind) == ("The request timed out.", "timeout")
@@ -224,7 +224,7 @@ def test_a_refused_connection_names_the_url_and_the_attempts() -> None:
     adapter = AnthropicAdapter(
         MODEL, api_key=KEY, base_url=f"http://127.0.0.1:{port}", max_retries=1
     )
-    with pytest.raises(ProviderError) as info:
+    with adapter, pytest.raises(ProviderError) as info:
         MainLoop(adapter=adapter).execute(Prompt(PLAIN_TEMPLATE), session=Session())
 
     assert described(info.value) == (
@@ -286,7 +286,7 @@ def _read_request(connection: socket.socket) -> None:
 
 def test_a_server_that_hangs_up_is_a_connection_failure(hanging_up: str) -> None:
     adapter = AnthropicAdapter(MODEL, api_key=KEY, base_url=hanging_up, max_retries=0)
-    with pytest.raises(ProviderError) as info:
+    with adapter, pytest.raises(ProviderError) as info:
         MainLoop(adapter=adapter).execute(Prompt(PLAIN_TEMPLATE), session=Session())
 
     assert (str(info.value), info.value.kind) == (
@@ -315,7 +315,7 @@ def test_any_other_sdk_failure_is_a_provider_error_too() -> None:
             api_key=KEY, base_url=server.url, max_retries=0, _strict_response_validation=True
         )
         adapter = AnthropicAdapter(MODEL, client=client)
-        with pytest.raises(ProviderError) as info:
+        with client, pytest.raises(ProviderError) as info:
             MainLoop(adapter=adapter).execute(Prompt(PLAIN_TEMPLATE), session=Session())
 
     assert (str(info.value), info.value.kind, info.value.hint) == (

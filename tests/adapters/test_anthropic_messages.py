@@ -395,8 +395,8 @@ def test_key_and_url_come_from_the_environment_and_extra_body_is_sent(
     with ProviderServer([reply("Clear.")]) as server:
         monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-ant-env-key-42")
         monkeypatch.setenv("ANTHROPIC_BASE_URL", server.url)
-        adapter = AnthropicAdapter(MODEL, extra_body={"temperature": 0})
-        response = adapter.evaluate(Prompt(PLAIN_TEMPLATE), session=Session())
+        with AnthropicAdapter(MODEL, extra_body={"temperature": 0}) as adapter:
+            response = adapter.evaluate(Prompt(PLAIN_TEMPLATE), session=Session())
 
     assert response.text == "Clear."
     (request,) = server.requests
@@ -433,15 +433,18 @@ def test_each_request_is_sent_with_the_time_it_may_take(
 
 
 def test_a_configured_client_is_used_as_it_is() -> None:
-    with ProviderServer([reply("Clear.")]) as server:
-        client = anthropic.Anthropic(api_key=KEY, base_url=server.url, max_retries=0)
-        adapter = AnthropicAdapter(MODEL, client=client, max_tokens=100)
-        response = adapter.evaluate(Prompt(PLAIN_TEMPLATE), session=Session())
+    with (
+        ProviderServer([reply("Clear.")]) as server,
+        anthropic.Anthropic(api_key=KEY, base_url=server.url, max_retries=0) as client,
+    ):
+        with AnthropicAdapter(MODEL, client=client, max_tokens=100) as adapter:
+            response = adapter.evaluate(Prompt(PLAIN_TEMPLATE), session=Session())
+        assert not client.is_closed()  # the adapter closes only a client it made
+        with pytest.raises(ValueError, match=r"^AnthropicAdapter takes either client= or"):
+            AnthropicAdapter(MODEL, client=client, api_key=KEY)
 
     assert response.text == "Clear."
     assert server.requests[0].json["max_tokens"] == 100
-    with pytest.raises(ValueError, match=r"^AnthropicAdapter takes either client= or api_key"):
-        AnthropicAdapter(MODEL, client=client, api_key=KEY)
 
 
 def test_a_missing_key_names_the_variable(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
@@ -496,7 +499,8 @@ def test_the_sdk_is_imported_only_when_an_adapter_is_made() -> None:
     ).stdout
     assert shown == "False anthropic\n"
     assert adapters.AnthropicAdapter is AnthropicAdapter
-    assert AnthropicAdapter(MODEL, api_key=KEY).supports_dynamic_tools is True
+    with AnthropicAdapter(MODEL, api_key=KEY) as adapter:
+        assert adapter.supports_dynamic_tools is True
 
 
 def test_an_answer_cut_off_at_max_tokens_is_logged(caplog: pytest.LogCaptureFixture) -> None:

@@ -317,7 +317,7 @@ def test_a_declared_output_is_read_from_structured_output_or_from_the_text() -> 
         talk._response()
     assert (str(info.value), info.value.phase) == (
         "The answer of prompt 'verdict' does not fit its output Verdict: it is not JSON "
-        "(Expecting value at position 0).",
+        "(Expecting value: line 1 column 1 (char 0)).",
         "output",
     )
 

@@ -133,5 +133,7 @@ def evaluate(
     """Evaluate ``template`` with an ``AnthropicAdapter`` talking to ``server``; ``options`` go
     to the adapter (its model is ``MODEL`` and its key ``KEY``).
     """
-    adapter = AnthropicAdapter(MODEL, api_key=KEY, base_url=server.url, **options)
-    return MainLoop(adapter=adapter).execute(Prompt(template), session=Session(), deadline=deadline)
+    with AnthropicAdapter(MODEL, api_key=KEY, base_url=server.url, **options) as adapter:
+        return MainLoop(adapter=adapter).execute(
+            Prompt(template), session=Session(), deadline=deadline
+        )

@@ -86,6 +86,7 @@ class AnthropicAdapter(ProviderAdapter):
         self._client = (
             client if client is not None else _new_client(sdk, api_key, base_url, max_retries)
         )
+        self._owns_client = client is None
         self._errors = SdkErrors.of(sdk)
         self._not_given: NotGiven = sdk.not_given
 
@@ -93,6 +94,11 @@ class AnthropicAdapter(ProviderAdapter):
     def supports_dynamic_tools(self) -> bool:
         """True: the Messages API is stateless, so every request may offer other tools."""
         return True
+
+    def close(self) -> None:
+        """Close the SDK client's connections, when the adapter made the client itself."""
+        if self._owns_client:
+            self._client.close()
 
     def complete(self, request: ProviderRequest) -> ProviderReply:
         """One model turn: a Messages request, and its answer as a ``ProviderReply``.
