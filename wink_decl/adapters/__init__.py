@@ -10,11 +10,13 @@ import importlib
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from wink_decl.adapters.openai_chat import OpenAIAdapter
     from wink_decl.adapters.scripted import ScriptedAdapter, ScriptedTurn
 
-__all__ = ["ScriptedAdapter", "ScriptedTurn"]
+__all__ = ["OpenAIAdapter", "ScriptedAdapter", "ScriptedTurn"]
 
 _HOMES = {
+    "OpenAIAdapter": "wink_decl.adapters.openai_chat",
     "ScriptedAdapter": "wink_decl.adapters.scripted",
     "ScriptedTurn": "wink_decl.adapters.scripted",
 }
