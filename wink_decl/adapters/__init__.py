@@ -10,12 +10,14 @@ import importlib
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from wink_decl.adapters.litellm_completion import LiteLLMAdapter
     from wink_decl.adapters.openai_chat import OpenAIAdapter
     from wink_decl.adapters.scripted import ScriptedAdapter, ScriptedTurn
 
-__all__ = ["OpenAIAdapter", "ScriptedAdapter", "ScriptedTurn"]
+__all__ = ["LiteLLMAdapter", "OpenAIAdapter", "ScriptedAdapter", "ScriptedTurn"]
 
 _HOMES = {
+    "LiteLLMAdapter": "wink_decl.adapters.litellm_completion",
     "OpenAIAdapter": "wink_decl.adapters.openai_chat",
     "ScriptedAdapter": "wink_decl.adapters.scripted",
     "ScriptedTurn": "wink_decl.adapters.scripted",

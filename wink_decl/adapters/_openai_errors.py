@@ -1,4 +1,4 @@
-"""OpenAI SDK failures as one-line ``ProviderError``s.
+"""OpenAI SDK failures (and LiteLLM's, which subclass them) as one-line ``ProviderError``s.
 
 Every text that came back from the server or the SDK is redacted of the secrets in use, and the
 SDK's exception is not chained (``from None``), so no traceback shows an API key either.
@@ -11,7 +11,7 @@ import json
 import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from wink_decl.adapters._shared import kind_of_status, provider_error
 from wink_decl.errors import ProviderError, ProviderErrorKind
@@ -39,7 +39,7 @@ class CallContext:
 
 
 def provider_failure(error: Exception, context: CallContext) -> ProviderError:
-    """The ``ProviderError`` that explains ``error``, an exception of the OpenAI SDK."""
+    """The ``ProviderError`` that explains ``error``, an OpenAI (or LiteLLM) SDK exception."""
     import openai  # noqa: PLC0415  # the SDK is optional: its adapter imported it already
 
     links = tuple(_causes(error))
@@ -79,7 +79,9 @@ def _causes(error: BaseException) -> Iterator[BaseException]:
 def _is_connection_failure(link: BaseException) -> bool:
     import openai  # noqa: PLC0415  # see provider_failure
 
-    return isinstance(link, OSError | openai.APIConnectionError)
+    # LiteLLM raises its APIConnectionError subclass for failures of its own too, so only the
+    # OpenAI SDK's own class, or a socket error underneath, means the connection failed.
+    return isinstance(link, OSError) or type(link) is openai.APIConnectionError
 
 
 def _connection_reason(links: tuple[BaseException, ...]) -> str:
@@ -119,14 +121,19 @@ _LEADS: Mapping[ProviderErrorKind, str] = {
 
 
 def _retries(error: openai.APIStatusError) -> int:
-    """How often the SDK had retried before this answer (it says so in a request header)."""
+    """How often the SDK had retried before this answer (it says so in a request header).
+
+    LiteLLM's errors carry a request of their own making, without the header: 0.
+    """
     sent = error.response.request.headers.get("x-stainless-retry-count", "0")
     return int(sent) if sent.isdigit() else 0
 
 
 def server_message(error: openai.APIStatusError) -> str:
-    """The server's own explanation, on one line, or ""."""
-    text = _message_in(error.body) or _message_of(error)
+    """The server's own explanation, on one line (LiteLLM's wrapping taken off), or ""."""
+    text = _message_in(error.body) or _response_message(error)
+    if not text:
+        text = _unwrapped_litellm_message(_message_of(error))
     return "" if _BARE_STATUS.fullmatch(text) else _one_line(text)
 
 
@@ -134,15 +141,49 @@ _BARE_STATUS = re.compile(r"Error code: \d+")
 """What the SDK says when the server said nothing: the status, which the message has already."""
 
 
-def _message_in(body: object) -> str:
-    """The message in an error body, as the SDK keeps it (the ``error`` object, or the text)."""
-    if isinstance(body, str):  # not JSON: an HTML error page, plain text; or {"error": "..."}
-        return body
-    for key in ("message", "detail"):  # OpenAI's error object; {"detail": ...} (FastAPI servers)
-        found = body.get(key) if isinstance(body, Mapping) else None  # pyright: ignore[reportUnknownMemberType, reportUnknownVariableType]
-        if isinstance(found, str):
-            return found
+def _message_in(data: object) -> str:
+    """The message in an error body, in the shapes OpenAI, Anthropic and compatible servers use."""
+    if isinstance(data, str):
+        return data
+    if not isinstance(data, Mapping):
+        return ""
+    body: Mapping[str, Any] = data  # pyright: ignore[reportUnknownVariableType]
+    inner = body.get("error")
+    if isinstance(inner, str):  # {"error": "model 'x' not found"} (Ollama)
+        return inner
+    if isinstance(inner, Mapping):  # {"error": {"message": ...}} (OpenAI, Anthropic)
+        return _message_in(inner.get("message"))  # pyright: ignore[reportUnknownMemberType, reportUnknownArgumentType]
+    for key in ("message", "detail"):  # {"message": ...}, {"detail": ...} (FastAPI servers)
+        if isinstance(body.get(key), str):
+            return body[key]
     return ""
+
+
+def _response_message(error: openai.APIStatusError) -> str:
+    """The message in the HTTP response's body (LiteLLM keeps the response, not the body)."""
+    text = error.response.text
+    try:
+        return _message_in(json.loads(text))
+    except ValueError:  # not JSON: an HTML error page, plain text, or nothing
+        return text
+
+
+_LITELLM_WRAPPING = re.compile(
+    r"^litellm\.\w+: (?:\w+: )?(?:\w+(?:Exception|Error) - )?(?P<rest>.*)$", re.DOTALL
+)
+_LITELLM_ADVICE = re.compile(r"\.?\s*Handle with `litellm\.\w+`\.?\s*$")
+
+
+def _unwrapped_litellm_message(message: str) -> str:
+    """``litellm.NotFoundError: AnthropicException - {"error": ...}`` -> the server's words."""
+    matched = _LITELLM_WRAPPING.match(message)
+    if matched is None:
+        return message
+    rest = _LITELLM_ADVICE.sub("", matched["rest"])
+    try:
+        return _message_in(json.loads(rest)) or rest
+    except ValueError:
+        return rest
 
 
 def _message_of(error: BaseException) -> str:
