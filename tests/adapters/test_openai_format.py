@@ -3,6 +3,9 @@ answers and streamed chunks."""
 
 from __future__ import annotations
 
+import json
+import subprocess
+import sys
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -210,3 +213,16 @@ def test_the_call_timeout_is_the_shorter_of_the_two(
     configured: float | None, remaining: float | None, expected: float | None
 ) -> None:
     assert call_timeout(configured, remaining) == expected
+
+
+def test_naming_the_adapters_imports_no_sdk() -> None:
+    """The SDKs are imported when an adapter is built, never when its module is."""
+    code = (
+        "import json, sys\n"
+        "from wink_decl.adapters import LiteLLMAdapter, OpenAIAdapter\n"
+        "print(json.dumps(sorted({'openai', 'litellm', 'httpx'} & set(sys.modules))))"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=60
+    )
+    assert json.loads(result.stdout) == []
