@@ -12,13 +12,24 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from wink_decl.adapters.anthropic_messages import AnthropicAdapter
     from wink_decl.adapters.claude_agent import ClaudeAgentSDKAdapter
+    from wink_decl.adapters.litellm_completion import LiteLLMAdapter
+    from wink_decl.adapters.openai_chat import OpenAIAdapter
     from wink_decl.adapters.scripted import ScriptedAdapter, ScriptedTurn
 
-__all__ = ["AnthropicAdapter", "ClaudeAgentSDKAdapter", "ScriptedAdapter", "ScriptedTurn"]
+__all__ = [
+    "AnthropicAdapter",
+    "ClaudeAgentSDKAdapter",
+    "LiteLLMAdapter",
+    "OpenAIAdapter",
+    "ScriptedAdapter",
+    "ScriptedTurn",
+]
 
 _HOMES = {
     "AnthropicAdapter": "wink_decl.adapters.anthropic_messages",
     "ClaudeAgentSDKAdapter": "wink_decl.adapters.claude_agent",
+    "LiteLLMAdapter": "wink_decl.adapters.litellm_completion",
+    "OpenAIAdapter": "wink_decl.adapters.openai_chat",
     "ScriptedAdapter": "wink_decl.adapters.scripted",
     "ScriptedTurn": "wink_decl.adapters.scripted",
 }
