@@ -22,6 +22,8 @@ from wink_decl.runtime.tool import Tool, ToolExample
 
 __all__ = ["compile_tool", "pascal"]
 
+_NONE_TYPE = type(None)
+
 
 def pascal(name: str) -> str:
     """``lookup_rule`` -> ``LookupRule``, for generated class names."""
@@ -138,7 +140,7 @@ def _examples(
     ok = True
     for index, item in enumerate(items):
         here = (*path, index)
-        given = _parse_part(ctx, (*here, "input"), params_type, item.get("input", {}))
+        given = _parse_input(ctx, (*here, "input"), params_type, item.get("input", {}))
         output = item.get("output")
         if result_type is None and output is not None:
             ctx.error(
@@ -154,11 +156,31 @@ def _examples(
             if result_type is None
             else _parse_part(ctx, (*here, "output"), result_type, output or {})
         )
-        if given is None or (result_type is not None and produced is None):
+        if given is _REFUSED or (result_type is not None and produced is None):
             ok = False
             continue
         examples.append(ToolExample(str(item["description"]), given, produced))
     return examples if ok else None
+
+
+_REFUSED = object()
+"""What ``_parse_input`` returns for an input it reported (None is a valid input)."""
+
+
+def _parse_input(ctx: CompileContext, path: JSONPath, kind: type, data: object) -> object:
+    """The example's params; None for a tool that takes none (its input must be empty)."""
+    if kind is not _NONE_TYPE:
+        parsed = _parse_part(ctx, path, kind, data)
+        return _REFUSED if parsed is None else parsed
+    if data:
+        ctx.error(
+            "example",
+            "This example has an input, but the tool takes no params.",
+            ctx.span(path),
+            hint="leave the input empty: input: {}",
+        )
+        return _REFUSED
+    return None
 
 
 def _parse_part(ctx: CompileContext, path: JSONPath, kind: type, data: object) -> object | None:
