@@ -43,6 +43,8 @@ def build_artifact(
                 "result": None
                 if tool.result_type is None
                 else params_json_schema(tool.result_type),
+                "reads": tool.reads,
+                "writes": tool.writes,
                 "examples": len(tool.examples),
                 "section": _owner(template, name),
             }
