@@ -20,6 +20,7 @@ from wink_decl import (
     InMemoryFilesystem,
     Prompt,
     ProviderToolCall,
+    SectionVisibility,
     Session,
     ToolExecutor,
 )
@@ -143,4 +144,36 @@ def test_a_new_file_needs_no_read_but_edit_file_cannot_create_one(tmp_path: Path
     executor = runner(prompt, InMemoryFilesystem())
     assert run(executor, "edit_file", path="new.py", old_text="a", new_text="b") == (
         "refused: File 'new.py' does not exist."
+    )
+
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def test_the_bundled_release_prompt_adds_a_line_to_its_notes_with_edit_file() -> None:
+    prompts = REPO / "prompts"
+    result = compile_file(prompts / "release" / "pipeline.wink.toml", root=prompts)
+    assert report(result) == ""
+    prompt = compiled(result)
+    filesystem = InMemoryFilesystem({"NOTES.md": "1.3.0: faster builds.\n1.2.0: first release.\n"})
+    bound = Prompt(prompt.template, resources=[filesystem])
+    params = prompt.params_type(version="1.4.0")  # pyright: ignore[reportOptionalCall]
+    session = Session()
+    rendered = bound.bind(params).render(
+        session=session, visibility_overrides={("notes",): SectionVisibility.FULL}
+    )
+    assert [tool.name for tool in rendered.tools][-3:] == ["read_file", "edit_file", "write_file"]
+    executor = ToolExecutor(prompt=bound, rendered=rendered, session=session)
+    line = {"path": "NOTES.md", "old_text": "1.3.0: faster builds.\n"}
+    line["new_text"] = "1.4.0: edit_file.\n" + line["old_text"]
+    assert run(executor, "edit_file", **line) == (
+        "refused: File 'NOTES.md' must be read before overwriting."
+    )
+    assert run(executor, "read_file", path="NOTES.md").startswith("ok: Read 'NOTES.md'")
+    assert run(executor, "edit_file", **line) == (
+        "ok: Edited 'NOTES.md' at line 1: 1 line replaced by 2 lines.\n\n"
+        '{"path": "NOTES.md", "line": 1, "old_lines": 1, "new_lines": 2}'
+    )
+    assert filesystem.read_text("NOTES.md") == (
+        "1.4.0: edit_file.\n1.3.0: faster builds.\n1.2.0: first release.\n"
     )
