@@ -178,6 +178,37 @@ def test_declared_params_are_checked_even_when_the_handler_cannot_be_used(
     )
 
 
+def test_a_value_that_is_not_text_is_left_to_the_schema(here: Path, catalog: PluginCatalog) -> None:
+    # The checks after the schema's still run: the second tool's mistake is reported too.
+    text = one_tool(
+        "    description: Save a file.\n"
+        "    handler: test.lookup\n"
+        "    params: {path: {type: string}}\n"
+        "    writes: 3\n"
+        "    reads: [path]\n"
+        "  other:\n"
+        "    description: Save a file.\n"
+        "    handler: test.lookup\n"
+        "    params: {path: {type: string}}\n"
+        "    writes: pth\n"
+    ).replace("tools: [lookup]", "tools: [lookup, other]")
+    assert report(compile_in(here, text, catalog=catalog)) == (
+        "prompt.wink.yaml:11:13: error: 'writes' must be text; found 3\n"
+        "  11 |     writes: 3\n"
+        "     |             ^\n"
+        '  hint: put it in quotes: "3"\n'
+        "prompt.wink.yaml:12:12: error: 'reads' must be text; found a list\n"
+        "  12 |     reads: [path]\n"
+        "     |            ^^^^^^\n"
+        "prompt.wink.yaml:17:13: error: Tool 'other' writes the file named by param 'pth', "
+        "which it does not take.\n"
+        "  expected: one of its params (path)\n"
+        "  17 |     writes: pth\n"
+        "     |             ^^^\n"
+        "  hint: did you mean 'path'?"
+    )
+
+
 def test_the_same_in_toml(here: Path, catalog: PluginCatalog) -> None:
     text = (
         'key = "tools"\n'

@@ -73,8 +73,8 @@ def compile_tool(
             accepts_overrides=bool(data.get("accepts_overrides", True)),
             params_type=params_type,
             result_type=result_type,
-            reads=data.get("reads"),
-            writes=data.get("writes"),
+            reads=_text(data.get("reads")),
+            writes=_text(data.get("writes")),
         )
     except PromptValidationError as error:
         ctx.refused("tool", error.message, ctx.key_span(path))
@@ -120,6 +120,11 @@ def _types(
     return params, result
 
 
+def _text(value: object) -> str | None:
+    """``value`` when it is text; anything else the schema has reported already."""
+    return value if isinstance(value, str) else None
+
+
 def _field_names(params_type: type) -> dict[str, str | None]:
     """The handler's params, their types unknown (None); none for a tool that takes none."""
     if params_type is _NONE_TYPE:
@@ -141,8 +146,8 @@ def _check_paths(
     """
     ok = True
     for role in ("reads", "writes"):
-        param = data.get(role)
-        if param is None:
+        param = _text(data.get(role))
+        if param is None:  # absent, or not text (which the schema reports)
             continue
         span = ctx.span((*path, role))
         where = f"Tool '{name}' {role} the file named by param '{param}'"
