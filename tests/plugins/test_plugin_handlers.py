@@ -100,6 +100,14 @@ def plain_return(params: Params, *, context: ToolContext) -> Result:
     return Result(params.path)
 
 
+def no_params(params: None, *, context: ToolContext) -> ToolResult[Result]:
+    return ToolResult.ok(Result("."))
+
+
+def quoted_no_params(params: "None", *, context: ToolContext) -> ToolResult[Result]:
+    return ToolResult.ok(Result("."))
+
+
 class CallableHandler:
     def __call__(self, params: Params, *, context: ToolContext) -> ToolResult[Result]:
         return ToolResult.ok(Result(params.path))
@@ -172,6 +180,8 @@ def test_check_handler_names_the_entry_point_and_the_signature_it_has(
     [
         (good, Params, Result),
         (CallableHandler(), Params, Result),
+        (no_params, type(None), Result),
+        (quoted_no_params, type(None), Result),
         (SETUP_PLAN_TOOL.handler, SetupPlan, Plan),
         (positional_context, None, None),
         (keyword_only, None, None),
@@ -188,6 +198,8 @@ def test_check_handler_names_the_entry_point_and_the_signature_it_has(
     ids=[
         "function",
         "callable-object",
+        "params-annotated-none",
+        "params-annotated-none-as-text",
         "future-annotations-and-type-checking-imports",
         "str-params-no-tool-result",
         "no-positional-parameter",

@@ -21,6 +21,7 @@ TEST_PLUGINS = {
     HANDLERS: {
         "test.lookup": "compiler_plugins:lookup",
         "test.untyped": "compiler_plugins:untyped",
+        "time.now": "compiler_plugins:clock",
         "test.no_result": "compiler_plugins:no_result",
         "test.wrong_shape": "compiler_plugins:wrong_shape",
         "test.missing": "compiler_plugins:not_there",

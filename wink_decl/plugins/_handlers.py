@@ -16,6 +16,7 @@ from wink_decl.runtime.tool_result import ToolResult
 __all__ = ["check_handler", "handler_params_type", "handler_result_type"]
 
 _PROBE_NAME = "plugin"
+_NONE_TYPE = type(None)
 _POSITIONAL = (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)
 
 
@@ -44,7 +45,11 @@ def check_handler(obj: object, *, name: str, entry: PluginEntry) -> str | None:
 
 
 def handler_params_type(obj: object) -> type | None:
-    """The dataclass annotated on the handler's first positional parameter, if there is one."""
+    """The dataclass annotated on the handler's first positional parameter, if there is one.
+
+    ``type(None)`` when that parameter is annotated ``None``: the tool takes no params
+    (``Tool[None, R]``), and the handler is called with ``None``.
+    """
     signature = _signature(obj)
     if signature is None:
         return None
@@ -52,7 +57,7 @@ def handler_params_type(obj: object) -> type | None:
     if first is None:
         return None
     hint = resolve_annotation(first.annotation, namespace_of(obj))
-    return hint if is_dataclass_type(hint) else None
+    return hint if hint is _NONE_TYPE or is_dataclass_type(hint) else None
 
 
 def handler_result_type(obj: object) -> type | None:
