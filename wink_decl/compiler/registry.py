@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from wink_decl.compiler._disk_cache import CachedResult, DiskCache
+from wink_decl.compiler._stamp import Stamp, stamp_of
 from wink_decl.compiler.compile import (
     CompiledPrompt,
     CompileResult,
@@ -37,19 +38,20 @@ def find_prompt_files(root: str | Path) -> list[Path]:
 class _Entry:
     """A cached compilation and the file state it was made from."""
 
-    stamp: tuple[int, int]
+    stamp: Stamp
     content: bytes | None
     """The bytes compiled (None: the file could not be read); saved again unchanged, a file is
     not compiled again."""
     result: CompileResult
-    includes: tuple[tuple[Path, tuple[int, int] | None], ...] = ()
-    """Included files and their state: a change there invalidates this entry too."""
+    includes: tuple[tuple[Path, Stamp | None], ...] = ()
+    """Included files and their state before they were read: a change there invalidates this
+    entry too."""
 
-    def fresh(self, stamp: tuple[int, int]) -> bool:
+    def fresh(self, stamp: Stamp) -> bool:
         """True when neither the file nor anything it includes has changed."""
         if self.stamp != stamp:
             return False
-        return not self.includes or all(_stamp(path) == seen for path, seen in self.includes)
+        return not self.includes or all(stamp_of(path) == seen for path, seen in self.includes)
 
 
 class PromptRegistry:
@@ -128,7 +130,7 @@ class PromptRegistry:
         key = os.fspath(path)
         entry = self._cache.get(key)
         if entry is not None:
-            stamp = _stamp(key)
+            stamp = stamp_of(key)
             if stamp is not None and entry.fresh(stamp):
                 return entry.result
         read = _read(key)
@@ -144,7 +146,7 @@ class PromptRegistry:
         key = os.fspath(path)
         entry = self._cache.get(key)
         if entry is not None:
-            stamp = _stamp(key)
+            stamp = stamp_of(key)
             if stamp is not None and entry.fresh(stamp):
                 return _cached(entry.result)
         read = _read(key)
@@ -163,8 +165,8 @@ class PromptRegistry:
         A path that is there but cannot be read (a folder, a file without permission) keeps
         its answer until it changes; a missing one is asked again next time.
         """
+        stamp = stamp_of(key)  # before compile_file tries to read it
         result = compile_file(key, root=self._root, catalog=self._catalog)
-        stamp = _stamp(key)
         if stamp is not None:
             self._cache[key] = _Entry(stamp, None, result)
         if entry is not None:
@@ -172,14 +174,15 @@ class PromptRegistry:
         return result
 
     def _recompile(
-        self, key: str, content: bytes, stamp: tuple[int, int], entry: _Entry | None
+        self, key: str, content: bytes, stamp: Stamp, entry: _Entry | None
     ) -> CompileResult:
         """Compile ``content`` (the file's bytes, read now), unless it is what was compiled."""
         if entry is not None and entry.content == content and entry.fresh(entry.stamp):
             self._cache[key] = _Entry(stamp, content, entry.result, entry.includes)
             return entry.result
         result = compile_file(key, root=self._root, catalog=self._catalog, content=content)
-        includes = tuple((path, _stamp(path)) for path in result.includes)
+        states = result.include_states
+        includes = tuple((path, states[path].stamp) for path in result.includes)
         self._cache[key] = _Entry(stamp, content, result, includes)
         if entry is not None:
             self._addresses = None  # the file changed: its ns/key may have too
@@ -189,7 +192,7 @@ class PromptRegistry:
                 diagnostics=result.diagnostics,
                 sources=result.sources,
                 artifact=None if result.prompt is None else result.prompt.artifact,
-                includes=result.includes,
+                includes=[(path, states[path].digest) for path in result.includes],
             )
         return result
 
@@ -199,16 +202,7 @@ def _cached(result: CompileResult) -> CachedResult:
     return CachedResult(result.diagnostics, result.sources, artifact)
 
 
-def _stamp(path: str | Path) -> tuple[int, int] | None:
-    """Modification time and size, or None when the file is gone."""
-    try:
-        stat = os.stat(path)  # noqa: PTH116  # takes a str: a Path object per hit costs time
-    except OSError:
-        return None
-    return (stat.st_mtime_ns, stat.st_size)
-
-
-def _read(path: str) -> tuple[bytes, tuple[int, int]] | None:
+def _read(path: str) -> tuple[bytes, Stamp] | None:
     """The file's bytes (as far as the loader would read them) and its state; None if gone."""
     try:
         return read_stamped(path)
