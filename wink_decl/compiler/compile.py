@@ -14,6 +14,7 @@ from wink_decl.compiler._artifact import build_artifact
 from wink_decl.compiler._context import CompileContext, folder_ns, quotable
 from wink_decl.compiler._includes import Includer
 from wink_decl.compiler._lazy import LazyHandler, LazyPolicy, LazyPredicate
+from wink_decl.compiler._once import computed_once
 from wink_decl.compiler._policies import PolicyCompiler
 from wink_decl.compiler._sections import SectionScope, compile_sections
 from wink_decl.compiler._stamp import IncludeState
@@ -54,7 +55,7 @@ class CompiledPrompt:
         """``ns/key``."""
         return self.template.label
 
-    @functools.cached_property
+    @computed_once
     def content_hash(self) -> str:
         """sha256 of the file's text and of each included file's path and text.
 
@@ -66,9 +67,12 @@ class CompiledPrompt:
                 digest.update(b"\0" + path.encode() + b"\0" + text.encode())
         return "sha256:" + digest.hexdigest()
 
-    @functools.cached_property
+    @computed_once
     def artifact(self) -> Mapping[str, Any]:
-        """The deterministic JSON artifact, built on first use (rendering never needs it)."""
+        """The deterministic JSON artifact, built on first use (rendering never needs it).
+
+        Threads reading it at once all get one object.
+        """
         return build_artifact(
             self.template, self.document, source=self.source, content_hash=self.content_hash
         )
