@@ -7,12 +7,21 @@ cache evicts on almost every render while other threads read and add plans.
 from __future__ import annotations
 
 import itertools
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import pytest
 from concurrency import run_threads
 
-from wink_decl import Prompt, PromptRenderError, RenderedPrompt, SectionVisibility
+from wink_decl import (
+    MarkdownSection,
+    Prompt,
+    PromptRenderError,
+    PromptTemplate,
+    RenderedPrompt,
+    SectionVisibility,
+)
 from wink_decl.compiler import CompiledPrompt, compile_file, make_params
 
 FULL = SectionVisibility.FULL
@@ -158,3 +167,45 @@ def test_a_render_error_in_one_thread_leaves_the_others_alone(tmp_path: Path) ->
     )
     for thread, texts in enumerate(run_threads(render, threads=8)):
         assert texts == ([missing] * len(overrides) if thread % 2 else expected)
+
+
+# -- found, not fixed here (wink_decl/runtime/ is being rewritten elsewhere) -------------------
+
+
+@dataclass(frozen=True)
+class Mode:
+    value: int
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason=(
+        "RUNTIME BUG, not fixed here: Prompt.render reads the live dict that Prompt.bind "
+        "changes, so a bind from another thread that lands mid-render is half seen (the plan "
+        "is chosen with the old params, the text filled with the new). Proposed fix in "
+        "wink_decl/runtime/prompt.py: bind() builds a new dict and swaps it in whole "
+        "(self._params = {**self._params, **new}); render() hands that one dict to its resolver."
+    ),
+)
+def test_a_bind_that_lands_during_a_render_is_not_half_seen() -> None:
+    """The interleaving of two threads, made to happen every time: the enabled callable
+    runs inside the render, and the other thread's bind lands right then."""
+    prompt: Prompt[None]
+
+    def enabled(params: Mode) -> bool:
+        if params.value == 1:
+            prompt.bind(Mode(2))  # another thread's bind, landing mid-render
+        return params.value == 1
+
+    template = PromptTemplate(
+        ns="tests/threads",
+        key="bind",
+        sections=[
+            MarkdownSection[Mode](
+                title="Only for one", key="only-one", template="value=${value}", enabled=enabled
+            )
+        ],
+    )
+    prompt = Prompt(template).bind(Mode(1))
+    # Shown because value was 1, so the text must say 1 (today it says value=2).
+    assert prompt.render().text == "## 1. Only for one (only-one)\n\nvalue=1"
