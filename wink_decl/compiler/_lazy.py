@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import inspect
+import threading
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -27,10 +28,11 @@ class _PluginRef:
     """An entry point the file named, imported and checked once, on first use.
 
     Each kind says how the imported object becomes the one used; the answer, either way, is
-    remembered.
+    remembered. A compiled prompt is shared by every thread that uses it, so the first use is
+    made under a lock: a policy factory runs once, and every thread gets the one policy.
     """
 
-    __slots__ = ("_catalog", "_entry", "_loaded", "_problem", "span")
+    __slots__ = ("_catalog", "_entry", "_loaded", "_lock", "_problem", "_resolved", "span")
 
     def __init__(
         self, catalog: PluginCatalog, entry: PluginEntry, span: Span | None = None
@@ -41,17 +43,26 @@ class _PluginRef:
         """Where the file named the plugin, for the diagnostics of binding."""
         self._loaded: Any = None
         self._problem: str | None = None
+        self._resolved = False
+        """Set last, once ``_loaded`` and ``_problem`` hold the answer: read without the lock."""
+        self._lock = threading.Lock()
 
     def _resolve(self, build: Callable[[object], tuple[Any, str | None]]) -> str | None:
         """Import now and ``build`` what is used from it; the problem, or None when usable."""
-        if self._loaded is None and self._problem is None:
-            try:
-                imported = self._catalog.load(self._entry)
-            except PluginLoadError as error:
-                self._problem = str(error)
-            else:
-                self._loaded, self._problem = build(imported)
+        if not self._resolved:
+            with self._lock:
+                # A thread that waited here finds the answer made while it waited.
+                self._resolved = self._resolved or self._import(build)
         return self._problem
+
+    def _import(self, build: Callable[[object], tuple[Any, str | None]]) -> bool:
+        try:
+            imported = self._catalog.load(self._entry)
+        except PluginLoadError as error:
+            self._problem = str(error)
+        else:
+            self._loaded, self._problem = build(imported)
+        return True
 
 
 class LazyHandler(_PluginRef, BuiltinToolHandler):
