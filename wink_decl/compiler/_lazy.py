@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 from wink_decl.errors import PromptRenderError
 from wink_decl.plugins import PluginLoadError, check_handler
+from wink_decl.runtime._callables import builtin_name
 from wink_decl.runtime.policy import PolicyDecision
 from wink_decl.runtime.tool import BuiltinToolHandler
 from wink_decl.runtime.tool_result import ToolResult
@@ -21,6 +22,7 @@ if TYPE_CHECKING:
 __all__ = ["LazyHandler", "LazyPolicy", "LazyPredicate"]
 
 _POLICY_METHODS = ("check", "on_result")
+_PREDICATE = "(params, *, session)"
 
 
 class _PluginRef:
@@ -172,12 +174,17 @@ def _predicate_problem(obj: object, entry: PluginEntry) -> str | None:
     where = f"Predicate {entry.label}"
     if not callable(obj):
         return f"{where} is a value of type '{type(obj).__name__}', not a function."
+    builtin = builtin_name(obj)
+    if builtin is not None:  # judged alike on every Python, whatever inspect reads from C
+        return f"{where} is the builtin '{builtin}', not a function that accepts {_PREDICATE}."
     try:
-        inspect.signature(obj).bind(None, session=None)
-    except ValueError:  # no signature to read (some builtins): trust it, as the runtime does
-        return None
+        signature = inspect.signature(obj)
+    except (TypeError, ValueError):
+        return f"{where} has no signature that can be read; it must accept {_PREDICATE}."
+    try:
+        signature.bind(None, session=None)
     except TypeError:
-        return f"{where} must accept (params, *, session)."
+        return f"{where} must accept {_PREDICATE}."
     return None
 
 
