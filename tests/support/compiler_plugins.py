@@ -127,6 +127,19 @@ def no_session(params: object) -> bool:
     return True
 
 
+class Unreadable:
+    """A predicate whose signature cannot be read: its ``__signature__`` is not a Signature."""
+
+    __signature__ = "not a signature"
+
+    def __call__(self, params: object, *, session: object) -> bool:
+        """Would say true, if it could be checked."""
+        return True
+
+
+UNREADABLE = Unreadable()
+
+
 def no_methods(**config: object) -> object:
     """A policy factory that builds something with neither check() nor on_result()."""
     return dict(config)

@@ -36,6 +36,7 @@ TEST_PLUGINS = {
         "test.no_session": "compiler_plugins:no_session",
         "test.not_callable": "compiler_plugins:NOT_CALLABLE",
         "test.builtin": "builtins:bool",
+        "test.unreadable": "compiler_plugins:UNREADABLE",
     },
     POLICIES: {
         "test.call_limit": "compiler_plugins:call_limit",

@@ -10,6 +10,7 @@ from typing import Any
 from wink_decl.errors import PromptValidationError
 from wink_decl.plugins._catalog import PluginEntry
 from wink_decl.plugins._types import is_dataclass_type, namespace_of, resolve_annotation
+from wink_decl.runtime._callables import builtin_name
 from wink_decl.runtime.tool import Tool
 from wink_decl.runtime.tool_result import ToolResult
 
@@ -30,7 +31,15 @@ def check_handler(obj: object, *, name: str, entry: PluginEntry) -> str | None:
 
     The rule is the runtime's own: ``Tool`` is built around ``obj`` and its refusal reworded
     to name the entry point and its distribution, as pluggy names a hook implementation.
+    Builtins are refused before ``Tool`` sees them, in words that do not depend on what
+    ``inspect`` reads from C on this Python.
     """
+    builtin = builtin_name(obj)
+    if builtin is not None:
+        return (
+            f"Handler {entry.label} for tool '{name}' is the builtin '{builtin}', not a function "
+            "with the signature (params, *, context)."
+        )
     try:
         Tool(
             name=_PROBE_NAME,

@@ -7,6 +7,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from wink_decl.runtime._json import same_on_every_python
+
 __all__ = ["ProviderMessage", "ProviderReply", "ProviderRequest", "ProviderToolCall"]
 
 Role = Literal["system", "user", "assistant", "tool"]
@@ -26,7 +28,8 @@ class ProviderToolCall:
             return dict(self.arguments)
         try:
             return json.loads(self.arguments or "{}")
-        except json.JSONDecodeError as error:
+        except json.JSONDecodeError as raised:
+            error = same_on_every_python(raised)
             raise ValueError(
                 f"Arguments are not valid JSON: {error.msg} at position {error.pos}."
             ) from None
