@@ -233,7 +233,7 @@ def test_malformed_arguments_and_an_unknown_tool_are_answered_and_the_run_goes_o
             "role": "tool",
             "tool_call_id": "call_bad",
             "content": "Invalid arguments for tool 'read_section': Arguments are not valid JSON: "
-            "Expecting property name enclosed in double quotes at position 1.",
+            "Expecting property name enclosed in double quotes: line 1 column 2 (char 1).",
         },
         {
             "role": "tool",
@@ -490,8 +490,8 @@ def test_an_answer_that_does_not_fit_is_sent_back_once_then_fails() -> None:
         {
             "role": "user",
             "content": "Your answer does not fit the required output: it is not JSON (Expecting "
-            "value at position 0). Answer again with only the JSON object the output schema "
-            "describes.",
+            "value: line 1 column 1 (char 0)). Answer again with only the JSON object the output "
+            "schema describes.",
         },
     ]
 

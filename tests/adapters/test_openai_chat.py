@@ -37,6 +37,7 @@ from wink_decl import (
 from wink_decl.adapters import OpenAIAdapter
 from wink_decl.runtime.deadline import Deadline
 from wink_decl.runtime.loop import MainLoop
+from wink_decl.runtime.provider import OPENING_MESSAGE
 from wink_decl.runtime.tool_schema import to_openai_tools
 
 FAST_RETRY = {"retry-after-ms": "1"}
@@ -70,13 +71,17 @@ def offline(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     assert attempts == []
 
 
+OPENING = {"role": "user", "content": OPENING_MESSAGE}
+
+
 def adapter_for(server: ProviderServer, **settings: Any) -> OpenAIAdapter:
     return OpenAIAdapter("gpt-test", api_key=KEY, base_url=f"{server.url}/v1", **settings)
 
 
 def run(adapter: OpenAIAdapter, template: PromptTemplate[Any] | None = None) -> PromptResponse:
     prompt = Prompt(template or release_template())
-    return MainLoop(adapter=adapter).execute(prompt, session=Session())
+    with adapter:  # closes the client the adapter made: no connection left to the collector
+        return MainLoop(adapter=adapter).execute(prompt, session=Session())
 
 
 def failure(adapter: OpenAIAdapter) -> ProviderError:
@@ -100,7 +105,7 @@ def test_a_revealed_tool_is_offered_called_and_answered() -> None:
     assert first.headers["authorization"] == f"Bearer {KEY}"
     assert first.json == {
         "model": "gpt-test",
-        "messages": [{"role": "system", "content": SUMMARIZED_TEXT}],
+        "messages": [{"role": "system", "content": SUMMARIZED_TEXT}, OPENING],
         "tools": [READ_SECTION_SPEC],
     }
     # Opening the section reveals 'deploy' (and leaves nothing summarized to read).
@@ -108,13 +113,14 @@ def test_a_revealed_tool_is_offered_called_and_answered() -> None:
         "model": "gpt-test",
         "messages": [
             {"role": "system", "content": SUMMARIZED_TEXT},
+            OPENING,
             assistant_calls(READ_CALL),
             {"role": "tool", "tool_call_id": "call_read", "content": OPENED_SECTION},
         ],
         "tools": [DEPLOY_SPEC],
     }
     assert third.json["tools"] == [DEPLOY_SPEC]
-    assert third.json["messages"][3:] == [
+    assert third.json["messages"][4:] == [
         assistant_calls(DEPLOY_CALL),
         {"role": "tool", "tool_call_id": "call_deploy", "content": DEPLOY_RESULT},
     ]
@@ -133,13 +139,13 @@ def test_the_exchange_streamed_assembles_calls_text_and_usage() -> None:
     first, second, third = server.requests
     assert first.json == {
         "model": "gpt-test",
-        "messages": [{"role": "system", "content": SUMMARIZED_TEXT}],
+        "messages": [{"role": "system", "content": SUMMARIZED_TEXT}, OPENING],
         "tools": [READ_SECTION_SPEC],
         "stream": True,
         "stream_options": {"include_usage": True},
     }
     assert second.json["tools"] == [DEPLOY_SPEC]
-    assert third.json["messages"][3:] == [
+    assert third.json["messages"][4:] == [
         {**assistant_calls(DEPLOY_CALL), "content": "Deploying now."},
         {"role": "tool", "tool_call_id": "call_deploy", "content": DEPLOY_RESULT},
     ]
@@ -179,7 +185,7 @@ def test_parallel_calls_streamed_interleaved_are_each_executed_and_answered() ->
         response = run(adapter_for(server, stream=True))
 
     assert (response.text, response.usage) == ("Done.", TokenUsage(70, 11))
-    assert server.requests[1].json["messages"][1:] == [
+    assert server.requests[1].json["messages"][2:] == [
         assistant_calls(READ_CALL, ("call_prod", "deploy", '{"environment": "prod"}')),
         {"role": "tool", "tool_call_id": "call_read", "content": OPENED_SECTION},
         {
@@ -196,7 +202,7 @@ def test_two_parallel_calls_in_one_response_are_executed_in_order() -> None:
     with ProviderServer(script) as server:
         run(adapter_for(server))
 
-    assert server.requests[1].json["messages"][1:] == [
+    assert server.requests[1].json["messages"][2:] == [
         assistant_calls(READ_CALL, prod),
         {"role": "tool", "tool_call_id": "call_read", "content": OPENED_SECTION},
         {
@@ -217,13 +223,13 @@ def test_malformed_arguments_and_an_unknown_tool_are_answered_and_the_run_goes_o
         response = run(adapter_for(server))
 
     assert response.text == "Gave up."
-    assert server.requests[2].json["messages"][1:] == [
+    assert server.requests[2].json["messages"][2:] == [
         assistant_calls(("call_bad", "read_section", '{"section_key": ')),
         {
             "role": "tool",
             "tool_call_id": "call_bad",
             "content": "Invalid arguments for tool 'read_section': Arguments are not valid JSON: "
-            "Expecting value at position 16.",
+            "Expecting value: line 1 column 17 (char 16).",
         },
         assistant_calls(("call_unknown", "launch", "{}")),
         {
@@ -338,7 +344,7 @@ def test_an_unknown_model_is_named() -> None:
         (error_reply(418, "I'm a teapot."), "The provider answered 418: I'm a teapot.", "other"),
         (
             Reply(body=b"not json"),
-            "The provider's answer is not JSON: Expecting value at position 0.",
+            "The provider's answer is not JSON: Expecting value: line 1 column 1 (char 0).",
             "other",
         ),
         (
@@ -535,13 +541,13 @@ def test_an_answer_that_does_not_fit_is_sent_back_once_then_fails() -> None:
         "be a boolean, got string.",
         "output",
     )
-    assert server.requests[1].json["messages"][1:] == [
+    assert server.requests[1].json["messages"][2:] == [
         {"role": "assistant", "content": "Looks fine to me."},
         {
             "role": "user",
             "content": "Your answer does not fit the required output: it is not JSON (Expecting "
-            "value at position 0). Answer again with only the JSON object the output schema "
-            "describes.",
+            "value: line 1 column 1 (char 0)). Answer again with only the JSON object the output "
+            "schema describes.",
         },
     ]
 

@@ -158,6 +158,14 @@ def test_a_wrong_file_value_and_a_command_line_mistake(cli: Run, here: Path) -> 
         ),
         (
             "p.json",
+            '{"name": "Ada",\n "strict": true,\n}',
+            "p.json:2:16: error: This file is not valid JSON: trailing comma before the closing "
+            "'}'.\n"
+            '   2 |  "strict": true,\n'
+            "     |                ^\n",
+        ),
+        (
+            "p.json",
             "[1]",
             "p.json:1:1: error: This file holds a list; a params file must map param names to "
             "their values.\n" + MAPPING + "   1 | [1]\n     | ^\n",
@@ -180,6 +188,7 @@ def test_a_wrong_file_value_and_a_command_line_mistake(cli: Run, here: Path) -> 
         "yaml-empty",
         "yaml-encoding",
         "json-syntax",
+        "json-trailing-comma",
         "json-list",
         "json-value",
         "json-encoding",

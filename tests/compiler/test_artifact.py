@@ -101,6 +101,8 @@ def test_the_whole_artifact_of_a_small_prompt(here: Path, catalog: PluginCatalog
                     "required": ["rule_id", "text"],
                     "additionalProperties": False,
                 },
+                "reads": None,
+                "writes": None,
                 "examples": 0,
                 "section": "rules",
             }

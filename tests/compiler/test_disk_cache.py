@@ -132,6 +132,17 @@ def test_a_missing_include_that_appears_later_misses(
     assert counter.calls == ["main.wink.yaml"] * 2
 
 
+def test_a_missing_include_still_missing_hits(
+    here: Path, cache: Path, counter: CompileCounter
+) -> None:
+    write(here, "main.wink.yaml", MAIN)
+    first = fresh(cache).check("main.wink.yaml")
+    second = fresh(cache).check("main.wink.yaml")
+    assert counter.calls == ["main.wink.yaml"]
+    assert not second.ok
+    assert same(first, second)
+
+
 def test_other_plugins_or_another_version_miss(
     here: Path, cache: Path, counter: CompileCounter, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -191,6 +191,7 @@ sections:
     enabled: {all: [{predicate: test.no_session}, {predicate: test.not_callable}]}
   - {key: gone, title: Gone, enabled: {predicate: test.unimportable}}
   - {key: builtin, title: Builtin, enabled: {predicate: test.builtin}}
+  - {key: unreadable, title: Unreadable, enabled: {predicate: test.unreadable}}
   - {key: fine, title: Fine, enabled: {predicate: test.always}}
 tools:
   lookup:
@@ -225,30 +226,42 @@ policies:
         "   8 |   - {key: gone, title: Gone, enabled: {predicate: test.unimportable}}\n"
         "     |                                                   ^^^^^^^^^^^^^^^^^\n"
         "  hint: check that the plugin's version matches this prompt, or name another entry point\n"
-        "prompt.wink.yaml:17:20: error: Policy 'test.call_limit' (test-plugins 1.0, value "
-        "'compiler_plugins:call_limit') refused its config: TypeError: call_limit() got an "
-        "unexpected keyword argument 'limits'\n"
-        "  17 |   - plugin: {name: test.call_limit, config: {limits: 1}}\n"
+        "prompt.wink.yaml:9:57: error: Predicate 'test.builtin' (test-plugins 1.0, value "
+        "'builtins:bool') is the builtin 'bool', not a function that accepts "
+        "(params, *, session).\n"
+        "   9 |   - {key: builtin, title: Builtin, enabled: {predicate: test.builtin}}\n"
+        "     |                                                         ^^^^^^^^^^^^\n"
+        "  hint: check that the plugin's version matches this prompt, or name another entry point\n"
+        "prompt.wink.yaml:10:63: error: Predicate 'test.unreadable' (test-plugins 1.0, value "
+        "'compiler_plugins:UNREADABLE') has no signature that can be read; it must accept "
+        "(params, *, session).\n"
+        "  10 |   - {key: unreadable, title: Unreadable, enabled: {predicate: test.unreadable}}\n"
+        "     |                                                               ^^^^^^^^^^^^^^^\n"
+        "  hint: check that the plugin's version matches this prompt, or name another entry point\n"
+        "prompt.wink.yaml:18:20: error: Policy 'test.call_limit' (test-plugins 1.0, value "
+        "'compiler_plugins:call_limit') has no config setting 'limits'; it takes limit. "
+        "Did you mean 'limit'?\n"
+        "  18 |   - plugin: {name: test.call_limit, config: {limits: 1}}\n"
         "     |                    ^^^^^^^^^^^^^^^\n"
         "  hint: check that the plugin's version matches this prompt, or name another entry point\n"
-        "prompt.wink.yaml:18:20: error: Policy 'broken.no_methods' (test-plugins 1.0, value "
+        "prompt.wink.yaml:19:20: error: Policy 'broken.no_methods' (test-plugins 1.0, value "
         "'compiler_plugins:no_methods') built a dict, which has no check or on_result().\n"
-        "  18 |   - plugin: {name: broken.no_methods}\n"
+        "  19 |   - plugin: {name: broken.no_methods}\n"
         "     |                    ^^^^^^^^^^^^^^^^^\n"
         "  hint: check that the plugin's version matches this prompt, or name another entry point\n"
-        "prompt.wink.yaml:19:20: error: Policy 'broken.not_callable' (test-plugins 1.0, value "
+        "prompt.wink.yaml:20:20: error: Policy 'broken.not_callable' (test-plugins 1.0, value "
         "'compiler_plugins:NOT_CALLABLE') is a value of type 'int', not a function.\n"
-        "  19 |   - plugin: {name: broken.not_callable}\n"
+        "  20 |   - plugin: {name: broken.not_callable}\n"
         "     |                    ^^^^^^^^^^^^^^^^^^^\n"
         "  hint: check that the plugin's version matches this prompt, or name another entry point\n"
-        "prompt.wink.yaml:20:20: error: Could not import policy 'broken.unimportable' "
+        "prompt.wink.yaml:21:20: error: Could not import policy 'broken.unimportable' "
         "(test-plugins 1.0, value 'no_such_module_for_tests:policy'): ModuleNotFoundError: "
         "No module named 'no_such_module_for_tests'\n"
-        "  20 |   - plugin: {name: broken.unimportable}\n"
+        "  21 |   - plugin: {name: broken.unimportable}\n"
         "     |                    ^^^^^^^^^^^^^^^^^^^\n"
         "  hint: check that the plugin's version matches this prompt, or name another entry point"
     )
-    assert [d.code for d in problems] == ["predicate"] * 3 + ["policy"] * 4
+    assert [d.code for d in problems] == ["predicate"] * 5 + ["policy"] * 4
     assert bind_plugins(prompt) == problems  # each plugin is resolved once and remembered
 
 

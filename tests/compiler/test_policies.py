@@ -127,11 +127,13 @@ def test_read_before_write_watching_undeclared_tools_is_a_warning(
         "declare: edit_file, read_file, write_file.\n"
         "   5 |   - read_before_write: {}\n"
         "     |     ^^^^^^^^^^^^^^^^^\n"
-        "  hint: name your file tools with read_tools: and write_tools:\n"
+        "  hint: name your file tools with read_tools: and write_tools:, or give each one "
+        "reads: or writes:\n"
         "prompt.wink.yaml:6:5: warning: read_before_write watches no tools.\n"
         "   6 |   - read_before_write: {read_tools: [], write_tools: []}\n"
         "     |     ^^^^^^^^^^^^^^^^^\n"
-        "  hint: name your file tools with read_tools: and write_tools:"
+        "  hint: name your file tools with read_tools: and write_tools:, or give each one "
+        "reads: or writes:"
     )
     assert result.ok  # warnings come with a prompt
     assert len(compiled(result).template.policies) == 2

@@ -8,15 +8,16 @@ from typing import Any, cast
 
 import compiler_plugins
 import pytest
-from compiler_support import compile_in, compiled, lazy, one_tool, report
+from compiler_support import call, compile_in, compiled, executor, lazy, one_tool, report
 
-from wink_decl import ToolExample
+from wink_decl import Session, ToolExample
+from wink_decl.compiler import bind_plugins
 from wink_decl.compiler._context import CompileContext
 from wink_decl.compiler._tools import compile_tool, pascal
 from wink_decl.diagnostics import render_text
 from wink_decl.loader import load_text
 from wink_decl.plugins import PluginCatalog
-from wink_decl.runtime.tool_schema import params_json_schema
+from wink_decl.runtime.tool_schema import params_json_schema, to_anthropic_tools, to_openai_tools
 
 
 def test_declared_params_result_and_examples(here: Path, catalog: PluginCatalog) -> None:
@@ -297,6 +298,93 @@ def test_the_runtime_refusal_of_a_tool_is_reported_at_its_declaration(
         "   2 |   lookup:\n"
         "     |   ^^^^^^"
     )
+
+
+NO_PARAMS: dict[str, object] = {"type": "object", "properties": {}, "additionalProperties": False}
+
+
+def test_a_handler_that_takes_none_compiles_to_a_tool_without_params(
+    here: Path, catalog: PluginCatalog
+) -> None:
+    text = one_tool("    description: Tell the time.\n    handler: time.now\n", name="now")
+    prompt = compiled(compile_in(here, text, catalog=catalog))
+    tool = prompt.tools["now"]
+    assert tool.params_type is type(None)
+    assert tool.result_type is compiler_plugins.Clock
+    assert to_openai_tools([tool]) == [
+        {
+            "type": "function",
+            "function": {"name": "now", "description": "Tell the time.", "parameters": NO_PARAMS},
+        }
+    ]
+    assert to_anthropic_tools([tool])[0]["input_schema"] == NO_PARAMS
+    assert prompt.artifact["tools"]["now"]["parameters"] == NO_PARAMS
+    session = Session()
+    runner = executor(prompt, session=session)
+    outcome = call(runner, "now")
+    assert (outcome.success, outcome.message.content) == (
+        True,
+        'It is 18:00 UTC.\n\n{"now": "2026-11-25T18:00:00Z"}',
+    )
+    assert compiler_plugins.recorded == [(None, session)]  # the handler was given None
+    refused = call(runner, "now", zone="UTC")
+    assert (refused.success, refused.message.content) == (
+        False,
+        "Invalid arguments for tool 'now': Unknown field 'zone' (allowed: none).",
+    )
+    assert len(compiler_plugins.recorded) == 1
+
+
+def test_examples_of_a_tool_without_params_have_an_empty_input(
+    here: Path, catalog: PluginCatalog
+) -> None:
+    text = one_tool(
+        "    description: Tell the time.\n"
+        "    handler: time.now\n"
+        "    examples:\n"
+        "      - description: Any time\n"
+        "        input: {}\n"
+        "        output: {now: '2026-01-01T00:00:00Z'}\n",
+        name="now",
+    )
+    tool = compiled(compile_in(here, text, catalog=catalog)).tools["now"]
+    assert tool.examples == (
+        ToolExample("Any time", None, compiler_plugins.Clock("2026-01-01T00:00:00Z")),
+    )
+    wrong = text.replace("input: {}", "input: {zone: UTC}")
+    assert report(compile_in(here, wrong, catalog=catalog)) == (
+        "prompt.wink.yaml:12:16: error: This example has an input, but the tool takes no "
+        "params.\n"
+        "  12 |         input: {zone: UTC}\n"
+        "     |                ^^^^^^^^^^^\n"
+        "  hint: leave the input empty: input: {}"
+    )
+
+
+def test_bind_plugins_names_declared_params_a_handler_that_takes_none_cannot_receive(
+    here: Path, catalog: PluginCatalog
+) -> None:
+    text = one_tool(
+        "    description: Tell the time.\n"
+        "    handler: time.now\n"
+        "    params:\n"
+        "      zone: {type: string}\n"
+        "      format: {type: string}\n",
+        name="now",
+    )
+    result = compile_in(here, text, catalog=catalog)
+    assert render_text(bind_plugins(compiled(result)), result.sources) == (
+        "prompt.wink.yaml:9:14: error: Tool 'now' cannot use handler 'time.now': Field 'zone' "
+        "is declared in the prompt file but the handler takes no params. Field 'format' is "
+        "declared in the prompt file but the handler takes no params.\n"
+        "   9 |     handler: time.now\n"
+        "     |              ^^^^^^^^\n"
+        "  hint: check that the plugin's version matches this prompt, or name another entry point"
+    )
+    empty = one_tool(
+        "    description: Tell the time.\n    handler: time.now\n    params: {}\n", name="now"
+    )
+    assert bind_plugins(compiled(compile_in(here, empty, catalog=catalog))) == []
 
 
 @pytest.mark.parametrize(

@@ -21,9 +21,9 @@ from editor_support import (
 )
 from lsp_client import LspClient
 
-SECTION_PROPERTIES: dict[str, Any] = json.loads(SCHEMA.read_text(encoding="utf-8"))["$defs"][
-    "SectionDoc"
-]["properties"]
+DEFS: dict[str, Any] = json.loads(SCHEMA.read_text(encoding="utf-8"))["$defs"]
+SECTION_PROPERTIES: dict[str, Any] = DEFS["SectionDoc"]["properties"]
+TOOL_PROPERTIES: dict[str, Any] = DEFS["ToolDoc"]["properties"]
 
 
 def lint(path: Path, cwd: Path, tmp_path: Path) -> subprocess.CompletedProcess[str]:
@@ -148,4 +148,35 @@ def test_completion_over_lsp_offers_the_section_keys(tmp_path: Path) -> None:
         documentation: dict[str, str] = item["documentation"]
         assert documentation["kind"] == "markdown"
         description: str = SECTION_PROPERTIES[item["label"]]["description"]
+        assert documentation["value"].startswith(f"{description}\n\n")
+
+
+def test_completion_over_lsp_offers_reads_and_writes_in_a_tool(tmp_path: Path) -> None:
+    text = (
+        f"#:schema {SCHEMA}\n"
+        'key = "fix"\n'
+        "\n"
+        "[[sections]]\n"
+        'title = "Task"\n'
+        'tools = ["patch"]\n'
+        "\n"
+        "[tools.patch]\n"
+        'description = "Replace one exact, unique piece of text in a file."\n'
+        'handler = "files.edit_file"\n'
+        "\n"
+    )
+    path = tmp_path / "tool.wink.toml"
+    command = [tool("tombi"), "lsp", "--offline"]
+    with LspClient(command, settings={}, env=quiet_env(tmp_path), timeout=TIMEOUT) as client:
+        client.initialize(tmp_path)
+        uri = client.open_document(path, "toml", text)
+        assert client.diagnostics(uri) == []
+        items: list[dict[str, Any]] = client.request(
+            "textDocument/completion", LspClient.position(10, 0, uri)
+        )
+    labels = [item["label"] for item in items]
+    assert labels == ["params", "result", "reads", "writes", "examples", "accepts_overrides"]
+    for item in items:
+        documentation: dict[str, str] = item["documentation"]
+        description: str = TOOL_PROPERTIES[item["label"]]["description"]
         assert documentation["value"].startswith(f"{description}\n\n")

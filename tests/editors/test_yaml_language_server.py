@@ -24,6 +24,7 @@ SERVER = REPO / "tests" / "editors" / "node_modules" / ".bin" / "yaml-language-s
 SCHEMA_JSON: dict[str, Any] = json.loads(SCHEMA.read_text(encoding="utf-8"))
 SECTION_PROPERTIES: dict[str, Any] = SCHEMA_JSON["$defs"]["SectionDoc"]["properties"]
 INCLUDE_PROPERTIES: dict[str, Any] = SCHEMA_JSON["$defs"]["IncludeDoc"]["properties"]
+TOOL_PROPERTIES: dict[str, Any] = SCHEMA_JSON["$defs"]["ToolDoc"]["properties"]
 
 
 def _skip_reason() -> str | None:
@@ -237,6 +238,63 @@ def test_completion_in_a_section_offers_the_keys_it_lacks(
     assert set(SECTION_PROPERTIES) - {item["label"] for item in items} == {"key", "title"}
     for item in items:
         assert docs(item) == SECTION_PROPERTIES[item["label"]]["markdownDescription"]
+
+
+TOOL_BODY = """\
+key: review
+sections: [{title: Task, tools: [patch]}]
+tools:
+  patch:
+    description: Replace one exact, unique piece of text in a file.
+    handler: files.edit_file
+    {last}
+"""
+
+
+def test_completion_in_a_tool_offers_reads_and_writes_with_their_docs(
+    server: LspClient, tmp_path: Path
+) -> None:
+    uri = open_text(server, tmp_path / "tool.wink.yaml", TOOL_BODY.replace("{last}", ""))
+    items = completion(server, uri, 7, 4)
+    assert [item["label"] for item in items] == [
+        "params",
+        "result",
+        "reads",
+        "writes",
+        "examples",
+        "accepts_overrides",
+    ]
+    for item in items:
+        assert docs(item) == TOOL_PROPERTIES[item["label"]]["markdownDescription"]
+
+
+def test_hover_on_writes_shows_its_markdown_description(server: LspClient, tmp_path: Path) -> None:
+    uri = open_text(
+        server, tmp_path / "writes.wink.yaml", TOOL_BODY.replace("{last}", "writes: path")
+    )
+    hover: dict[str, Any] = server.request("textDocument/hover", LspClient.position(7, 6, uri))
+    writes = TOOL_PROPERTIES["writes"]
+    assert hover["contents"]["value"] == (
+        "#### Tool\n\n"
+        f"{writes['markdownDescription']}\n\n"
+        f"Example:\n\n```yaml\n{writes['examples'][0]}\n```\n\n"
+        f"Source: [wink-decl.schema.json]({SCHEMA.as_uri()})"
+    )
+    assert writes["markdownDescription"].startswith(
+        "The param that holds the path of a file this tool creates or changes."
+    )
+
+
+def test_a_writes_that_is_not_a_param_name_is_underlined(server: LspClient, tmp_path: Path) -> None:
+    uri = open_text(server, tmp_path / "bad.wink.yaml", TOOL_BODY.replace("{last}", "writes: Path"))
+    assert found(server.diagnostics(uri)) == [
+        (
+            (7, 12, 7, 16),
+            "Not a valid param name: use 1-64 lowercase letters, digits or '_', starting with a "
+            "letter or '_'.",
+            "yaml-schema: Tool",
+        )
+    ]
 
 
 def test_completion_on_a_new_list_item_offers_sections_and_includes(

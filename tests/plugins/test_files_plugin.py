@@ -62,13 +62,17 @@ def handler(catalog: PluginCatalog, name: str) -> ToolHandler[Any, Any]:
 
 
 def call(
-    catalog: PluginCatalog, name: str, filesystem: InMemoryFilesystem, **arguments: object
+    catalog: PluginCatalog, name: str, filesystem: InMemoryFilesystem | None, **arguments: object
 ) -> tuple[bool, str, str]:
-    """(success, message, rendered value) of one call with a real ToolContext."""
+    """(success, message, rendered value) of one call with a real ToolContext.
+
+    ``filesystem`` None: the prompt has no Filesystem resource.
+    """
     function = handler(catalog, name)
     params_type = handler_params_type(function)
     assert params_type is not None
-    prompt: Prompt[Any] = Prompt(PromptTemplate(ns="tests", key="files"), resources=[filesystem])
+    resources = [] if filesystem is None else [filesystem]
+    prompt: Prompt[Any] = Prompt(PromptTemplate(ns="tests", key="files"), resources=resources)
     context = ToolContext(prompt=prompt, rendered_prompt=None, adapter=None, session=Session())
     result: ToolResult[Any] = function(params_type(**arguments), context=context)
     return result.success, result.message, result.render()
@@ -80,10 +84,15 @@ def files() -> InMemoryFilesystem:
     )
 
 
-def test_the_package_registers_three_handlers(catalog: PluginCatalog) -> None:
+def test_the_package_registers_four_handlers(catalog: PluginCatalog) -> None:
     assert PROJECT["name"] == "wink-decl-files"
     assert PROJECT["version"] == "1.0.0"
-    assert catalog.names(HANDLERS) == ("files.list_dir", "files.read_file", "files.write_file")
+    assert catalog.names(HANDLERS) == (
+        "files.edit_file",
+        "files.list_dir",
+        "files.read_file",
+        "files.write_file",
+    )
 
 
 @pytest.mark.parametrize(
@@ -96,9 +105,15 @@ def test_the_package_registers_three_handlers(catalog: PluginCatalog) -> None:
             "WriteFileParams",
             "WriteFileResult",
         ),
+        (
+            "files.edit_file",
+            {"path": (str, True), "old_text": (str, True), "new_text": (str, True)},
+            "EditFileParams",
+            "EditFileResult",
+        ),
         ("files.list_dir", {"path": (str, False)}, "ListDirParams", "ListDirResult"),
     ],
-    ids=["read_file", "write_file", "list_dir"],
+    ids=["read_file", "write_file", "edit_file", "list_dir"],
 )
 def test_each_handler_passes_the_checks_a_prompt_file_gets(
     catalog: PluginCatalog,
@@ -243,11 +258,181 @@ def test_a_write_changes_the_filesystem(catalog: PluginCatalog) -> None:
     assert filesystem.read_text("notes.txt") == "new\n"
 
 
+def sources() -> InMemoryFilesystem:
+    return InMemoryFilesystem(
+        {
+            "calc.py": "def add(a, b):\n    return a - b\n\n\ndef sub(a, b):\n    return a - b\n",
+            "notes.txt": "one\ntwo\n",
+            "aaa.txt": "aaa",
+            "xs.txt": "x\n" * 8,
+            "docs/guide.md": "# Guide\n",
+        }
+    )
+
+
+NOT_FOUND = (
+    "old_text was not found in '{path}'. It must match the file exactly, whitespace and line "
+    "breaks included: read the file again and copy the text from it."
+)
+NOT_UNIQUE = (
+    "old_text occurs {times} times in '{path}' ({where}): include more of the surrounding text "
+    "in old_text, so that it occurs exactly once."
+)
+
+
+@pytest.mark.parametrize(
+    ("arguments", "expected"),
+    [
+        (
+            {
+                "path": "calc.py",
+                "old_text": "def add(a, b):\n    return a - b",
+                "new_text": ("def add(a, b):\n    return a + b"),
+            },
+            (
+                True,
+                "Edited 'calc.py' at line 1: 2 lines replaced by 2 lines.",
+                '{"path": "calc.py", "line": 1, "old_lines": 2, "new_lines": 2}',
+            ),
+        ),
+        (
+            {"path": "./docs/../notes.txt", "old_text": "two", "new_text": "2\nand 3"},
+            (
+                True,
+                "Edited 'notes.txt' at line 2: 1 line replaced by 2 lines.",
+                '{"path": "notes.txt", "line": 2, "old_lines": 1, "new_lines": 2}',
+            ),
+        ),
+        (
+            {"path": "notes.txt", "old_text": "one\n", "new_text": ""},
+            (
+                True,
+                "Edited 'notes.txt' at line 1: 1 line replaced by 0 lines.",
+                '{"path": "notes.txt", "line": 1, "old_lines": 1, "new_lines": 0}',
+            ),
+        ),
+        (
+            {"path": "notes.txt", "old_text": "three", "new_text": "3"},
+            (False, NOT_FOUND.format(path="notes.txt"), ""),
+        ),
+        (
+            {"path": "notes.txt", "old_text": "One", "new_text": "1"},
+            (False, NOT_FOUND.format(path="notes.txt"), ""),
+        ),
+        (
+            {"path": "calc.py", "old_text": "    return a - b\n", "new_text": "    pass\n"},
+            (False, NOT_UNIQUE.format(times=2, path="calc.py", where="on lines 2 and 6"), ""),
+        ),
+        (
+            {"path": "aaa.txt", "old_text": "aa", "new_text": "b"},
+            (False, NOT_UNIQUE.format(times=2, path="aaa.txt", where="on line 1"), ""),
+        ),
+        (
+            {"path": "xs.txt", "old_text": "x", "new_text": "y"},
+            (
+                False,
+                NOT_UNIQUE.format(
+                    times=8, path="xs.txt", where="on lines 1, 2, 3, 4, 5 and 3 more"
+                ),
+                "",
+            ),
+        ),
+        (
+            {"path": "notes.txt", "old_text": "", "new_text": "zero\n"},
+            (
+                False,
+                "old_text is empty: give the exact text to replace, copied from the file.",
+                "",
+            ),
+        ),
+        (
+            {"path": "notes.txt", "old_text": "two", "new_text": "two"},
+            (
+                False,
+                "old_text and new_text are the same: the edit would change nothing.",
+                "",
+            ),
+        ),
+        (
+            {"path": "missing.txt", "old_text": "a", "new_text": "b"},
+            (False, "File 'missing.txt' does not exist.", ""),
+        ),
+        (
+            {"path": "docs", "old_text": "a", "new_text": "b"},
+            (False, "'docs' is a directory.", ""),
+        ),
+        (
+            {"path": "../notes.txt", "old_text": "a", "new_text": "b"},
+            (False, "Path '../notes.txt' is outside the filesystem root.", ""),
+        ),
+    ],
+    ids=[
+        "replace-two-lines",
+        "normalised-path-more-lines",
+        "delete-a-line",
+        "not-found",
+        "not-found-case-matters",
+        "twice",
+        "overlapping-on-one-line",
+        "many-lines-named-five",
+        "empty-old-text",
+        "no-change",
+        "missing-file",
+        "folder",
+        "outside-root",
+    ],
+)
+def test_edit_file(
+    catalog: PluginCatalog, arguments: dict[str, str], expected: tuple[bool, str, str]
+) -> None:
+    filesystem = sources()
+    before = {path: filesystem.read_text(path) for path in ("calc.py", "notes.txt", "aaa.txt")}
+    assert call(catalog, "files.edit_file", filesystem, **arguments) == expected
+    after = {path: filesystem.read_text(path) for path in before}
+    assert (after != before) is expected[0]  # an edit that is refused changes nothing
+
+
+def test_an_edit_changes_exactly_the_text_it_names(catalog: PluginCatalog) -> None:
+    filesystem = sources()
+    call(
+        catalog,
+        "files.edit_file",
+        filesystem,
+        path="calc.py",
+        old_text="def sub(a, b):\n    return a - b",
+        new_text="def sub(a, b):\n    return a - b  # subtracts",
+    )
+    assert filesystem.read_text("calc.py") == (
+        "def add(a, b):\n    return a - b\n\n\ndef sub(a, b):\n    return a - b  # subtracts\n"
+    )
+
+
+@pytest.mark.parametrize(
+    ("name", "arguments"),
+    [
+        ("files.read_file", {"path": "notes.txt"}),
+        ("files.write_file", {"path": "notes.txt", "text": "x"}),
+        ("files.edit_file", {"path": "notes.txt", "old_text": "one", "new_text": "1"}),
+        ("files.list_dir", {}),
+    ],
+    ids=["read_file", "write_file", "edit_file", "list_dir"],
+)
+def test_without_a_filesystem_each_handler_says_so(
+    catalog: PluginCatalog, name: str, arguments: dict[str, str]
+) -> None:
+    assert call(catalog, name, None, **arguments) == (
+        False,
+        "No filesystem is attached to this prompt: the file tools need a Filesystem resource "
+        "(such as HostFilesystem) in the prompt's resources.",
+        "",
+    )
+
+
 def test_the_handlers_pair_with_read_before_write_under_the_default_tool_names(
     catalog: PluginCatalog,
 ) -> None:
     tools: list[Tool[Any, Any]] = []
-    for tool_name in ("read_file", "write_file"):
+    for tool_name in ("read_file", "write_file", "edit_file"):
         function = handler(catalog, f"files.{tool_name}")
         tools.append(
             Tool(
@@ -275,9 +460,18 @@ def test_the_handlers_pair_with_read_before_write_under_the_default_tool_names(
     assert run("write_file", path="notes.txt", text="x") == (
         "denied: File 'notes.txt' must be read before overwriting."
     )
+    assert run("edit_file", path="a.txt", old_text="x", new_text="y") == (
+        "denied: File 'a.txt' must be read before overwriting."
+    )
     assert run("read_file", path="docs/../notes.txt").startswith("ok: Read 'notes.txt'")
     assert run("write_file", path="notes.txt", text="x") == (
         'ok: Replaced \'notes.txt\' (1 character).\n\n{"path": "notes.txt", "characters": 1, '
         '"created": false}'
     )
     assert filesystem.read_text("notes.txt") == "x"
+    assert run("edit_file", path="notes.txt", old_text="x", new_text="one\ntwo\n") == (
+        "ok: Edited 'notes.txt' at line 1: 1 line replaced by 2 lines.\n\n"
+        '{"path": "notes.txt", "line": 1, "old_lines": 1, "new_lines": 2}'
+    )
+    assert filesystem.read_text("notes.txt") == "one\ntwo\n"
+    assert filesystem.read_text("a.txt") == "x"

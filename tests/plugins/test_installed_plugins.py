@@ -99,6 +99,7 @@ def test_the_catalog_finds_resolves_and_loads_real_installed_plugins(venv_python
     assert report == {
         "wink_decl_in_venv": True,
         "handlers": [
+            "files.edit_file",
             "files.list_dir",
             "files.read_file",
             "files.write_file",

@@ -2,6 +2,7 @@
 
 # No `from __future__ import annotations`: the signatures in the expected messages show the
 # annotations as written, and some handlers below need real (or deliberately broken) ones.
+import functools
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -22,10 +23,11 @@ from wink_decl.runtime.planning.model import Plan
 from wink_decl.runtime.planning.tools import SETUP_PLAN_TOOL
 
 ENTRY = PluginEntry(HANDLERS, "files.read_file", "pkg.mod:func", "wink-decl-files", "1.0.0")
-PREFIX = (
-    "Handler 'files.read_file' (wink-decl-files 1.0.0, value 'pkg.mod:func') for tool "
-    "'read_file' must have the signature (params, *, context)"
+HANDLER = (
+    "Handler 'files.read_file' (wink-decl-files 1.0.0, value 'pkg.mod:func') for tool 'read_file'"
 )
+PREFIX = f"{HANDLER} must have the signature (params, *, context)"
+BUILTIN = HANDLER + " is the builtin '{}', not a function with the signature (params, *, context)."
 
 
 @dataclass(frozen=True)
@@ -100,6 +102,14 @@ def plain_return(params: Params, *, context: ToolContext) -> Result:
     return Result(params.path)
 
 
+def no_params(params: None, *, context: ToolContext) -> ToolResult[Result]:
+    return ToolResult.ok(Result("."))
+
+
+def quoted_no_params(params: "None", *, context: ToolContext) -> ToolResult[Result]:
+    return ToolResult.ok(Result("."))
+
+
 class CallableHandler:
     def __call__(self, params: Params, *, context: ToolContext) -> ToolResult[Result]:
         return ToolResult.ok(Result(params.path))
@@ -113,6 +123,15 @@ class Stray:
 
 
 Stray.__module__ = "nowhere_at_all"
+
+
+class Unreadable:
+    """A callable whose signature cannot be read: its ``__signature__`` is not a Signature."""
+
+    __signature__ = "not a signature"
+
+    def __call__(self, params: Params, *, context: ToolContext) -> None:
+        pass
 
 
 def test_a_good_handler_has_no_problem() -> None:
@@ -149,7 +168,9 @@ def test_a_good_handler_has_no_problem() -> None:
             f"{PREFIX}; one_argument has (params: {__name__}.Params) -> None.",
         ),
         (42, f"{PREFIX.replace('must have', 'must be a callable with')}."),
-        (int, f"{PREFIX.replace('must have', 'must be a callable with')}."),
+        (Unreadable(), f"{PREFIX.replace('must have', 'must be a callable with')}."),
+        (int, BUILTIN.format("int")),
+        (functools.partial(print, end=""), BUILTIN.format("print")),
     ],
     ids=[
         "context-positional",
@@ -159,6 +180,8 @@ def test_a_good_handler_has_no_problem() -> None:
         "no-context",
         "not-callable",
         "no-signature",
+        "builtin",
+        "builtin-in-a-partial",
     ],
 )
 def test_check_handler_names_the_entry_point_and_the_signature_it_has(
@@ -172,6 +195,8 @@ def test_check_handler_names_the_entry_point_and_the_signature_it_has(
     [
         (good, Params, Result),
         (CallableHandler(), Params, Result),
+        (no_params, type(None), Result),
+        (quoted_no_params, type(None), Result),
         (SETUP_PLAN_TOOL.handler, SetupPlan, Plan),
         (positional_context, None, None),
         (keyword_only, None, None),
@@ -188,6 +213,8 @@ def test_check_handler_names_the_entry_point_and_the_signature_it_has(
     ids=[
         "function",
         "callable-object",
+        "params-annotated-none",
+        "params-annotated-none-as-text",
         "future-annotations-and-type-checking-imports",
         "str-params-no-tool-result",
         "no-positional-parameter",

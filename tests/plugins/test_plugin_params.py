@@ -147,6 +147,15 @@ def test_required_in_the_file_but_defaulted_in_the_class_is_fine() -> None:
         ),
         ({"count": (int, True)}, Elsewhere, []),
         ({"path": (str, True)}, str, ["str is not a dataclass, so its fields cannot be compared."]),
+        (
+            {"path": (str, True), "text": (str, False)},
+            type(None),
+            [
+                "Field 'path' is declared in the prompt file but the handler takes no params.",
+                "Field 'text' is declared in the prompt file but the handler takes no params.",
+            ],
+        ),
+        ({}, type(None), []),
     ],
     ids=[
         "undeclared-in-class",
@@ -160,6 +169,8 @@ def test_required_in_the_file_but_defaulted_in_the_class_is_fine() -> None:
         "unresolvable-but-undeclared",
         "class-of-an-unimported-module",
         "not-a-dataclass",
+        "fields-for-a-handler-that-takes-none",
+        "no-fields-for-a-handler-that-takes-none",
     ],
 )
 def test_compare_params_problems(

@@ -24,6 +24,7 @@ from wink_decl.adapters.scripted import ScriptedAdapter, ScriptedTurn
 from wink_decl.runtime.budget import Budget
 from wink_decl.runtime.deadline import Deadline
 from wink_decl.runtime.loop import InnerLoop, InnerLoopConfig, MainLoop
+from wink_decl.runtime.provider import OPENING_MESSAGE
 
 
 @dataclass(frozen=True)
@@ -77,8 +78,8 @@ def test_every_turn_is_recorded_with_its_tokens_and_the_total_is_returned() -> N
     assert [
         (r.prompt_name, r.adapter, r.turn, r.tool_names, r.message_count) for r in requests
     ] == [
-        ("review", "scripted", 1, ("ping",), 1),
-        ("review", "scripted", 2, ("ping",), 3),
+        ("review", "scripted", 1, ("ping",), 2),
+        ("review", "scripted", 2, ("ping",), 4),
     ]
     responses = session.query(ModelResponded)
     assert [(r.turn, r.text, [c.name for c in r.tool_calls], r.usage) for r in responses] == [
@@ -235,3 +236,16 @@ def test_tool_messages_say_whether_the_call_failed() -> None:
         ("pong", False),
         ("Invalid arguments for tool 'ping': Unknown field 'extra' (allowed: none).", True),
     ]
+
+
+def test_every_conversation_opens_with_the_same_user_turn_after_the_prompt() -> None:
+    adapter = ScriptedAdapter([ScriptedTurn.answer("ok")])
+    InnerLoop(adapter=adapter, prompt=Prompt(template()), session=Session()).run()
+    system, opening = adapter.requests[0].messages
+    assert (system.role, system.content) == ("system", "## 1. Task (task)\n\nReview the change.")
+    assert (opening.role, opening.content) == ("user", OPENING_MESSAGE)
+    assert OPENING_MESSAGE == "Follow the instructions in the system prompt."
+    custom = ScriptedAdapter([ScriptedTurn.answer("ok")])
+    config = InnerLoopConfig(opening_message="Review it now.")
+    InnerLoop(adapter=custom, prompt=Prompt(template()), session=Session(), config=config).run()
+    assert custom.requests[0].messages[1].content == "Review it now."

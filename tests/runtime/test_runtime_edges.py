@@ -89,8 +89,8 @@ def test_predicates_need_an_inspectable_signature() -> None:
     with pytest.raises(PromptValidationError) as info:
         MarkdownSection(title="T", key="t", enabled=Opaque())
     assert str(info.value) == (
-        "The enabled callable of section 't' has no inspectable signature: unexpected object "
-        "'not a signature' in __signature__ attribute."
+        "The enabled callable of section 't' has no signature that can be read; it must take "
+        "(), (params), (*, session) or (params, *, session)."
     )
 
 

@@ -531,12 +531,22 @@ def test_handler_signatures_are_refused(handler: object, shown: str) -> None:
     assert str(excinfo.value) == f"Tool 'lookup' handler {SIGNATURE}; {shown}."
 
 
-@pytest.mark.parametrize("handler", [42, range], ids=["not-callable", "no-signature"])
-def test_handler_without_signature_is_refused(handler: object) -> None:
+def test_handler_that_is_not_callable_is_refused() -> None:
     with pytest.raises(PromptValidationError) as excinfo:
-        lookup(handler=loose(handler))
+        lookup(handler=loose(42))
     assert str(excinfo.value) == (
         "Tool 'lookup' handler must be a callable with the signature (params, *, context)."
+    )
+
+
+@pytest.mark.parametrize("handler", [range, bool, len], ids=["range", "bool", "len"])
+def test_builtin_handlers_are_refused_alike_on_every_python(handler: object) -> None:
+    with pytest.raises(PromptValidationError) as excinfo:
+        lookup(handler=loose(handler))
+    name = getattr(handler, "__qualname__", "")
+    assert str(excinfo.value) == (
+        f"Tool 'lookup' handler is the builtin '{name}'; wrap it in a Python function with the "
+        "signature (params, *, context)."
     )
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import functools
+import operator
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -712,6 +714,27 @@ PREDICATES = [
         ),
         "The visibility callable of section 't' takes params, but the section declares no "
         "params type: write MarkdownSection[YourParams](...).",
+        section_path=("t",),
+    ),
+    Refused(
+        "enabled-builtin",
+        lambda: MarkdownSection[Params](title="T", key="t", enabled=bool),
+        f"The enabled callable of section 't' is the builtin 'bool'; wrap it in a Python "
+        f"function that takes {PREDICATE_SHAPES}.",
+        section_path=("t",),
+    ),
+    Refused(
+        "visibility-builtin-in-a-partial",
+        lambda: plain(visibility=functools.partial(getattr, SectionVisibility, "FULL")),
+        f"The visibility callable of section 't' is the builtin 'getattr'; wrap it in a Python "
+        f"function that takes {PREDICATE_SHAPES}.",
+        section_path=("t",),
+    ),
+    Refused(
+        "enabled-builtin-object",
+        lambda: MarkdownSection[Params](title="T", key="t", enabled=operator.attrgetter("count")),
+        f"The enabled callable of section 't' is the builtin 'attrgetter'; wrap it in a Python "
+        f"function that takes {PREDICATE_SHAPES}.",
         section_path=("t",),
     ),
     Refused(

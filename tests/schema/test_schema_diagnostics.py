@@ -441,7 +441,7 @@ tools:
         ("unknown-key",),
         """\
 prompts/review.wink.yaml:7:5: error: Unknown key 'timeout' in tool 'lookup_rule'.
-  expected: one of description, handler, params, result, examples, accepts_overrides
+  expected: one of description, handler, params, result, reads, writes, examples, accepts_overrides
    7 |     timeout: 5
      |     ^^^^^^^""",
         id="extra-key-in-tool",

@@ -18,6 +18,7 @@ from schema_support import EXAMPLE, FakeSpans, load
 
 import wink_decl.schema
 from wink_decl.diagnostics import Span
+from wink_decl.runtime.policies import ReadBeforeWritePolicy
 from wink_decl.schema import (
     EqualsCondition,
     EqualsSpec,
@@ -74,9 +75,18 @@ def test_defaults() -> None:
     options = ReadBeforeWriteSpec()
     assert (options.read_tools, options.write_tools, options.path_field) == (
         ("read_file",),
-        ("write_file",),
+        ("write_file", "edit_file"),
         "path",
     )
+    # The schema documents the runtime's defaults, which apply when the file leaves them out.
+    runtime = ReadBeforeWritePolicy()
+    assert (set(options.read_tools), set(options.write_tools), options.path_field) == (
+        runtime.read_tools,
+        runtime.write_tools,
+        runtime.path_field,
+    )
+    tool = ToolDoc.model_validate({"description": "D.", "handler": "files.read_file"})
+    assert (tool.params, tool.result, tool.reads, tool.writes) == ({}, None, None, None)
 
 
 def test_the_example_document_in_python() -> None:

@@ -12,7 +12,7 @@ from typing import Any
 from wink_decl import PolicyDecision, Tool, ToolContext, ToolResult
 
 recorded: list[tuple[object, object]] = []
-"""``(params, session)`` of every call to ``record``; tests clear it."""
+"""``(params, session)`` of every call to ``record`` and ``clock``; tests clear it."""
 
 
 @dataclass(frozen=True)
@@ -39,6 +39,19 @@ def lookup(params: LookupParams, *, context: ToolContext) -> ToolResult[LookupRe
 def lookup_elsewhere(params: LookupParams, *, context: ToolContext) -> ToolResult[LookupResult]:
     """The same name registered by a second distribution."""
     return ToolResult.ok(LookupResult(params.rule_id, "elsewhere"))
+
+
+@dataclass(frozen=True)
+class Clock:
+    """What ``clock`` returns."""
+
+    now: str
+
+
+def clock(params: None, *, context: ToolContext) -> ToolResult[Clock]:
+    """A handler that takes no params: its tool is offered an empty parameters object."""
+    recorded.append((params, context.session))
+    return ToolResult.ok(Clock("2026-11-25T18:00:00Z"), "It is 18:00 UTC.")
 
 
 def untyped(params: str, *, context: ToolContext) -> ToolResult[LookupResult]:
@@ -112,6 +125,19 @@ NOT_CALLABLE = 42
 def no_session(params: object) -> bool:
     """A predicate with the wrong signature: the runtime passes ``session=``."""
     return True
+
+
+class Unreadable:
+    """A predicate whose signature cannot be read: its ``__signature__`` is not a Signature."""
+
+    __signature__ = "not a signature"
+
+    def __call__(self, params: object, *, session: object) -> bool:
+        """Would say true, if it could be checked."""
+        return True
+
+
+UNREADABLE = Unreadable()
 
 
 def no_methods(**config: object) -> object:

@@ -21,6 +21,7 @@ TEST_PLUGINS = {
     HANDLERS: {
         "test.lookup": "compiler_plugins:lookup",
         "test.untyped": "compiler_plugins:untyped",
+        "time.now": "compiler_plugins:clock",
         "test.no_result": "compiler_plugins:no_result",
         "test.wrong_shape": "compiler_plugins:wrong_shape",
         "test.missing": "compiler_plugins:not_there",
@@ -35,6 +36,7 @@ TEST_PLUGINS = {
         "test.no_session": "compiler_plugins:no_session",
         "test.not_callable": "compiler_plugins:NOT_CALLABLE",
         "test.builtin": "builtins:bool",
+        "test.unreadable": "compiler_plugins:UNREADABLE",
     },
     POLICIES: {
         "test.call_limit": "compiler_plugins:call_limit",

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, Literal, TypeAlias, cast
 
 from wink_decl.runtime.provider import (
+    OPENING_MESSAGE,
     OutputFormat,
     ProviderMessage,
     ProviderReply,
@@ -41,7 +42,7 @@ __all__ = [
     "with_output",
 ]
 
-FIRST_USER_MESSAGE = "Follow the instructions in the system prompt."
+FIRST_USER_MESSAGE = OPENING_MESSAGE
 """The user turn a conversation opens with when it has none: the loop sends the whole prompt as
 system text, and the Messages API needs a user turn before the first assistant turn."""
 

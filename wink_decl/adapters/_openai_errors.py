@@ -55,7 +55,7 @@ def provider_failure(error: Exception, context: CallContext) -> ProviderError:
         return _status_failure(error, context)
     if isinstance(error, json.JSONDecodeError):  # a 200 whose body (or event) is not JSON
         return provider_error(
-            f"The provider's answer is not JSON: {error.msg} at position {error.pos}.",
+            f"The provider's answer is not JSON: {error}.",
             kind="other",
             secrets=context.secrets,
         )

@@ -19,7 +19,7 @@ from wink_decl.adapters._openai_format import (
 )
 from wink_decl.adapters._shared import provider_error, require_sdk
 from wink_decl.runtime.adapter import ProviderAdapter
-from wink_decl.runtime.provider import ProviderReply, ProviderRequest
+from wink_decl.runtime.provider import OPENING_MESSAGE, ProviderReply, ProviderRequest
 
 if TYPE_CHECKING:
     from litellm import ModelResponse
@@ -50,11 +50,8 @@ RESERVED_OPTIONS = frozenset(
 )
 """Arguments the adapter passes itself, so they cannot be passed as options."""
 
-OPENING_MESSAGE = "Begin."
-"""The user turn put after the system prompt when a conversation has none: the loop sends the
-rendered prompt as the system message alone, and Anthropic, Bedrock and Gemini refuse a
-conversation that does not open with a user turn (LiteLLM would only add one of its own when
-``litellm.modify_params`` is switched on for the whole process)."""
+# OPENING_MESSAGE is the runtime's: the user turn put after the system prompt when a
+# conversation has none (the loop opens with one; a caller of complete() may not).
 
 _SECRET_SUFFIXES = ("KEY", "TOKEN", "SECRET")
 """Environment variables whose values are redacted from messages: LiteLLM reads keys from many."""

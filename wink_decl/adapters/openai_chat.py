@@ -93,8 +93,14 @@ class OpenAIAdapter(ProviderAdapter):
             raise ValueError(f"OpenAIAdapter takes either client or {names}, not both.")
         else:
             self._client = client
+        self._owns_client = client is None
         sampling = {"temperature": temperature, "max_tokens": max_tokens}
         self._options = {**without_none(sampling), **options}
+
+    def close(self) -> None:
+        """Close the SDK client's connections, when the adapter made the client itself."""
+        if self._owns_client:
+            self._client.close()
 
     @property
     def supports_dynamic_tools(self) -> bool:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import shutil
 import sys
 import textwrap
 import traceback
@@ -15,6 +14,7 @@ from typing import Any, NoReturn
 from wink_decl.cli._command import Command, Console
 from wink_decl.cli._compile import COMMAND as COMPILE
 from wink_decl.cli._convert import COMMAND as CONVERT
+from wink_decl.cli._help import HelpFormatter, help_width
 from wink_decl.cli._new import COMMAND as NEW
 from wink_decl.cli._plugins import COMMAND as PLUGINS
 from wink_decl.cli._render import COMMAND as RENDER
@@ -59,7 +59,6 @@ exit status:
 
 The prompt root (--root) defaults to the 'root' setting under [tool.wink-decl] in the nearest
 pyproject.toml: includes resolve against it, and a prompt's default ns is its folder below it."""
-_MAX_WIDTH = 100
 
 
 class _Shown(Exception):  # noqa: N818  # not an error: help or version text to print, then exit 0
@@ -68,17 +67,6 @@ class _Shown(Exception):  # noqa: N818  # not an error: help or version text to 
     def __init__(self, text: str) -> None:
         super().__init__(text)
         self.text = text
-
-
-class _Formatter(argparse.RawDescriptionHelpFormatter):
-    """Help at most 100 columns wide, descriptions and examples laid out as written."""
-
-    def __init__(self, prog: str) -> None:
-        super().__init__(prog, max_help_position=26, width=_width() - 2)
-
-
-def _width() -> int:
-    return min(shutil.get_terminal_size().columns, _MAX_WIDTH)
 
 
 class _Parser(argparse.ArgumentParser):
@@ -139,7 +127,7 @@ def _build() -> tuple[_Parser, dict[str, _Parser]]:
         usage="wink-decl [-h] [--version] [-v] COMMAND [ARGS]",
         description=f"{_DESCRIPTION}\n\ncommands:\n{listing}",
         epilog=_EPILOG,
-        formatter_class=_Formatter,
+        formatter_class=HelpFormatter,
         add_help=False,
         allow_abbrev=False,
     )
@@ -155,7 +143,7 @@ def _build() -> tuple[_Parser, dict[str, _Parser]]:
             prog=f"wink-decl {command.name}",
             description=_fill(command.description),
             epilog="examples:\n" + "\n".join(f"  {line}" for line in command.examples),
-            formatter_class=_Formatter,
+            formatter_class=HelpFormatter,
             add_help=False,
             allow_abbrev=False,
         )
@@ -175,7 +163,7 @@ _VERBOSE = "show the traceback when wink-decl fails unexpectedly"
 def _fill(text: str) -> str:
     """Each paragraph wrapped to the help width; indented blocks kept as written."""
     return "\n\n".join(
-        block if block.startswith(" ") else textwrap.fill(block, _width() - 2)
+        block if block.startswith(" ") else textwrap.fill(block, help_width() - 2)
         for block in text.split("\n\n")
     )
 

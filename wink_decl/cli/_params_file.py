@@ -12,6 +12,7 @@ from wink_decl.cli._paths import existing_path
 from wink_decl.cli._usage import UsageError
 from wink_decl.diagnostics import Diagnostic, Span
 from wink_decl.loader import SourceMap, detect_format, load_file
+from wink_decl.runtime._json import same_on_every_python
 
 __all__ = ["ParamsFile", "load_params_file"]
 
@@ -79,7 +80,8 @@ def _load_json(path: Path, shown: str) -> ParamsFile:
     sources = {shown: text}
     try:
         data: object = json.loads(text)
-    except json.JSONDecodeError as error:
+    except json.JSONDecodeError as raised:
+        error = same_on_every_python(raised)
         problem = Diagnostic(
             f"This file is not valid JSON: {error.msg[:1].lower()}{error.msg[1:]}.",
             Span(shown, error.lineno, error.colno),

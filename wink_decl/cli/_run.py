@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import argparse
 import json
+import threading
 from collections.abc import Callable
+from dataclasses import dataclass
 
 from wink_decl.adapters._providers import PROVIDERS, make_adapter
 from wink_decl.adapters._shared import redact
@@ -110,20 +112,72 @@ def _run(args: argparse.Namespace, console: Console) -> int:
         adapter = make_adapter(provider, model, base_url=args.base_url, workspace=args.workspace)
     except ProviderError as error:
         return _failed(console, error, secrets)
+    with adapter:
+        return _answer_or_fail(adapter, _Run(bound, filesystem, args, secrets), console)
+
+
+@dataclass(frozen=True)
+class _Run:
+    """What one run is made of, besides the adapter."""
+
+    bound: BoundPrompt
+    filesystem: Filesystem
+    args: argparse.Namespace
+    secrets: tuple[str, ...]
+
+
+def _answer_or_fail(adapter: ProviderAdapter, run: _Run, console: Console) -> int:
     session = Session()
+    transcript = _transcript(run.args.transcript, run.secrets)
+    listeners = [] if transcript is None else [transcript.listen]
     if console.interactive:
-        session.subscribe(Progress(console.err, secrets).listen)
-    transcript = _transcript(args.transcript, secrets)
-    if transcript is not None:
-        session.subscribe(transcript.listen)
+        listeners.append(Progress(console.err, run.secrets).listen)
+    unsubscribe = [session.subscribe(listener) for listener in listeners]
     try:
-        response = _evaluate(adapter, bound, session, filesystem, args)
+        response = _within(run.args.timeout, lambda: _evaluate(adapter, run, session))
     except PromptEvaluationError as error:
+        for stop in unsubscribe:  # a run abandoned at its timeout may still be talking
+            stop()
         _close(transcript, session, _error_record(error))
-        return _failed(console, error, secrets)
+        return _failed(console, error, run.secrets)
     _close(transcript, session, _answer_record(response))
     console.out.write(_answer(response) + "\n")
     return 0
+
+
+_GRACE = 1.0
+"""Seconds a run may take past --timeout to stop by itself (a provider call times out at the
+deadline, but an SDK may retry it) before the command stops waiting for it."""
+
+
+def _within(seconds: float | None, work: Callable[[], PromptResponse]) -> PromptResponse:
+    """``work()``, given up on when it outlives ``seconds``: --timeout is a hard limit.
+
+    The run goes on in a daemon thread nobody waits for; the command ends, and with it the
+    process. Without a timeout, the work runs here.
+    """
+    if seconds is None:
+        return work()
+    outcome: list[PromptResponse | BaseException] = []
+
+    def target() -> None:
+        try:
+            outcome.append(work())
+        except BaseException as error:  # noqa: BLE001  # handed to the waiting thread as it is
+            outcome.append(error)
+
+    worker = threading.Thread(target=target, name="wink-decl run", daemon=True)
+    worker.start()
+    worker.join(seconds + _GRACE)
+    if not outcome:
+        raise PromptEvaluationError(
+            f"The run did not finish within --timeout {seconds:g} seconds; it was stopped.",
+            phase="deadline",
+        )
+    result = outcome[0]
+    if isinstance(result, BaseException):
+        raise result
+    return result
 
 
 def _model(spec: str) -> tuple[str, str]:
@@ -194,14 +248,9 @@ def _error_record(error: PromptEvaluationError) -> dict[str, object]:
     return {"event": "error", "kind": kind, "message": error.message}
 
 
-def _evaluate(
-    adapter: ProviderAdapter,
-    bound: BoundPrompt,
-    session: Session,
-    filesystem: Filesystem,
-    args: argparse.Namespace,
-) -> PromptResponse:
-    prompt = Prompt(bound.prompt.template, resources=[filesystem]).bind(*bound.params)
+def _evaluate(adapter: ProviderAdapter, run: _Run, session: Session) -> PromptResponse:
+    bound, args = run.bound, run.args
+    prompt = Prompt(bound.prompt.template, resources=[run.filesystem]).bind(*bound.params)
     for path, visibility in bound.overrides.items():  # --open: as if read before the run
         session.dispatch(SetVisibilityOverride(path, visibility))
     deadline = None if args.timeout is None else Deadline.after(args.timeout)

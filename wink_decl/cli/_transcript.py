@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import tempfile
+import threading
 import time
 from collections.abc import Iterable
 from pathlib import Path
@@ -105,6 +106,8 @@ class Transcript:
         self._path = Path(path)
         self._secrets = tuple(secrets)
         self._start = time.monotonic()
+        self._lock = threading.Lock()
+        """Held while writing: a run abandoned at its timeout may write from another thread."""
         handle, self._temporary = tempfile.mkstemp(
             prefix=f".{self._path.name}.", suffix=".tmp", dir=self._path.parent
         )
@@ -117,12 +120,15 @@ class Transcript:
     def write(self, records: Iterable[dict[str, Any]]) -> None:
         """Append records, one JSON object per line."""
         elapsed = round(time.monotonic() - self._start, 3)
-        for record in records:
-            line = json.dumps({**record, "t": elapsed}, ensure_ascii=False)
-            self._file.write(redact(line, self._secrets) + "\n")
-        self._file.flush()
+        lines = [json.dumps({**record, "t": elapsed}, ensure_ascii=False) for record in records]
+        with self._lock:
+            if self._file.closed:
+                return  # the run was stopped at its timeout and the transcript finished
+            self._file.writelines(redact(line, self._secrets) + "\n" for line in lines)
+            self._file.flush()
 
     def close(self) -> None:
         """Put the finished transcript in place."""
-        self._file.close()
+        with self._lock:
+            self._file.close()
         Path(self._temporary).replace(self._path)

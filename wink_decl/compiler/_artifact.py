@@ -54,10 +54,12 @@ def _artifact(
                 "description": tool.description,
                 # As written; a tool declared in an included file names its entry exactly.
                 "handler": declared.get(name, {}).get("handler") or _entry(tool).reference,
-                "parameters": params_json_schema(tool.params_type),
+                "parameters": _parameters(tool.params_type),
                 "result": None
                 if tool.result_type is None
                 else params_json_schema(tool.result_type),
+                "reads": tool.reads,
+                "writes": tool.writes,
                 "examples": len(tool.examples),
                 "section": _owner(template, name),
             }
@@ -71,6 +73,13 @@ def _artifact(
             },
         },
     }
+
+
+def _parameters(params_type: type) -> dict[str, object]:
+    """The params' JSON Schema; an empty object for a tool that takes none (``Tool[None, R]``)."""
+    if params_type is type(None):
+        return {"type": "object", "properties": {}, "additionalProperties": False}
+    return params_json_schema(params_type)
 
 
 def artifact_json(artifact: Mapping[str, Any]) -> str:

@@ -18,6 +18,7 @@ from typing import Any
 
 from wink_decl import __version__
 from wink_decl._atomic import write_atomically
+from wink_decl.compiler._stamp import digest
 from wink_decl.diagnostics import Diagnostic
 
 __all__ = ["CACHE_FORMAT", "CachedResult", "DiskCache"]
@@ -76,13 +77,18 @@ class DiskCache:
         diagnostics: Sequence[Diagnostic],
         sources: Mapping[str, str],
         artifact: Mapping[str, Any] | None,
-        includes: Sequence[Path],
+        includes: Sequence[tuple[Path, str | None]],
     ) -> None:
-        """Store one result atomically; a reader sees the old entry or the new, never half."""
+        """Store one result atomically; a reader sees the old entry or the new, never half.
+
+        ``includes`` pairs each included file with the digest of the bytes the compile read
+        (None: it could not be read). Digests taken now could describe a newer file than the
+        one compiled, and the entry would then be wrong for as long as that file stays.
+        """
         entry = {
             "format": CACHE_FORMAT,
             "wink_decl": __version__,
-            "includes": [[str(path), _digest(path)] for path in includes],
+            "includes": [[str(path), digest] for path, digest in includes],
             "diagnostics": [d.to_json() for d in diagnostics],
             "sources": dict(sources),
             "artifact": artifact,
@@ -118,6 +124,6 @@ def _result(entry: Mapping[str, Any]) -> CachedResult:
 def _digest(path: Path) -> str | None:
     """sha256 of the file's bytes; None when it cannot be read (a missing include)."""
     try:
-        return hashlib.sha256(path.read_bytes()).hexdigest()
+        return digest(path.read_bytes())
     except OSError:
         return None

@@ -9,10 +9,11 @@ from typing import TYPE_CHECKING, Any
 
 from wink_decl.compiler._context import CompileContext, quotable
 from wink_decl.compiler._policies import PolicyCompiler
+from wink_decl.compiler._stamp import IncludeState, digest, stamp_of
 from wink_decl.compiler._tools import compile_tool
 from wink_decl.diagnostics import Diagnostic
 from wink_decl.errors import PromptValidationError
-from wink_decl.loader import JSONPath, LoadedFile, load_file
+from wink_decl.loader import JSONPath, LoadedFile, load_file, read_stamped
 from wink_decl.runtime._keys import did_you_mean, key_from_title
 from wink_decl.schema.validate import validate_document
 
@@ -41,6 +42,8 @@ class Includer:
         self.diagnostics: list[Diagnostic] = []
         self.named: dict[Path, None] = {}
         """Every file an include named, found or not, in order: the result depends on them."""
+        self.states: dict[Path, IncludeState] = {}
+        """Each named file as this compile found it: caches compare these, not the file later."""
 
     def include(
         self,
@@ -91,12 +94,20 @@ class Includer:
     ) -> LoadedFile | None:
         self.named[target] = None
         if target not in self._files:
+            # Stamped before it is read: an edit from here on shows as another stamp.
+            before = stamp_of(target)
             if not target.is_file():
+                self.states.setdefault(target, IncludeState(before, None))
                 what = "is a folder, not a file" if target.is_dir() else "does not exist"
                 ctx.error("include-missing", f"Included file '{shown}' {what}.", ctx.span(path))
                 return None
             shown_path = _display(target)
-            result = load_file(target, display_path=shown_path)
+            try:
+                content, stamp = read_stamped(target)
+            except OSError:  # gone or unreadable since is_file(): load_file says which
+                content, stamp = None, before
+            self.states[target] = IncludeState(stamp, digest(content))
+            result = load_file(target, display_path=shown_path, content=content)
             file = result.file
             problems = list(result.diagnostics)
             if file is None:

@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import inspect
+import threading
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from wink_decl.errors import PromptRenderError
 from wink_decl.plugins import PluginLoadError, check_handler
+from wink_decl.runtime._callables import builtin_name
+from wink_decl.runtime._keys import did_you_mean
 from wink_decl.runtime.policy import PolicyDecision
 from wink_decl.runtime.tool import BuiltinToolHandler
 from wink_decl.runtime.tool_result import ToolResult
@@ -21,16 +24,20 @@ if TYPE_CHECKING:
 __all__ = ["LazyHandler", "LazyPolicy", "LazyPredicate"]
 
 _POLICY_METHODS = ("check", "on_result")
+_PREDICATE = "(params, *, session)"
+_SETTABLE = (inspect.Parameter.POSITIONAL_OR_KEYWORD, inspect.Parameter.KEYWORD_ONLY)
+"""Parameters a config can set: it is passed as keyword arguments."""
 
 
 class _PluginRef:
     """An entry point the file named, imported and checked once, on first use.
 
     Each kind says how the imported object becomes the one used; the answer, either way, is
-    remembered.
+    remembered. A compiled prompt is shared by every thread that uses it, so the first use is
+    made under a lock: a policy factory runs once, and every thread gets the one policy.
     """
 
-    __slots__ = ("_catalog", "_entry", "_loaded", "_problem", "span")
+    __slots__ = ("_catalog", "_entry", "_loaded", "_lock", "_problem", "_resolved", "span")
 
     def __init__(
         self, catalog: PluginCatalog, entry: PluginEntry, span: Span | None = None
@@ -41,17 +48,26 @@ class _PluginRef:
         """Where the file named the plugin, for the diagnostics of binding."""
         self._loaded: Any = None
         self._problem: str | None = None
+        self._resolved = False
+        """Set last, once ``_loaded`` and ``_problem`` hold the answer: read without the lock."""
+        self._lock = threading.Lock()
 
     def _resolve(self, build: Callable[[object], tuple[Any, str | None]]) -> str | None:
         """Import now and ``build`` what is used from it; the problem, or None when usable."""
-        if self._loaded is None and self._problem is None:
-            try:
-                imported = self._catalog.load(self._entry)
-            except PluginLoadError as error:
-                self._problem = str(error)
-            else:
-                self._loaded, self._problem = build(imported)
+        if not self._resolved:
+            with self._lock:
+                # A thread that waited here finds the answer made while it waited.
+                self._resolved = self._resolved or self._import(build)
         return self._problem
+
+    def _import(self, build: Callable[[object], tuple[Any, str | None]]) -> bool:
+        try:
+            imported = self._catalog.load(self._entry)
+        except PluginLoadError as error:
+            self._problem = str(error)
+        else:
+            self._loaded, self._problem = build(imported)
+        return True
 
 
 class LazyHandler(_PluginRef, BuiltinToolHandler):
@@ -172,12 +188,17 @@ def _predicate_problem(obj: object, entry: PluginEntry) -> str | None:
     where = f"Predicate {entry.label}"
     if not callable(obj):
         return f"{where} is a value of type '{type(obj).__name__}', not a function."
+    builtin = builtin_name(obj)
+    if builtin is not None:  # judged alike on every Python, whatever inspect reads from C
+        return f"{where} is the builtin '{builtin}', not a function that accepts {_PREDICATE}."
     try:
-        inspect.signature(obj).bind(None, session=None)
-    except ValueError:  # no signature to read (some builtins): trust it, as the runtime does
-        return None
+        signature = inspect.signature(obj)
+    except (TypeError, ValueError):
+        return f"{where} has no signature that can be read; it must accept {_PREDICATE}."
+    try:
+        signature.bind(None, session=None)
     except TypeError:
-        return f"{where} must accept (params, *, session)."
+        return f"{where} must accept {_PREDICATE}."
     return None
 
 
@@ -188,6 +209,9 @@ def _build_policy(
     where = f"Policy {entry.label}"
     if not callable(factory):
         return None, f"{where} is a value of type '{type(factory).__name__}', not a function."
+    misfit = _config_misfit(factory, config)
+    if misfit is not None:
+        return None, f"{where} {misfit}"
     try:
         built = factory(**config)
     except Exception as error:  # noqa: BLE001  # plugin code may raise anything; say what
@@ -199,3 +223,34 @@ def _build_policy(
             f"{where} built a {type(built).__name__}, which has no {' or '.join(missing)}().",
         )
     return built, None
+
+
+def _config_misfit(factory: Callable[..., object], config: dict[str, Any]) -> str | None:
+    """What in ``config`` the factory's parameters cannot take, or None when all fit.
+
+    Checked before the call, in our own words: from 3.13 Python adds a "Did you mean" of its
+    own to the TypeError of an unknown keyword, and the message must read the same on all.
+    """
+    parameters = _parameters(factory)
+    if parameters is None:
+        return None  # nothing to check against: the call itself tells
+    settable = [p.name for p in parameters if p.kind in _SETTABLE]
+    if not any(p.kind is p.VAR_KEYWORD for p in parameters):
+        unknown = next((key for key in config if key not in settable), None)
+        if unknown is not None:
+            takes = ", ".join(settable) if settable else "no settings"
+            suggestion = did_you_mean(unknown, settable)
+            return f"has no config setting '{unknown}'; it takes {takes}.{suggestion}"
+    required = [p.name for p in parameters if p.kind in _SETTABLE and p.default is p.empty]
+    needed = next((name for name in required if name not in config), None)
+    return None if needed is None else f"needs the config setting '{needed}'."
+
+
+def _parameters(factory: Callable[..., object]) -> list[inspect.Parameter] | None:
+    """The factory's parameters, or None for a builtin or a signature that cannot be read."""
+    if builtin_name(factory) is not None:
+        return None  # what inspect reads from C differs from one Python to the next
+    try:
+        return list(inspect.signature(factory).parameters.values())
+    except (TypeError, ValueError):
+        return None

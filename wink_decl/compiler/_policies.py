@@ -12,6 +12,7 @@ from wink_decl.plugins import POLICIES, PREDICATES, PluginCatalog, PluginProblem
 from wink_decl.runtime._keys import did_you_mean
 from wink_decl.runtime.policies import ReadBeforeWritePolicy, SequentialDependencyPolicy
 from wink_decl.runtime.policy import ToolPolicy
+from wink_decl.runtime.tool import Tool
 
 __all__ = ["PolicyCompiler"]
 
@@ -94,17 +95,25 @@ class PolicyCompiler:
         if not ok:
             return None
         policy = ReadBeforeWritePolicy(**dict(config))
-        watched = {*policy.read_tools, *policy.write_tools}  # pyright: ignore[reportGeneralTypeIssues]
-        if not watched & set(self._tools):
-            names = ", ".join(sorted(watched))
+        named = {*policy.read_tools, *policy.write_tools}  # pyright: ignore[reportGeneralTypeIssues]
+        # A tool that declares reads:/writes: is watched whatever its name; one that did not
+        # compile may declare them too, and has its own errors to show.
+        declaring = [
+            name
+            for name, tool in self._tools.items()
+            if not isinstance(tool, Tool) or tool.reads is not None or tool.writes is not None
+        ]
+        if not declaring and not named & set(self._tools):
+            names = ", ".join(sorted(named))
             ctx.error(
                 "unused-policy",
                 f"read_before_write watches tools this prompt does not declare: {names}."
-                if watched
+                if named
                 else "read_before_write watches no tools.",
                 ctx.key_span(path),
                 severity="warning",
-                hint="name your file tools with read_tools: and write_tools:",
+                hint="name your file tools with read_tools: and write_tools:, or give each "
+                "one reads: or writes:",
             )
         return policy
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping
 from typing import Any, cast
 
@@ -17,10 +18,13 @@ from wink_decl.plugins import (
     handler_params_type,
     handler_result_type,
 )
+from wink_decl.runtime._keys import did_you_mean
 from wink_decl.runtime.serde import parse
 from wink_decl.runtime.tool import Tool, ToolExample
 
 __all__ = ["compile_tool", "pascal"]
+
+_NONE_TYPE = type(None)
 
 
 def pascal(name: str) -> str:
@@ -39,7 +43,13 @@ def compile_tool(
 
     Declared ``params``/``result`` become generated dataclasses; when the file leaves them
     out, the handler's own dataclasses are used (which imports the handler now).
+    ``reads``/``writes`` are checked against the declared params without importing anything;
+    against the handler's params only when those were imported anyway.
     """
+    declared: Mapping[str, Any] | None = data.get("params")
+    paths_ok = declared is None or _check_paths(
+        ctx, path, name, data, {n: str(spec["type"]) for n, spec in declared.items()}
+    )
     handler = _handler(ctx, (*path, "handler"), name, str(data["handler"]), catalog)
     if handler is None:
         return None
@@ -47,10 +57,12 @@ def compile_tool(
     if types is None:
         return None
     params_type, result_type = types
+    if declared is None:
+        paths_ok = _check_paths(ctx, path, name, data, _field_names(params_type))
     examples = _examples(
         ctx, (*path, "examples"), data.get("examples", ()), params_type, result_type
     )
-    if examples is None:
+    if examples is None or not paths_ok:
         return None
     try:
         return Tool(
@@ -61,6 +73,8 @@ def compile_tool(
             accepts_overrides=bool(data.get("accepts_overrides", True)),
             params_type=params_type,
             result_type=result_type,
+            reads=_text(data.get("reads")),
+            writes=_text(data.get("writes")),
         )
     except PromptValidationError as error:
         ctx.refused("tool", error.message, ctx.key_span(path))
@@ -106,6 +120,66 @@ def _types(
     return params, result
 
 
+def _text(value: object) -> str | None:
+    """``value`` when it is text; anything else the schema has reported already."""
+    return value if isinstance(value, str) else None
+
+
+def _field_names(params_type: type) -> dict[str, str | None]:
+    """The handler's params, their types unknown (None); none for a tool that takes none."""
+    if params_type is _NONE_TYPE:
+        return {}
+    return dict.fromkeys((f.name for f in dataclasses.fields(params_type)), None)
+
+
+def _check_paths(
+    ctx: CompileContext,
+    path: JSONPath,
+    name: str,
+    data: Mapping[str, Any],
+    params: Mapping[str, str | None],
+) -> bool:
+    """``reads``/``writes`` name a param of the tool, and a string one when its type is known.
+
+    ``params`` maps each param to its declared type word, or to None when the type comes from
+    the handler's dataclass (the runtime policy refuses a path that is not a string).
+    """
+    ok = True
+    for role in ("reads", "writes"):
+        param = _text(data.get(role))
+        if param is None:  # absent, or not text (which the schema reports)
+            continue
+        span = ctx.span((*path, role))
+        where = f"Tool '{name}' {role} the file named by param '{param}'"
+        if param not in params:
+            suggestion = did_you_mean(param, params)
+            hint = suggestion.strip().lower() if suggestion else None
+            if not params:
+                hint = f"give the tool a param that holds the path, or remove {role}:"
+            ctx.error(
+                "unknown-param",
+                f"{where}, which it does not take.",
+                span,
+                expected=f"one of its params ({', '.join(params) or 'it takes none'})",
+                hint=hint,
+                suggestions=[p for p in params if suggestion and f"'{p}'" in suggestion],
+            )
+            ok = False
+            continue
+        kind = params[param]
+        if kind is not None and kind != "string":
+            strings = [p for p, t in params.items() if t == "string"]
+            article = "an" if kind[0] in "aeiou" else "a"
+            ctx.error(
+                "param-type",
+                f"{where}, which is {article} {kind}, not a string.",
+                span,
+                expected=f"a string param ({', '.join(strings) or 'it has none'})",
+            )
+            ok = False
+    return ok
+
+
 def _fields_class(class_name: str, fields: Mapping[str, Any]) -> type:
     specs: tuple[FieldSpec, ...] = tuple(spec_from_data(n, spec) for n, spec in fields.items())
     return make_dataclass_for(class_name, specs)
@@ -138,7 +212,7 @@ def _examples(
     ok = True
     for index, item in enumerate(items):
         here = (*path, index)
-        given = _parse_part(ctx, (*here, "input"), params_type, item.get("input", {}))
+        given = _parse_input(ctx, (*here, "input"), params_type, item.get("input", {}))
         output = item.get("output")
         if result_type is None and output is not None:
             ctx.error(
@@ -154,11 +228,31 @@ def _examples(
             if result_type is None
             else _parse_part(ctx, (*here, "output"), result_type, output or {})
         )
-        if given is None or (result_type is not None and produced is None):
+        if given is _REFUSED or (result_type is not None and produced is None):
             ok = False
             continue
         examples.append(ToolExample(str(item["description"]), given, produced))
     return examples if ok else None
+
+
+_REFUSED = object()
+"""What ``_parse_input`` returns for an input it reported (None is a valid input)."""
+
+
+def _parse_input(ctx: CompileContext, path: JSONPath, kind: type, data: object) -> object:
+    """The example's params; None for a tool that takes none (its input must be empty)."""
+    if kind is not _NONE_TYPE:
+        parsed = _parse_part(ctx, path, kind, data)
+        return _REFUSED if parsed is None else parsed
+    if data:
+        ctx.error(
+            "example",
+            "This example has an input, but the tool takes no params.",
+            ctx.span(path),
+            hint="leave the input empty: input: {}",
+        )
+        return _REFUSED
+    return None
 
 
 def _parse_part(ctx: CompileContext, path: JSONPath, kind: type, data: object) -> object | None:

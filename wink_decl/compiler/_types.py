@@ -4,18 +4,29 @@ from __future__ import annotations
 
 import dataclasses
 import keyword
+import threading
 from collections.abc import Mapping
-from functools import lru_cache
 from typing import Any, Literal, cast
 
-__all__ = ["FieldSpec", "make_dataclass_for", "python_type", "spec_from_data"]
+__all__ = ["FieldSpec", "exact_key", "make_dataclass_for", "python_type", "spec_from_data"]
 
 _SCALARS: dict[str, type] = {"string": str, "integer": int, "number": float, "boolean": bool}
+
+_MADE_LIMIT = 4096
+"""Generated classes kept for sharing; past this, the oldest is forgotten (its prompts keep it)."""
+_made: dict[tuple[object, ...], type] = {}
+"""Generated classes by the exact key of their declarations; read without a lock."""
+_made_lock = threading.Lock()
+"""Taken only to add a class, so two threads never evict at once (see ``_keep``)."""
 
 
 @dataclasses.dataclass(slots=True, frozen=True)
 class FieldSpec:
-    """One declared field, hashable so generated classes can be shared by equal declarations."""
+    """One declared field, as the file wrote it.
+
+    ``==`` is Python's: ``default=1`` equals ``default=1.0``. Classes are shared by
+    ``exact_key``, which tells them apart.
+    """
 
     name: str
     type: str
@@ -58,11 +69,58 @@ def python_type(spec: FieldSpec) -> Any:
 
 
 def make_dataclass_for(class_name: str, specs: tuple[FieldSpec, ...]) -> type:
-    """A frozen dataclass for ``specs``; equal declarations share one (classes are costly)."""
-    return _make(class_name, specs)
+    """A frozen dataclass for ``specs``; identical declarations share one (classes are costly).
+
+    Identical means equal values of equal types (``exact_key``): a prompt declaring
+    ``default: 1.0`` never gets the class made for ``default: 1``, which would render ``1``.
+    Safe from many threads: two that make the same class at once both get the one kept.
+    """
+    key = (class_name, *(exact_key(spec) for spec in specs))
+    made = _made.get(key)
+    if made is None:
+        made = _keep(key, _make(class_name, specs))
+    return made
 
 
-@lru_cache(maxsize=4096)
+def exact_key(spec: FieldSpec) -> tuple[object, ...]:
+    """What makes two declarations identical: every field, values with their types."""
+    return (
+        spec.name,
+        spec.type,
+        spec.description,
+        spec.has_default,
+        _exact(spec.default),
+        _exact(spec.enum),
+        spec.items,
+    )
+
+
+def _exact(value: object) -> object:
+    """``value`` as a key that only an identical value matches.
+
+    ``1``, ``1.0`` and ``True`` are equal in Python and must not be here; floats go by their
+    exact bits, so ``-0.0`` is not ``0.0`` (and every NaN is the same key, though not equal).
+    """
+    if isinstance(value, tuple):
+        return (tuple, *(_exact(item) for item in cast("tuple[object, ...]", value)))
+    if isinstance(value, float):
+        return (float, value.hex())
+    return (type(value), value)
+
+
+def _keep(key: tuple[object, ...], made: type) -> type:
+    """Keep ``made`` under ``key`` unless a class is there already; return the one kept.
+
+    Making a class needs no lock; keeping it does, so two threads never evict the same entry
+    or iterate the dict while another changes it. ``setdefault`` makes whoever stores first
+    win: every compile of identical declarations gets one class.
+    """
+    with _made_lock:
+        if len(_made) >= _MADE_LIMIT and key not in _made:
+            del _made[next(iter(_made))]
+        return _made.setdefault(key, made)
+
+
 def _make(class_name: str, specs: tuple[FieldSpec, ...]) -> type:
     # kw_only keeps the author's order: a required field may follow a defaulted one.
     fields = [(_field_name(spec.name), python_type(spec), _field(spec)) for spec in specs]

@@ -14,8 +14,10 @@ from wink_decl.compiler._artifact import build_artifact
 from wink_decl.compiler._context import CompileContext, folder_ns, quotable
 from wink_decl.compiler._includes import Includer
 from wink_decl.compiler._lazy import LazyHandler, LazyPolicy, LazyPredicate
+from wink_decl.compiler._once import computed_once
 from wink_decl.compiler._policies import PolicyCompiler
 from wink_decl.compiler._sections import SectionScope, compile_sections
+from wink_decl.compiler._stamp import IncludeState
 from wink_decl.compiler._tools import compile_tool
 from wink_decl.compiler._types import make_dataclass_for, spec_from_data
 from wink_decl.diagnostics import Diagnostic, Span, sort_diagnostics
@@ -53,7 +55,7 @@ class CompiledPrompt:
         """``ns/key``."""
         return self.template.label
 
-    @functools.cached_property
+    @computed_once
     def content_hash(self) -> str:
         """sha256 of the file's text and of each included file's path and text.
 
@@ -65,9 +67,12 @@ class CompiledPrompt:
                 digest.update(b"\0" + path.encode() + b"\0" + text.encode())
         return "sha256:" + digest.hexdigest()
 
-    @functools.cached_property
+    @computed_once
     def artifact(self) -> Mapping[str, Any]:
-        """The deterministic JSON artifact, built on first use (rendering never needs it)."""
+        """The deterministic JSON artifact, built on first use (rendering never needs it).
+
+        Threads reading it at once all get one object.
+        """
         return build_artifact(
             self.template, self.document, source=self.source, content_hash=self.content_hash
         )
@@ -83,6 +88,11 @@ class CompileResult:
     """File texts by display path, for quoting lines in reports."""
     includes: tuple[Path, ...] = ()
     """Every file the includes named, found or not (resolved): a change there changes this."""
+    include_states: Mapping[Path, IncludeState] = field(
+        default_factory=dict[Path, IncludeState], compare=False, repr=False
+    )
+    """Each of ``includes`` as this compile read it (its stamp from before the read, and the
+    digest of the bytes used): what caches must compare, not the file as it is afterwards."""
 
     @property
     def ok(self) -> bool:
@@ -136,8 +146,9 @@ def compile_loaded(
     found = [*problems, *ctx.bag.items, *builder.includer.diagnostics]
     diagnostics = tuple(sort_diagnostics(found))
     failed = any(d.severity == "error" for d in diagnostics)
-    includes = tuple(builder.includer.named)
-    return CompileResult(None if failed else prompt, diagnostics, sources, includes)
+    includer = builder.includer
+    prompt = None if failed else prompt
+    return CompileResult(prompt, diagnostics, sources, tuple(includer.named), includer.states)
 
 
 @functools.cache

@@ -10,12 +10,14 @@ from typing import Any
 from wink_decl.errors import PromptValidationError
 from wink_decl.plugins._catalog import PluginEntry
 from wink_decl.plugins._types import is_dataclass_type, namespace_of, resolve_annotation
+from wink_decl.runtime._callables import builtin_name
 from wink_decl.runtime.tool import Tool
 from wink_decl.runtime.tool_result import ToolResult
 
 __all__ = ["check_handler", "handler_params_type", "handler_result_type"]
 
 _PROBE_NAME = "plugin"
+_NONE_TYPE = type(None)
 _POSITIONAL = (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)
 
 
@@ -29,7 +31,15 @@ def check_handler(obj: object, *, name: str, entry: PluginEntry) -> str | None:
 
     The rule is the runtime's own: ``Tool`` is built around ``obj`` and its refusal reworded
     to name the entry point and its distribution, as pluggy names a hook implementation.
+    Builtins are refused before ``Tool`` sees them, in words that do not depend on what
+    ``inspect`` reads from C on this Python.
     """
+    builtin = builtin_name(obj)
+    if builtin is not None:
+        return (
+            f"Handler {entry.label} for tool '{name}' is the builtin '{builtin}', not a function "
+            "with the signature (params, *, context)."
+        )
     try:
         Tool(
             name=_PROBE_NAME,
@@ -44,7 +54,11 @@ def check_handler(obj: object, *, name: str, entry: PluginEntry) -> str | None:
 
 
 def handler_params_type(obj: object) -> type | None:
-    """The dataclass annotated on the handler's first positional parameter, if there is one."""
+    """The dataclass annotated on the handler's first positional parameter, if there is one.
+
+    ``type(None)`` when that parameter is annotated ``None``: the tool takes no params
+    (``Tool[None, R]``), and the handler is called with ``None``.
+    """
     signature = _signature(obj)
     if signature is None:
         return None
@@ -52,7 +66,7 @@ def handler_params_type(obj: object) -> type | None:
     if first is None:
         return None
     hint = resolve_annotation(first.annotation, namespace_of(obj))
-    return hint if is_dataclass_type(hint) else None
+    return hint if hint is _NONE_TYPE or is_dataclass_type(hint) else None
 
 
 def handler_result_type(obj: object) -> type | None:

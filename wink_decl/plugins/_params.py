@@ -22,6 +22,11 @@ def compare_params(declared: Mapping[str, tuple[object, bool]], actual: type) ->
     that it requires, type mismatches (in declaration order); then the dataclass's required
     fields the prompt file leaves out. An empty list means the two agree.
     """
+    if actual is _NONE:
+        return [
+            f"Field '{name}' is declared in the prompt file but the handler takes no params."
+            for name in declared
+        ]
     owner = actual.__qualname__
     if not is_dataclass_type(actual):
         return [f"{owner} is not a dataclass, so its fields cannot be compared."]

@@ -9,6 +9,7 @@ from types import FunctionType
 from typing import Any
 
 from wink_decl.errors import PromptValidationError
+from wink_decl.runtime._callables import builtin_name
 
 __all__ = ["Predicate", "adapt_predicate"]
 
@@ -45,13 +46,7 @@ def adapt_predicate(
     expected = "(), (params), (*, session) or (params, *, session)"
     shape = code_shape(function)
     if shape is None:
-        try:
-            shape = signature_shape(inspect.signature(function))
-        except (TypeError, ValueError) as error:
-            raise PromptValidationError(
-                f"The {what} callable of section '{key}' has no inspectable signature: {error}.",
-                section_path=(key,),
-            ) from None
+        shape = _inspected_shape(function, what, key, expected)
     positional, keyword, variadic = shape
     if positional > 1 or keyword not in ((), ("session",)) or variadic:
         raise PromptValidationError(
@@ -67,6 +62,28 @@ def adapt_predicate(
             section_path=(key,),
         )
     return Predicate(function, takes_params=takes_params, takes_session=bool(keyword))
+
+
+def _inspected_shape(function: Callable[..., Any], what: str, key: str, expected: str) -> Shape:
+    """The shape ``inspect`` reads, for Python code; builtins are refused whatever it says.
+
+    The messages are our own: ``inspect`` words its reasons differently on each Python.
+    """
+    where = f"The {what} callable of section '{key}'"
+    builtin = builtin_name(function)
+    if builtin is not None:
+        raise PromptValidationError(
+            f"{where} is the builtin '{builtin}'; wrap it in a Python function that takes "
+            f"{expected}.",
+            section_path=(key,),
+        )
+    try:
+        return signature_shape(inspect.signature(function))
+    except (TypeError, ValueError):
+        raise PromptValidationError(
+            f"{where} has no signature that can be read; it must take {expected}.",
+            section_path=(key,),
+        ) from None
 
 
 def signature_shape(signature: inspect.Signature) -> Shape:

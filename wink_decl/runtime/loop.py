@@ -11,7 +11,12 @@ from wink_decl.runtime.adapter import PromptResponse
 from wink_decl.runtime.budget import Budget, BudgetTracker
 from wink_decl.runtime.executor import ToolExecutionOutcome, ToolExecutor
 from wink_decl.runtime.output import output_format, parse_output
-from wink_decl.runtime.provider import ProviderMessage, ProviderReply, ProviderRequest
+from wink_decl.runtime.provider import (
+    OPENING_MESSAGE,
+    ProviderMessage,
+    ProviderReply,
+    ProviderRequest,
+)
 from wink_decl.runtime.session.metrics import (
     DISCLOSURE_DYNAMIC,
     DISCLOSURE_RESTARTS,
@@ -49,6 +54,8 @@ class InnerLoopConfig:
     """A guard against a model that never stops calling tools."""
     max_output_retries: int = DEFAULT_MAX_OUTPUT_RETRIES
     """How often an answer that does not fit the declared output is sent back to be fixed."""
+    opening_message: str = OPENING_MESSAGE
+    """The user turn after the rendered prompt (the system message)."""
 
 
 class InnerLoop:
@@ -96,7 +103,10 @@ class InnerLoop:
         output_type = self._prompt.template.output_type
         taken = {tool.name for tool in self._prompt.template.all_tools()} | {"read_section"}
         shape = None if output_type is None else output_format(output_type, taken)
-        messages: list[ProviderMessage] = [ProviderMessage(role="system", content=rendered.text)]
+        messages = [
+            ProviderMessage(role="system", content=rendered.text),
+            ProviderMessage(role="user", content=self._config.opening_message),
+        ]
         retries = 0
         for turn in range(1, self._config.max_turns + 1):
             self._check_limits()

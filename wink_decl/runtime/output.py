@@ -7,6 +7,7 @@ from collections.abc import Collection
 from typing import Any, cast
 
 from wink_decl.errors import ToolValidationError
+from wink_decl.runtime._json import same_on_every_python
 from wink_decl.runtime.provider import OutputFormat
 from wink_decl.runtime.serde import parse
 from wink_decl.runtime.tool_schema import params_json_schema
@@ -34,8 +35,8 @@ def parse_output(output_type: type, text: str) -> tuple[Any, str | None]:
     """The answer as an ``output_type`` instance, or None and what is wrong with it."""
     try:
         data = json.loads(_strip_fence(text))
-    except json.JSONDecodeError as error:
-        return None, f"it is not JSON ({error})."
+    except json.JSONDecodeError as raised:
+        return None, f"it is not JSON ({same_on_every_python(raised)})."
     try:
         output = cast("object", parse(output_type, data, extra="forbid"))
     except ToolValidationError as error:

@@ -221,7 +221,7 @@ class Prompt(Generic[OutputT]):
 
     @property
     def params(self) -> Mapping[type, object]:
-        """Bound params by dataclass type."""
+        """The params bound now, by dataclass type (a later bind does not change this view)."""
         return MappingProxyType(self._params)
 
     @property
@@ -235,14 +235,17 @@ class Prompt(Generic[OutputT]):
         return self._template.name
 
     def bind(self, *params: object) -> Self:
-        """Bind params by dataclass type (a later bind of a type replaces it); returns self."""
+        """Bind params by dataclass type (a later bind of a type replaces it); returns self.
+
+        The bound params are replaced whole, never changed in place: a render running in
+        another thread meanwhile sees them as they were before the bind or after it.
+        """
         seen: set[type] = set()
         for value in params:
             kind = type(value)
             _check_bindable(self._template, value, kind, seen)
             seen.add(kind)
-        for value in params:
-            self._params[type(value)] = value
+        self._params = {**self._params, **{type(value): value for value in params}}
         return self
 
     def render(

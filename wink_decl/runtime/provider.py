@@ -7,7 +7,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from wink_decl.runtime._json import same_on_every_python
+
 __all__ = [
+    "OPENING_MESSAGE",
     "OutputFormat",
     "ProviderMessage",
     "ProviderReply",
@@ -17,6 +20,13 @@ __all__ = [
 ]
 
 Role = Literal["system", "user", "assistant", "tool"]
+
+OPENING_MESSAGE = "Follow the instructions in the system prompt."
+"""The user turn every conversation opens with, after the rendered prompt as system message.
+
+The prompt is the whole task, but most providers (Anthropic, Bedrock, Gemini) and many local
+models' chat templates refuse a conversation without a user turn; one fixed text everywhere
+keeps requests alike across providers and runs."""
 
 
 @dataclass(slots=True, frozen=True)
@@ -33,7 +43,8 @@ class ProviderToolCall:
             return dict(self.arguments)
         try:
             return json.loads(self.arguments or "{}")
-        except json.JSONDecodeError as error:
+        except json.JSONDecodeError as raised:
+            error = same_on_every_python(raised)
             raise ValueError(f"Arguments are not valid JSON: {error}.") from None
 
 

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, Protocol, TypeVar, cast
 
 from wink_decl.errors import PromptValidationError
+from wink_decl.runtime._callables import builtin_name
 from wink_decl.runtime._generic import specialise
 from wink_decl.runtime._keys import did_you_mean
 
@@ -180,6 +181,12 @@ def _check_handler(name: str, handler: object) -> None:
     """Refuse anything but ``(params, *, context)``; the message shows what was given."""
     if isinstance(handler, BuiltinToolHandler):
         return  # wink-decl's own handlers have the shape by construction (and tests)
+    builtin = builtin_name(handler)
+    if builtin is not None:  # C code: inspect reads its parameters differently per Python
+        raise PromptValidationError(
+            f"Tool '{name}' handler is the builtin '{builtin}'; wrap it in a Python function "
+            "with the signature (params, *, context)."
+        )
     try:
         signature = inspect.signature(handler)  # pyright: ignore[reportArgumentType]
     except (TypeError, ValueError):

@@ -62,34 +62,43 @@ class ReadBeforeWriteSpec(DocModel):
     noun = "'read_before_write' policy"
     read_tools: tuple[ToolRef, ...] = doc(
         ("read_file",),
-        description="Tools that read a file.",
+        description="Tools that read a file, besides those that declare reads:.",
+        markdown="Tools that read a file, besides those that declare `reads:`.",
         examples=[["read_file"]],
     )
     write_tools: tuple[ToolRef, ...] = doc(
-        ("write_file",),
-        description="Tools that write a file; each may overwrite a file only after it was read.",
+        ("write_file", "edit_file"),
+        description="Tools that write a file, besides those that declare writes:; each may "
+        "change an existing file only after it was read.",
+        markdown="Tools that write a file, besides those that declare `writes:`; each may "
+        "change an existing file only after it was read.",
         examples=[["write_file", "edit_file"]],
     )
     path_field: ParamRef = doc(
         "path",
-        description="The tool param that holds the file path.",
+        description="The param that holds the file path in the tools named here.",
+        markdown="The param that holds the file path in the tools named by `read_tools` and "
+        "`write_tools` (a tool that declares `reads:` or `writes:` names its own).",
         examples=["path"],
     )
 
 
 class ReadBeforeWritePolicyDoc(DocModel):
-    """An existing file may be overwritten only after it was read in the session."""
+    """An existing file may be changed only after it was read in the session."""
 
     model_config = config_for(
         "Read-before-write policy",
-        "`{read_before_write: {}}`: an existing file may be overwritten only after it was "
-        "read in the session.",
+        "`{read_before_write: {}}`: an existing file may be changed only after it was read "
+        "in the session.",
     )
     noun = "policy"
     union_tag = "read_before_write"
     one_key_of = u.POLICY
     read_before_write: ReadBeforeWriteSpec = doc(
-        description="Options; {} uses read_file, write_file and the param 'path'.",
+        description="Options; {} watches read_file, write_file, edit_file (the param 'path') "
+        "and every tool that declares reads: or writes:.",
+        markdown="Options; `{}` watches `read_file`, `write_file` and `edit_file` (the path in "
+        "their param `path`) and every tool that declares `reads:` or `writes:`.",
         examples=[{}, {"write_tools": ["write_file", "edit_file"]}],
     )
 

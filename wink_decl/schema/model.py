@@ -21,6 +21,7 @@ from wink_decl.schema._base import (
     DocModel,
     EntryPoint,
     Key,
+    ParamRef,
     Scalar,
     Value,
     config_for,
@@ -139,6 +140,24 @@ class ToolDoc(DocModel):
         None,
         description="The fields of the tool's result by name (leave out when it returns none).",
         examples=[{"rule_id": {"type": "string"}, "text": {"type": "string"}}],
+    )
+    reads: Annotated[ParamRef | None, NotNull()] = doc(
+        None,
+        description="The param that holds the path of a file this tool reads; "
+        "read_before_write then counts a call as reading that file.",
+        markdown="The param that holds the path of a file this tool reads. "
+        "`read_before_write` then counts a successful call as reading that file, "
+        "whatever the tool's name.",
+        examples=["path"],
+    )
+    writes: Annotated[ParamRef | None, NotNull()] = doc(
+        None,
+        description="The param that holds the path of a file this tool creates or changes; "
+        "read_before_write then lets it change an existing file only after it was read.",
+        markdown="The param that holds the path of a file this tool creates or changes. "
+        "`read_before_write` then lets it change an existing file only after the file was "
+        "read in the session, whatever the tool's name.",
+        examples=["path"],
     )
     examples: tuple[ToolExampleDoc, ...] = doc(
         (),

@@ -39,10 +39,20 @@ class StepReport:
     detail: str
 
 
+NO_FILESYSTEM = (
+    "No filesystem is attached to this prompt: the release steps need a Filesystem resource "
+    "(such as HostFilesystem) in the prompt's resources."
+)
+"""The error every step returns when ``context.filesystem`` is None."""
+
+
 def lint(params: StepParams, *, context: ToolContext) -> ToolResult[StepReport]:
     """Check that the component's sources exist."""
+    filesystem = context.filesystem
+    if filesystem is None:
+        return ToolResult.error(NO_FILESYSTEM)
     try:
-        names = context.filesystem.list_dir("src")
+        names = filesystem.list_dir("src")
     except FilesystemError as error:
         return ToolResult.error(f"Lint failed: {error}")
     detail = f"{len(names)} files of {params.component} checked in src/"
@@ -51,22 +61,31 @@ def lint(params: StepParams, *, context: ToolContext) -> ToolResult[StepReport]:
 
 def test(params: StepParams, *, context: ToolContext) -> ToolResult[StepReport]:
     """Record a passing test run."""
-    context.filesystem.write_text("reports/tests.txt", f"{params.component}: all tests passed\n")
+    filesystem = context.filesystem
+    if filesystem is None:
+        return ToolResult.error(NO_FILESYSTEM)
+    filesystem.write_text("reports/tests.txt", f"{params.component}: all tests passed\n")
     return ToolResult.ok(StepReport("test", "reports/tests.txt"), "Tests passed.")
 
 
 def build(params: BuildParams, *, context: ToolContext) -> ToolResult[StepReport]:
     """Write the artifact."""
+    filesystem = context.filesystem
+    if filesystem is None:
+        return ToolResult.error(NO_FILESYSTEM)
     artifact = f"dist/{params.component}-{params.version}.tar"
-    context.filesystem.write_text(artifact, f"{params.component} {params.version}\n")
+    filesystem.write_text(artifact, f"{params.component} {params.version}\n")
     return ToolResult.ok(StepReport("build", artifact), f"Built {artifact}.")
 
 
 def deploy(params: DeployParams, *, context: ToolContext) -> ToolResult[StepReport]:
     """Record a deployment of an artifact that exists."""
+    filesystem = context.filesystem
+    if filesystem is None:
+        return ToolResult.error(NO_FILESYSTEM)
     artifact = f"dist/{params.component}-{params.version}.tar"
-    if not context.filesystem.exists(artifact):
+    if not filesystem.exists(artifact):
         return ToolResult.error(f"Nothing to deploy: {artifact} has not been built.")
     record = f"deployments/{params.target}.txt"
-    context.filesystem.write_text(record, f"{artifact}\n")
+    filesystem.write_text(record, f"{artifact}\n")
     return ToolResult.ok(StepReport("deploy", record), f"Deployed {artifact} to {params.target}.")

@@ -18,6 +18,7 @@ from wink_decl.errors import PromptEvaluationError
 from wink_decl.runtime.adapter import PromptResponse, ProviderAdapter
 from wink_decl.runtime.budget import Budget, BudgetTracker
 from wink_decl.runtime.loop import DEFAULT_MAX_TURNS
+from wink_decl.runtime.provider import OPENING_MESSAGE
 
 if TYPE_CHECKING:
     from wink_decl.runtime.deadline import Deadline
@@ -27,7 +28,7 @@ if TYPE_CHECKING:
 
 __all__ = ["DEFAULT_USER_MESSAGE", "ClaudeAgentSDKAdapter", "ClaudeAgentSettings"]
 
-DEFAULT_USER_MESSAGE = "Carry out the task described in the system prompt."
+DEFAULT_USER_MESSAGE = OPENING_MESSAGE
 """The conversation's first user turn: the rendered prompt is the system prompt."""
 
 _QUIET = MappingProxyType(

@@ -26,6 +26,11 @@ class NumberedFile:
 def read_file(params: ReadFileParams, *, context: ToolContext) -> ToolResult[NumberedFile]:
     """Read one text file as numbered lines."""
     filesystem = context.filesystem
+    if filesystem is None:
+        return ToolResult.error(
+            "No filesystem is attached to this prompt: the file tools need a Filesystem "
+            "resource (such as HostFilesystem) in the prompt's resources."
+        )
     try:
         path = filesystem.normalise(params.path)
         text = filesystem.read_text(path)
