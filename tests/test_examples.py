@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib.util
+import json
 import os
 import shlex
 import subprocess
@@ -122,3 +123,24 @@ def test_the_readme_main_job_validates_and_renders_the_bundled_prompts() -> None
     if os.environ.get("WINK_UPDATE_GOLDEN") == "1":
         golden.write_text(output, encoding="utf-8")
     assert output == golden.read_text(encoding="utf-8")
+
+
+def test_the_adapter_benchmark_times_each_adapter_and_its_sdk_call() -> None:
+    completed = subprocess.run(
+        [
+            sys.executable,
+            str(ROOT / "benchmarks" / "adapters.py"),
+            "--number=3",
+            "--repeat=1",
+            "--json",
+        ],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    results = json.loads(completed.stdout)
+    assert [result["name"] for result in results] == ["openai", "anthropic", "litellm"]
+    for result in results:
+        assert result["adapter_us"] > 0
+        assert result["sdk_us"] > 0
+        assert result["ratio"] == result["adapter_us"] / result["sdk_us"]

@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 from anthropic_replies import reply as anthropic_reply
 from chat_adapters import block_the_network, unused_port
+from messages_fake import AnsweringServer, MessagesCall, call_tool, say
 from openai_replies import error_reply, reply
 from provider_server import ProviderServer, Reply
 
@@ -569,3 +570,132 @@ def test_credentials_never_reach_an_internal_error(
     assert status == 3
     assert KEY not in err
     assert err.endswith("RuntimeError: client built with [redacted]\n")
+
+
+# -- more of what a run can meet ------------------------------------------------------------------
+
+
+def test_handlers_that_do_not_fit_the_file_stop_before_the_model_is_asked(
+    cli: Run, folder: Path
+) -> None:
+    text = NOTES.replace(
+        'handler = "files.read_file"',
+        'handler = "files.read_file"\nparams = { file = { type = "string" } }',
+    )
+    (folder / "prompts" / "notes.wink.toml").write_text(text)
+    status, out, err = cli(
+        "run", "prompts/notes.wink.toml", "--model", "openai:gpt-test", "--param", "topic=x"
+    )
+    assert (status, out) == (1, "")
+    assert "Field 'file' is declared in the prompt file but ReadFileParams has no such field." in (
+        err
+    )
+
+
+def test_a_failure_inside_a_timed_run_is_reported_as_it_is(cli: Run, folder: Path) -> None:
+    with ProviderServer(three_turns()) as server:
+        status, _, err = run_notes(cli, server, "--max-turns", "1", "--timeout", "60")
+    assert (status, err) == (
+        1,
+        "wink-decl: error: Prompt 'notes' stopped: the budget of 1 model turns is used up.\n"
+        "  hint: allow more model turns with --max-turns\n",
+    )
+
+
+def test_open_shows_a_section_from_the_first_turn(cli: Run, folder: Path) -> None:
+    with ProviderServer([reply(ANSWER)]) as server:
+        assert run_notes(cli, server, "--open", "files")[0] == 0
+    first = server.requests[0].json
+    assert "Read NOTES.md before you answer." in first["messages"][0]["content"]
+    assert [tool["function"]["name"] for tool in first["tools"]] == ["read_file", "edit_file"]
+
+
+def test_an_answer_that_never_fits_the_output_is_one_line(cli: Run, folder: Path) -> None:
+    (folder / "prompts" / "verdict.wink.yaml").write_text(VERDICT)
+    with ProviderServer([reply("Yes."), reply("Yes!")]) as server:
+        status, out, err = cli(
+            "run",
+            "prompts/verdict.wink.yaml",
+            "--model",
+            "openai:gpt-test",
+            "--base-url",
+            f"{server.url}/v1",
+            "--param",
+            "change=x",
+        )
+    assert (status, out, err) == (
+        1,
+        "",
+        "wink-decl: error: The answer of prompt 'verdict' does not fit its output Output: it is "
+        "not JSON (Expecting value: line 1 column 1 (char 0)).\n",
+    )
+
+
+def test_the_transcript_keeps_arguments_as_the_model_sent_them(cli: Run, folder: Path) -> None:
+    broken = ("call_5", "read_section", '{"section_key": ')
+    with ProviderServer([reply(tool_calls=[broken]), reply("Sorry.")]) as server:
+        assert run_notes(cli, server, "--transcript", "run.jsonl")[0] == 0
+    records = strip_times((folder / "run.jsonl").read_text())
+    assert records[2] == {
+        "event": "tool_call",
+        "turn": 1,
+        "call_id": "call_5",
+        "name": "read_section",
+        "arguments": '{"section_key": ',
+    }
+    with ProviderServer(
+        [
+            anthropic_reply(tool_uses=[("toolu_1", "read_section", {"section_key": "files"})]),
+            anthropic_reply("Done."),
+        ]
+    ) as server:
+        status, _, _ = cli(
+            "run",
+            "prompts/notes.wink.toml",
+            "--model",
+            "anthropic:claude-test",
+            "--base-url",
+            server.url,
+            "--param",
+            "topic=releases",
+            "--transcript",
+            "anthropic.jsonl",
+        )
+    assert status == 0
+    assert strip_times((folder / "anthropic.jsonl").read_text())[2]["arguments"] == {
+        "section_key": "files"
+    }
+
+
+def claude_moves(call: MessagesCall) -> Reply:
+    """Open 'files' (Claude Code restarts), read NOTES.md, answer."""
+    if "mcp__wink__read_file" not in call.tool_names:
+        return call_tool("mcp__wink__read_section", {"section_key": "files"}, call)
+    if call.turn == 0:
+        return call_tool("mcp__wink__read_file", {"path": "NOTES.md"}, call)
+    return say(ANSWER, call)
+
+
+def test_claude_code_runs_the_prompt_in_the_workspace(
+    cli: Run, folder: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    trap = "http://127.0.0.1:9"  # anything not for 127.0.0.1 is refused
+    for name, value in (("HTTPS_PROXY", trap), ("HTTP_PROXY", trap), ("NO_PROXY", "127.0.0.1")):
+        monkeypatch.setenv(name, value)
+    monkeypatch.setenv("HOME", str(folder))
+    with AnsweringServer(claude_moves) as server:
+        status, out, err = cli(
+            "run",
+            "prompts/notes.wink.toml",
+            "--model",
+            "claude-agent:claude-test",
+            "--base-url",
+            server.url,
+            "--param",
+            "topic=releases",
+            "--workspace",
+            "workspace",
+        )
+    assert (status, out, err) == (0, ANSWER + "\n", "")
+    results = [call.tool_results for call in server.calls if call.tool_results]
+    assert results[-1][0].text.startswith("Read 'NOTES.md' (25 characters).")
