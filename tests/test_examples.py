@@ -11,6 +11,10 @@ import sys
 from pathlib import Path
 from types import ModuleType
 
+import pytest
+from openai_replies import reply
+from provider_server import ProviderServer
+
 ROOT = Path(__file__).resolve().parent.parent
 
 EXPECTED_EXAMPLE_OUTPUT = """\
@@ -144,3 +148,17 @@ def test_the_adapter_benchmark_times_each_adapter_and_its_sdk_call() -> None:
         assert result["adapter_us"] > 0
         assert result["sdk_us"] > 0
         assert result["ratio"] == result["adapter_us"] / result["sdk_us"]
+
+
+def test_the_readme_python_run_works_against_a_local_server(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    start = readme.index("```python\n", readme.index("From Python, the same run")) + 10
+    code = readme[start : readme.index("```", start)]
+    monkeypatch.chdir(ROOT)
+    monkeypatch.setenv("OPENAI_API_KEY", "local")
+    with ProviderServer([reply("Use a + b.", usage=(12, 4))]) as server:
+        exec(code.replace("http://127.0.0.1:11434/v1", f"{server.url}/v1"), {})  # noqa: S102  # the README's own code
+    assert capsys.readouterr().out == "Use a + b. TokenUsage(input_tokens=12, output_tokens=4)\n"
+    assert server.requests[0].json["model"] == "qwen3:8b"

@@ -1,6 +1,6 @@
 """``ClaudeAgentSDKAdapter``: a prompt run by Claude Code's own agent loop (``claude-agent-sdk``).
 
-docs/claude-agent.md describes how a conversation runs, what it records and how it fails.
+docs/adapters/claude-agent.md describes how a conversation runs, what it records and how it fails.
 """
 
 from __future__ import annotations
