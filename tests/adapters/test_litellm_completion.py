@@ -81,7 +81,8 @@ def claude_adapter(
 
 def run(adapter: LiteLLMAdapter, template: PromptTemplate[Any] | None = None) -> PromptResponse:
     prompt = Prompt(template or release_template())
-    return MainLoop(adapter=adapter).execute(prompt, session=Session())
+    with adapter:  # closes the clients LiteLLM cached: no connection left to the collector
+        return MainLoop(adapter=adapter).execute(prompt, session=Session())
 
 
 def failure(adapter: LiteLLMAdapter) -> ProviderError:

@@ -6,6 +6,7 @@ the answer go through the same conversion as ``OpenAIAdapter``. See docs/adapter
 
 from __future__ import annotations
 
+import inspect
 import os
 from typing import TYPE_CHECKING, Any, cast
 
@@ -108,6 +109,22 @@ class LiteLLMAdapter(ProviderAdapter):
     def supports_dynamic_tools(self) -> bool:
         """``litellm.completion`` takes a new tool list with every request."""
         return True
+
+    def close(self) -> None:
+        """Close the HTTP clients LiteLLM keeps for its calls, and forget them.
+
+        LiteLLM caches one client per provider address for the whole process and never closes
+        them; closing here releases their connections (a later call opens new ones).
+        """
+        import litellm  # noqa: PLC0415  # optional: imported by __init__ (after the settings)
+
+        cache: Any = litellm.in_memory_llm_clients_cache  # LiteLLM leaves its values untyped
+        clients = cast("dict[object, object]", cache.cache_dict)
+        for client in list(clients.values()):
+            closing = getattr(client, "close", None)
+            if callable(closing) and not inspect.iscoroutinefunction(closing):
+                closing()
+        cache.flush_cache()
 
     def complete(self, request: ProviderRequest) -> ProviderReply:
         """One ``litellm.completion`` call; every failure becomes a ``ProviderError``."""
