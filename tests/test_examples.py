@@ -3,12 +3,17 @@
 from __future__ import annotations
 
 import importlib.util
+import json
 import os
 import shlex
 import subprocess
 import sys
 from pathlib import Path
 from types import ModuleType
+
+import pytest
+from openai_replies import reply
+from provider_server import ProviderServer
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -122,3 +127,38 @@ def test_the_readme_main_job_validates_and_renders_the_bundled_prompts() -> None
     if os.environ.get("WINK_UPDATE_GOLDEN") == "1":
         golden.write_text(output, encoding="utf-8")
     assert output == golden.read_text(encoding="utf-8")
+
+
+def test_the_adapter_benchmark_times_each_adapter_and_its_sdk_call() -> None:
+    completed = subprocess.run(
+        [
+            sys.executable,
+            str(ROOT / "benchmarks" / "adapters.py"),
+            "--number=3",
+            "--repeat=1",
+            "--json",
+        ],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    results = json.loads(completed.stdout)
+    assert [result["name"] for result in results] == ["openai", "anthropic", "litellm"]
+    for result in results:
+        assert result["adapter_us"] > 0
+        assert result["sdk_us"] > 0
+        assert result["ratio"] == result["adapter_us"] / result["sdk_us"]
+
+
+def test_the_readme_python_run_works_against_a_local_server(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    start = readme.index("```python\n", readme.index("From Python, the same run")) + 10
+    code = readme[start : readme.index("```", start)]
+    monkeypatch.chdir(ROOT)
+    monkeypatch.setenv("OPENAI_API_KEY", "local")
+    with ProviderServer([reply("Use a + b.", usage=(12, 4))]) as server:
+        exec(code.replace("http://127.0.0.1:11434/v1", f"{server.url}/v1"), {})  # noqa: S102  # the README's own code
+    assert capsys.readouterr().out == "Use a + b. TokenUsage(input_tokens=12, output_tokens=4)\n"
+    assert server.requests[0].json["model"] == "qwen3:8b"

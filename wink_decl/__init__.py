@@ -6,6 +6,7 @@ from wink_decl.errors import (
     PromptEvaluationError,
     PromptRenderError,
     PromptValidationError,
+    ProviderError,
     ToolValidationError,
     VisibilityExpansionRequired,
     WinkDeclError,
@@ -26,10 +27,12 @@ from wink_decl.runtime.policies import ReadBeforeWritePolicy, SequentialDependen
 from wink_decl.runtime.policy import PolicyDecision, ToolPolicy
 from wink_decl.runtime.prompt import Prompt, PromptTemplate, RenderedPrompt
 from wink_decl.runtime.provider import (
+    OutputFormat,
     ProviderMessage,
     ProviderReply,
     ProviderRequest,
     ProviderToolCall,
+    TokenUsage,
 )
 from wink_decl.runtime.read_section import ReadSectionParams, ReadSectionResult
 from wink_decl.runtime.resources import ResourceRegistry
@@ -37,6 +40,8 @@ from wink_decl.runtime.section import MarkdownSection, Section
 from wink_decl.runtime.session import (
     ClearAllVisibilityOverrides,
     ClearVisibilityOverride,
+    ModelRequested,
+    ModelResponded,
     PolicyState,
     Session,
     SessionProtocol,
@@ -66,6 +71,9 @@ __all__ = [
     "InnerLoopConfig",
     "MainLoop",
     "MarkdownSection",
+    "ModelRequested",
+    "ModelResponded",
+    "OutputFormat",
     "PathOutsideRootError",
     "PolicyDecision",
     "PolicyState",
@@ -77,6 +85,7 @@ __all__ = [
     "PromptTemplate",
     "PromptValidationError",
     "ProviderAdapter",
+    "ProviderError",
     "ProviderMessage",
     "ProviderReply",
     "ProviderRequest",
@@ -94,6 +103,7 @@ __all__ = [
     "SessionProtocol",
     "SetVisibilityOverride",
     "SlicePolicy",
+    "TokenUsage",
     "Tool",
     "ToolContext",
     "ToolExample",

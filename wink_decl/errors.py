@@ -8,6 +8,7 @@ WinkDeclError
 │   └── ToolValidationError          tool arguments or a tool result are invalid
 ├── VisibilityExpansionRequired      the loop must restart with sections expanded
 ├── PromptEvaluationError            evaluation cannot continue (provider, deadline)
+│   └── ProviderError                (kind, status, hint) the model provider refused or failed
 ├── DeadlineExceededError            a deadline passed before a tool could run
 └── FilesystemError                  (runtime.filesystem) a tool's file operation failed
     ├── PathOutsideRootError         the path leaves the filesystem root
@@ -19,7 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from types import MappingProxyType
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal, TypeAlias
 
 if TYPE_CHECKING:
     from wink_decl.runtime.visibility import SectionPath, SectionVisibility
@@ -30,6 +31,8 @@ __all__ = [
     "PromptEvaluationError",
     "PromptRenderError",
     "PromptValidationError",
+    "ProviderError",
+    "ProviderErrorKind",
     "ToolValidationError",
     "VisibilityExpansionRequired",
     "WinkDeclError",
@@ -102,6 +105,44 @@ class PromptEvaluationError(WinkDeclError):
         self.message = message
         self.prompt_name = prompt_name
         self.phase = phase
+
+
+ProviderErrorKind: TypeAlias = Literal[
+    "authentication",
+    "permission",
+    "not_found",
+    "rate_limit",
+    "timeout",
+    "connection",
+    "bad_request",
+    "server",
+    "output",
+    "unavailable",
+    "other",
+]
+"""What went wrong with a provider, so callers (and the command line) can say what to do."""
+
+
+class ProviderError(PromptEvaluationError):
+    """The model provider refused a request or could not be reached.
+
+    ``message`` is one line for people and never contains an API key; ``hint`` says what to
+    try; ``status`` is the HTTP status when there was one.
+    """
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        kind: ProviderErrorKind,
+        status: int | None = None,
+        hint: str | None = None,
+        prompt_name: str = "",
+    ) -> None:
+        super().__init__(message, prompt_name=prompt_name, phase="provider")
+        self.kind: ProviderErrorKind = kind
+        self.status = status
+        self.hint = hint
 
 
 class DeadlineExceededError(WinkDeclError):

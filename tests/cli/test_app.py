@@ -22,11 +22,12 @@ Run = Callable[..., tuple[int, str, str]]
 TOP_HELP = """\
 usage: wink-decl [-h] [--version] [-v] COMMAND [ARGS]
 
-Check, render and compile prompt files written in YAML or TOML.
+Check, render, compile and run prompt files written in YAML or TOML.
 
 commands:
   validate   Check prompt files and folders, reporting every problem with its line.
   render     Render a prompt file as a model receives it: the text, then the tools.
+  run        Run a prompt file against a model, executing the tools it calls, to an answer.
   tools      Print the tools a rendered prompt offers, as JSON Schema or provider JSON.
   compile    Compile a prompt file to its JSON artifact, importing and checking its handlers.
   schema     Print the JSON Schema of prompt files, or write it to a file.
@@ -42,6 +43,7 @@ options:
 examples:
   wink-decl validate prompts/
   wink-decl render prompts/agents/code-review.wink.yaml --param language=Python --param change=...
+  wink-decl run prompts/agents/code-review.wink.yaml --model openai:gpt-4.1-mini --param ...
   wink-decl new code-review
   wink-decl validate --help
 
@@ -109,7 +111,7 @@ examples:
 
 def top_help() -> str:
     """The top-level help, with the summaries of the commands other modules own."""
-    others = {c.name: c.summary for c in _app.COMMANDS[5:]}
+    others = {c.name: c.summary for c in _app.COMMANDS}
     return (
         TOP_HELP.replace("PLUGINS", others["plugins"])
         .replace("NEW", others["new"])
@@ -122,6 +124,7 @@ def test_commands_are_listed_in_order() -> None:
     assert names == [
         "validate",
         "render",
+        "run",
         "tools",
         "compile",
         "schema",
@@ -174,7 +177,7 @@ HELP_LIST = "  run 'wink-decl --help' for the list of commands\n"
         (
             [],
             "wink-decl: error: no command given\n"
-            "  hint: choose one of validate, render, tools, compile, schema, plugins, new, "
+            "  hint: choose one of validate, render, run, tools, compile, schema, plugins, new, "
             "convert\n" + HELP_LIST,
         ),
         (["-v"], None),

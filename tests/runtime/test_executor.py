@@ -275,7 +275,7 @@ ARGUMENT_ERRORS: list[tuple[object, str]] = [
     (
         '{"text": ',
         "Invalid arguments for tool 'echo': Arguments are not valid JSON: "
-        "Expecting value at position 9.",
+        "Expecting value: line 1 column 10 (char 9).",
     ),
     (
         {"text": "a", "loud": True},

@@ -83,6 +83,7 @@ def test_all_is_sorted_and_complete() -> None:
         "HostFilesystem",
         "InMemoryFilesystem",
         "PathOutsideRootError",
+        "ReadOnlyFilesystem",
     ]
 
 
@@ -729,3 +730,37 @@ def test_memory_matches_a_dict_model(steps: list[Step]) -> None:
 def test_host_matches_a_dict_model(steps: list[Step]) -> None:
     with tempfile.TemporaryDirectory() as root:
         check_against_model(HostFilesystem(root), steps)
+
+
+# --- read-only -----------------------------------------------------------------------------------
+
+
+def test_a_read_only_filesystem_reads_and_refuses_every_change() -> None:
+    inner = InMemoryFilesystem({"notes/a.txt": "A"})
+    guarded = filesystem_package.ReadOnlyFilesystem(inner)
+    assert isinstance(guarded, Filesystem)
+    assert guarded.root_label == "memory (read-only)"
+    assert (
+        guarded.normalise("notes/./a.txt"),
+        guarded.exists("notes"),
+        guarded.is_file("notes"),
+    ) == (
+        "notes/a.txt",
+        True,
+        False,
+    )
+    assert (guarded.read_text("notes/a.txt"), guarded.list_dir("notes")) == ("A", ("a.txt",))
+    with pytest.raises(FilesystemError) as written:
+        guarded.write_text("notes/../b.txt", "B")
+    assert (str(written.value), written.value.path) == (
+        "'b.txt' cannot be written: the filesystem is read-only.",
+        "b.txt",
+    )
+    with pytest.raises(
+        FilesystemError, match=r"^'notes/a\.txt' cannot be deleted: the filesystem is read-only\.$"
+    ):
+        guarded.delete("notes/a.txt")
+    snapshot = guarded.snapshot()
+    inner.write_text("c.txt", "C")
+    guarded.restore(snapshot)
+    assert inner.list_dir() == ("notes",)

@@ -68,5 +68,6 @@ def test_tool_call_arguments_with_a_trailing_comma() -> None:
     with pytest.raises(ValueError, match="not valid JSON") as info:
         call.decoded_arguments()
     assert str(info.value) == (
-        "Arguments are not valid JSON: Trailing comma before the closing '}' at position 13."
+        "Arguments are not valid JSON: Trailing comma before the closing '}': line 1 column 14 "
+        "(char 13)."
     )

@@ -482,3 +482,10 @@ def test_the_offer_follows_visibility_a_handler_changes() -> None:
     ]
     (injected,) = session.query(ToolsInjected)
     assert (injected.tool_names, injected.section_key) == (("build", "test", "deploy"), "")
+
+
+def test_an_adapter_is_a_context_manager_that_closes_it() -> None:
+    with ScriptedAdapter([ScriptedTurn.answer("ok")]) as adapter:
+        response = adapter.evaluate(Prompt(TEMPLATE), session=Session())
+    adapter.close()  # closing again is harmless
+    assert response.text == "ok"

@@ -73,7 +73,15 @@ def test_all_is_sorted_and_complete():
         for name in vars(session_package)
         if not name.startswith("_")
         and name
-        not in {"annotations", "metrics", "protocols", "session", "tool_events", "visibility_slice"}
+        not in {
+            "annotations",
+            "metrics",
+            "model_events",
+            "protocols",
+            "session",
+            "tool_events",
+            "visibility_slice",
+        }
     }
     assert session_package.__all__ == sorted(session_package.__all__, key=isort_style)
     assert set(session_package.__all__) == public
@@ -367,3 +375,14 @@ def test_snapshot_taken_before_reset_still_restores(session: Session):
 
 def test_snapshot_type_is_exported():
     assert isinstance(Session().snapshot(), Snapshot)
+
+
+def test_listeners_see_every_event_after_its_reducers_until_they_unsubscribe(session: Session):
+    seen: list[tuple[object, tuple[Total, ...]]] = []
+    unsubscribe = session.subscribe(lambda event: seen.append((event, session.query(Total))))
+    session.dispatch(Added(2))
+    session.dispatch(Ping(1))
+    unsubscribe()
+    unsubscribe()
+    session.dispatch(Added(3))
+    assert seen == [(Added(2), (Total(2),)), (Ping(1), (Total(2),))]

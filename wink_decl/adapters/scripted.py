@@ -10,7 +10,12 @@ from typing import Any
 
 from wink_decl.errors import PromptEvaluationError
 from wink_decl.runtime.adapter import ProviderAdapter
-from wink_decl.runtime.provider import ProviderReply, ProviderRequest, ProviderToolCall
+from wink_decl.runtime.provider import (
+    ProviderReply,
+    ProviderRequest,
+    ProviderToolCall,
+    TokenUsage,
+)
 
 __all__ = ["ScriptedAdapter", "ScriptedTurn"]
 
@@ -23,11 +28,12 @@ class ScriptedTurn:
 
     text: str = ""
     tool_calls: tuple[ProviderToolCall, ...] = ()
+    usage: TokenUsage | None = None
 
     @classmethod
-    def answer(cls, text: str) -> ScriptedTurn:
+    def answer(cls, text: str, usage: TokenUsage | None = None) -> ScriptedTurn:
         """A final answer: text and no tool calls."""
-        return cls(text=text)
+        return cls(text=text, usage=usage)
 
     @classmethod
     def call(cls, name: str, text: str = "", **arguments: Any) -> ScriptedTurn:
@@ -81,4 +87,4 @@ class ScriptedAdapter(ProviderAdapter):
             )
         turn = self._turns[self._position]
         self._position += 1
-        return ProviderReply(text=turn.text, tool_calls=turn.tool_calls)
+        return ProviderReply(text=turn.text, tool_calls=turn.tool_calls, usage=turn.usage)

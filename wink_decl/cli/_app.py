@@ -18,21 +18,34 @@ from wink_decl.cli._help import HelpFormatter, help_width
 from wink_decl.cli._new import COMMAND as NEW
 from wink_decl.cli._plugins import COMMAND as PLUGINS
 from wink_decl.cli._render import COMMAND as RENDER
+from wink_decl.cli._run import COMMAND as RUN
 from wink_decl.cli._schema import COMMAND as SCHEMA
+from wink_decl.cli._secrets import redact_environment_secrets
 from wink_decl.cli._tools import COMMAND as TOOLS
 from wink_decl.cli._usage import UsageError, did_you_mean
 from wink_decl.cli._validate import COMMAND as VALIDATE
 
 __all__ = ["COMMANDS", "main", "run"]
 
-COMMANDS: tuple[Command, ...] = (VALIDATE, RENDER, TOOLS, COMPILE, SCHEMA, PLUGINS, NEW, CONVERT)
+COMMANDS: tuple[Command, ...] = (
+    VALIDATE,
+    RENDER,
+    RUN,
+    TOOLS,
+    COMPILE,
+    SCHEMA,
+    PLUGINS,
+    NEW,
+    CONVERT,
+)
 """Every command, in the order ``wink-decl --help`` lists them."""
 
-_DESCRIPTION = "Check, render and compile prompt files written in YAML or TOML."
+_DESCRIPTION = "Check, render, compile and run prompt files written in YAML or TOML."
 _EPILOG = """\
 examples:
   wink-decl validate prompts/
   wink-decl render prompts/agents/code-review.wink.yaml --param language=Python --param change=...
+  wink-decl run prompts/agents/code-review.wink.yaml --model openai:gpt-4.1-mini --param ...
   wink-decl new code-review
   wink-decl validate --help
 
@@ -214,12 +227,17 @@ def _dispatch(argv: Sequence[str], console: Console) -> int:
     except BrokenPipeError:
         raise  # not a bug: the reader of the output stopped early
     except Exception as error:  # noqa: BLE001  # the last line of defence: report, never crash
+        # Redacted: a provider SDK's exception may quote the credentials it was given.
         if verbose:
-            console.err.write("".join(traceback.format_exception(error)))
+            console.err.write(
+                redact_environment_secrets("".join(traceback.format_exception(error)))
+            )
         else:
             console.err.write(
-                f"wink-decl: internal error: {type(error).__name__}: {error}\n"
-                "  hint: run again with -v to see the traceback, and report it\n"
+                redact_environment_secrets(
+                    f"wink-decl: internal error: {type(error).__name__}: {error}\n"
+                )
+                + "  hint: run again with -v to see the traceback, and report it\n"
             )
         return 3
 

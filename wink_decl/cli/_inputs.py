@@ -6,19 +6,20 @@ import argparse
 import json
 import math
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any, cast
 
 from wink_decl.cli._command import Console
 from wink_decl.cli._params_file import ParamsFile, load_params_file
 from wink_decl.cli._prompt import add_file_options, compile_prompt, report
 from wink_decl.cli._usage import UsageError, closest, did_you_mean
-from wink_decl.compiler import CompiledPrompt, make_params, unknown_param
+from wink_decl.compiler import CompiledPrompt, CompileResult, make_params, unknown_param
 from wink_decl.diagnostics import Diagnostic, DiagnosticError
 from wink_decl.runtime.prompt import RenderedPrompt
 from wink_decl.runtime.visibility import SectionPath, SectionVisibility
 from wink_decl.schema import fits_type, type_words
 
-__all__ = ["add_render_options", "render_from_args"]
+__all__ = ["BoundPrompt", "add_render_options", "bind_from_args", "render_from_args"]
 
 _ITEMS = {
     "string": ("text", '["a", "b"]'),
@@ -56,8 +57,26 @@ def add_render_options(parser: argparse.ArgumentParser) -> None:
     )
 
 
+@dataclass(frozen=True)
+class BoundPrompt:
+    """A compiled prompt with the params and opened sections the command line gave it."""
+
+    result: CompileResult
+    prompt: CompiledPrompt
+    params: tuple[object, ...]
+    overrides: dict[SectionPath, SectionVisibility]
+
+
 def render_from_args(args: argparse.Namespace, console: Console) -> RenderedPrompt | None:
     """Compile and render ``args.file``; None (diagnostics written) when anything is wrong."""
+    bound = bind_from_args(args, console)
+    if bound is None:
+        return None
+    return bound.prompt.template.render(*bound.params, visibility_overrides=bound.overrides)
+
+
+def bind_from_args(args: argparse.Namespace, console: Console) -> BoundPrompt | None:
+    """Compile ``args.file`` and check its params and ``--open``; None when anything is wrong."""
     pairs = [_split(text) for text in cast("list[str]", args.param)]
     params_file = None if args.params_file is None else load_params_file(args.params_file)
     result = compile_prompt(args, console)
@@ -75,7 +94,7 @@ def render_from_args(args: argparse.Namespace, console: Console) -> RenderedProm
         sources = {**result.sources, **(params_file.sources if params_file else {})}
         report(console, inputs.problems, sources)
         return None
-    return prompt.template.render(*params, visibility_overrides=overrides)
+    return BoundPrompt(result, prompt, params, overrides)
 
 
 def _split(text: str) -> tuple[str, str]:

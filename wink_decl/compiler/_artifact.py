@@ -14,6 +14,7 @@ from wink_decl.runtime.visibility import SectionVisibility
 if TYPE_CHECKING:
     from wink_decl.compiler._lazy import LazyHandler
     from wink_decl.plugins import PluginEntry
+    from wink_decl.runtime.tool import Tool
 
 __all__ = ["ARTIFACT_FORMAT", "artifact_json", "build_artifact"]
 
@@ -26,6 +27,20 @@ def build_artifact(
     """The resolved tree, tool specs and policy table of one compiled prompt."""
     tools = {tool.name: tool for tool in template.all_tools()}
     declared: Mapping[str, Any] = document.get("tools", {})
+    artifact = _artifact(template, document, tools, declared, source, content_hash)
+    if template.output_type is not None:  # only when declared: older artifacts stay as they were
+        artifact["output"] = params_json_schema(template.output_type)
+    return artifact
+
+
+def _artifact(
+    template: PromptTemplate[Any],
+    document: Mapping[str, Any],
+    tools: Mapping[str, Tool[Any, Any]],
+    declared: Mapping[str, Any],
+    source: str,
+    content_hash: str,
+) -> dict[str, Any]:
     return {
         "format": ARTIFACT_FORMAT,
         "wink_decl": __version__,

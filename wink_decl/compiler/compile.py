@@ -213,17 +213,22 @@ class _Builder:
         ns = self._ns()
         if sections is None or prompt_policies is None or ns is None or self.ctx.bag.has_errors:
             return None
-        return self._finish(ns, sections, prompt_policies, params_type, tuple(policies.plugins))
+        output = tuple(spec_from_data(n, s) for n, s in data.get("output", {}).items())
+        output_type = make_dataclass_for("Output", output) if output else None
+        return self._finish(
+            ns, sections, prompt_policies, (params_type, output_type), tuple(policies.plugins)
+        )
 
     def _finish(
         self,
         ns: str,
         sections: list[Any],
         policies: list[Any],
-        params_type: type | None,
+        types: tuple[type | None, type | None],
         plugins: tuple[LazyPolicy | LazyPredicate, ...],
     ) -> CompiledPrompt | None:
         data = self.data
+        params_type, output_type = types
         try:
             template: PromptTemplate[Any] = PromptTemplate(
                 ns=ns,
@@ -231,6 +236,7 @@ class _Builder:
                 name=data.get("name"),
                 sections=sections,
                 policies=policies,
+                output_type=output_type,
             )
         except PromptValidationError as error:  # a safety net: the checks above should catch it
             self.ctx.refused("prompt", error.message, Span(self.ctx.file.path, 1, 1))

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Self
+
+from wink_decl.runtime.provider import TokenUsage
 
 if TYPE_CHECKING:
     from wink_decl.runtime.budget import Budget, BudgetTracker
@@ -24,6 +26,10 @@ class PromptResponse:
     text: str
     rendered: RenderedPrompt
     messages: tuple[ProviderMessage, ...]
+    output: Any = None
+    """The answer parsed into the prompt's declared output dataclass; None without one."""
+    usage: TokenUsage = field(default_factory=TokenUsage)
+    """Tokens the whole evaluation used (every restart included), as providers reported."""
 
 
 class ProviderAdapter(ABC):
@@ -44,6 +50,21 @@ class ProviderAdapter(ABC):
     @abstractmethod
     def complete(self, request: ProviderRequest) -> ProviderReply:
         """One model turn."""
+
+    def close(self) -> None:  # noqa: B027  # a hook: most adapters hold nothing to release
+        """Release what the adapter holds open (an SDK client's connections); idempotent.
+
+        An adapter may be used for many evaluations; close it when done, or use it as a
+        context manager. This base holds nothing.
+        """
+
+    def __enter__(self) -> Self:
+        """Use the adapter in a ``with`` block that closes it."""
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        """Close the adapter."""
+        self.close()
 
     def evaluate(
         self,

@@ -1,8 +1,10 @@
-"""``Budget`` and ``BudgetTracker``: how many model turns and tool calls an evaluation may use."""
+"""``Budget`` and ``BudgetTracker``: the turns, tool calls and tokens an evaluation may use."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+
+from wink_decl.runtime.provider import TokenUsage
 
 __all__ = ["Budget", "BudgetTracker"]
 
@@ -13,25 +15,28 @@ class Budget:
 
     max_turns: int | None = None
     max_tool_calls: int | None = None
+    max_total_tokens: int | None = None
+    """Input and output tokens together, as the provider reports them."""
 
     def __post_init__(self) -> None:
         """Limits are positive."""
-        for name in ("max_turns", "max_tool_calls"):
+        for name in ("max_turns", "max_tool_calls", "max_total_tokens"):
             value = getattr(self, name)
             if value is not None and value < 1:
                 raise ValueError(f"Budget.{name} must be at least 1, got {value}.")
 
 
 class BudgetTracker:
-    """Counts what an evaluation used against its ``Budget``."""
+    """Counts what an evaluation used against its ``Budget`` (restarts included)."""
 
-    __slots__ = ("_budget", "_tool_calls", "_turns")
+    __slots__ = ("_budget", "_tool_calls", "_turns", "_usage")
 
-    def __init__(self, budget: Budget) -> None:
-        """Start counting from zero."""
-        self._budget = budget
+    def __init__(self, budget: Budget | None = None) -> None:
+        """Start counting from zero; without a budget, only count."""
+        self._budget = budget or Budget()
         self._turns = 0
         self._tool_calls = 0
+        self._usage = TokenUsage()
 
     @property
     def budget(self) -> Budget:
@@ -47,6 +52,15 @@ class BudgetTracker:
     def tool_calls(self) -> int:
         """Tool calls used."""
         return self._tool_calls
+
+    @property
+    def usage(self) -> TokenUsage:
+        """Tokens used so far, as the provider reported them."""
+        return self._usage
+
+    def record_usage(self, usage: TokenUsage) -> None:
+        """Add one response's tokens."""
+        self._usage += usage
 
     def record_turn(self) -> None:
         """Count one model turn."""
@@ -64,4 +78,7 @@ class BudgetTracker:
         limit = self._budget.max_tool_calls
         if limit is not None and self._tool_calls >= limit:
             return f"the budget of {limit} tool calls is used up"
+        limit = self._budget.max_total_tokens
+        if limit is not None and self._usage.total_tokens >= limit:
+            return f"the budget of {limit} tokens is used up ({self._usage.total_tokens} used)"
         return None

@@ -253,7 +253,9 @@ class ToolExecutor:
         )
         if self._budget is not None:
             self._budget.record_tool_call()
-        message = ProviderMessage(role="tool", content=text, tool_call_id=call.call_id)
+        message = ProviderMessage(
+            role="tool", content=text, tool_call_id=call.call_id, is_error=not result.success
+        )
         return ToolExecutionOutcome(call.call_id, name, message, result.success, result)
 
     def _disclose(

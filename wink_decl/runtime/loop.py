@@ -3,19 +3,26 @@
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from wink_decl.errors import PromptEvaluationError, VisibilityExpansionRequired, WinkDeclError
 from wink_decl.runtime.adapter import PromptResponse
 from wink_decl.runtime.budget import Budget, BudgetTracker
 from wink_decl.runtime.executor import ToolExecutionOutcome, ToolExecutor
-from wink_decl.runtime.provider import ProviderMessage, ProviderReply, ProviderRequest
+from wink_decl.runtime.output import output_format, parse_output
+from wink_decl.runtime.provider import (
+    OPENING_MESSAGE,
+    ProviderMessage,
+    ProviderReply,
+    ProviderRequest,
+)
 from wink_decl.runtime.session.metrics import (
     DISCLOSURE_DYNAMIC,
     DISCLOSURE_RESTARTS,
     TOOLS_INJECTED,
 )
+from wink_decl.runtime.session.model_events import ModelRequested, ModelResponded
 from wink_decl.runtime.session.tool_events import ToolsInjected
 from wink_decl.runtime.session.visibility_slice import SetVisibilityOverride
 from wink_decl.runtime.tool_schema import to_openai_tools
@@ -24,7 +31,7 @@ from wink_decl.runtime.visibility import SectionVisibility
 if TYPE_CHECKING:
     from wink_decl.runtime.adapter import ProviderAdapter
     from wink_decl.runtime.deadline import Deadline
-    from wink_decl.runtime.prompt import Prompt
+    from wink_decl.runtime.prompt import Prompt, RenderedPrompt
     from wink_decl.runtime.session import SessionProtocol
     from wink_decl.runtime.tool import Tool
 
@@ -34,6 +41,7 @@ logger = logging.getLogger("wink_decl.loop")
 
 DEFAULT_MAX_TURNS = 64
 DEFAULT_MAX_RESTARTS = 10
+DEFAULT_MAX_OUTPUT_RETRIES = 1
 
 
 @dataclass(slots=True, frozen=True)
@@ -44,6 +52,10 @@ class InnerLoopConfig:
     """True: tools revealed by ``read_section`` are injected; False: the loop must restart."""
     max_turns: int = DEFAULT_MAX_TURNS
     """A guard against a model that never stops calling tools."""
+    max_output_retries: int = DEFAULT_MAX_OUTPUT_RETRIES
+    """How often an answer that does not fit the declared output is sent back to be fixed."""
+    opening_message: str = OPENING_MESSAGE
+    """The user turn after the rendered prompt (the system message)."""
 
 
 class InnerLoop:
@@ -65,7 +77,7 @@ class InnerLoop:
         self._session = session
         self._config = config or InnerLoopConfig()
         self._deadline = deadline
-        self._budget = BudgetTracker(budget) if isinstance(budget, Budget) else budget
+        self._budget = budget if isinstance(budget, BudgetTracker) else BudgetTracker(budget)
 
     def run(self) -> PromptResponse:
         """Evaluate; ``VisibilityExpansionRequired`` escapes when a restart is needed.
@@ -74,6 +86,8 @@ class InnerLoop:
         the session as it is then, so a later render (a resumed conversation, another process)
         offers what the model was offered. Without them, the tools stay those of the first
         render; a ``read_section`` that reveals tools ends the conversation for a restart.
+        A prompt with a declared output gets its answer parsed into it; an answer that does
+        not fit is sent back once per ``max_output_retries`` with what was wrong.
         """
         rendered = self._prompt.render(session=self._session)
         executor = ToolExecutor(
@@ -86,13 +100,29 @@ class InnerLoop:
             budget_tracker=self._budget,
         )
         offer = _Offer(executor.tools)
-        messages: list[ProviderMessage] = [ProviderMessage(role="system", content=rendered.text)]
-        for _ in range(self._config.max_turns):
+        output_type = self._prompt.template.output_type
+        taken = {tool.name for tool in self._prompt.template.all_tools()} | {"read_section"}
+        shape = None if output_type is None else output_format(output_type, taken)
+        messages = [
+            ProviderMessage(role="system", content=rendered.text),
+            ProviderMessage(role="user", content=self._config.opening_message),
+        ]
+        retries = 0
+        for turn in range(1, self._config.max_turns + 1):
             self._check_limits()
-            reply = self._turn(ProviderRequest(tuple(messages), offer.specs, offer.names))
+            request = ProviderRequest(tuple(messages), offer.specs, offer.names, shape)
+            reply = self._turn(self._with_timeout(request), turn)
             messages.append(ProviderMessage("assistant", reply.text, reply.tool_calls))
             if not reply.tool_calls:
-                return PromptResponse(self._prompt.name, reply.text, rendered, tuple(messages))
+                if output_type is None:
+                    return self._response(reply.text, rendered, messages, None)
+                output, problem = parse_output(output_type, reply.text)
+                if problem is None:
+                    return self._response(reply.text, rendered, messages, output)
+                retries += 1
+                self._check_output_retries(retries, problem)
+                messages.append(ProviderMessage("user", _retry_message(problem)))
+                continue
             for call in reply.tool_calls:
                 outcome = executor.execute(call)
                 messages.append(outcome.message)
@@ -105,6 +135,33 @@ class InnerLoop:
             phase="loop",
         )
 
+    def _response(
+        self,
+        text: str,
+        rendered: RenderedPrompt,
+        messages: list[ProviderMessage],
+        output: object,
+    ) -> PromptResponse:
+        return PromptResponse(
+            self._prompt.name, text, rendered, tuple(messages), output, self._budget.usage
+        )
+
+    def _check_output_retries(self, retries: int, problem: str) -> None:
+        if retries > self._config.max_output_retries:
+            output_type = self._prompt.template.output_type
+            name = "" if output_type is None else output_type.__qualname__
+            raise PromptEvaluationError(
+                f"The answer of prompt '{self._prompt.name}' does not fit its output {name}: "
+                f"{problem}",
+                prompt_name=self._prompt.name,
+                phase="output",
+            )
+
+    def _with_timeout(self, request: ProviderRequest) -> ProviderRequest:
+        if self._deadline is None:
+            return request
+        return replace(request, timeout=max(self._deadline.remaining(), 0.0))
+
     def _check_limits(self) -> None:
         if self._deadline is not None and self._deadline.expired():
             raise PromptEvaluationError(
@@ -112,7 +169,7 @@ class InnerLoop:
                 prompt_name=self._prompt.name,
                 phase="deadline",
             )
-        reason = None if self._budget is None else self._budget.exhausted()
+        reason = self._budget.exhausted()
         if reason is not None:
             raise PromptEvaluationError(
                 f"Prompt '{self._prompt.name}' stopped: {reason}.",
@@ -120,19 +177,29 @@ class InnerLoop:
                 phase="budget",
             )
 
-    def _turn(self, request: ProviderRequest) -> ProviderReply:
-        if self._budget is not None:
-            self._budget.record_turn()
+    def _turn(self, request: ProviderRequest, turn: int) -> ProviderReply:
+        """One model turn, recorded in the session and counted against the budget."""
+        self._budget.record_turn()
+        name, adapter = self._prompt.name, self._adapter.name
+        self._session.dispatch(
+            ModelRequested(name, adapter, turn, request.tool_names, len(request.messages))
+        )
         try:
-            return self._adapter.complete(request)
+            reply = self._adapter.complete(request)
         except WinkDeclError:
             raise
         except Exception as error:
             raise PromptEvaluationError(
-                f"Provider '{self._adapter.name}' failed: {type(error).__name__}: {error}",
-                prompt_name=self._prompt.name,
+                f"Provider '{adapter}' failed: {type(error).__name__}: {error}",
+                prompt_name=name,
                 phase="provider",
             ) from error
+        if reply.usage is not None:
+            self._budget.record_usage(reply.usage)
+        self._session.dispatch(
+            ModelResponded(name, adapter, turn, reply.text, reply.tool_calls, reply.usage)
+        )
+        return reply
 
     def _follow_session(
         self, executor: ToolExecutor, offer: _Offer, outcome: ToolExecutionOutcome
@@ -154,6 +221,13 @@ class InnerLoop:
             self._session.metrics.increment(TOOLS_INJECTED, len(added))
             logger.info("Injected tools from section %s: %s", key or "-", ", ".join(names))
         return offer if executor.tools == offer.tools else _Offer(executor.tools)
+
+
+def _retry_message(problem: str) -> str:
+    return (
+        f"Your answer does not fit the required output: {problem} Answer again with only the "
+        "JSON object the output schema describes."
+    )
 
 
 class _Offer:
@@ -188,7 +262,7 @@ class MainLoop:
         budget: Budget | None = None,
     ) -> PromptResponse:
         """Evaluate; persist requested overrides in the session and retry, at most N times."""
-        tracker = BudgetTracker(budget) if budget is not None else None
+        tracker = BudgetTracker(budget)
         for restarts in range(self._max_restarts + 1):
             try:
                 return self._adapter.evaluate(

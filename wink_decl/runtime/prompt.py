@@ -70,11 +70,25 @@ class PromptTemplate(Generic[OutputT]):
         name: str | None = None,
         sections: Sequence[Section[Any]] = (),
         policies: Sequence[ToolPolicy] = (),
+        output_type: type[OutputT] | None = None,
     ) -> None:
-        """Validate keys, paths and tool names; a mistake raises ``PromptValidationError``."""
+        """Validate keys, paths and tool names; a mistake raises ``PromptValidationError``.
+
+        ``output_type`` (a dataclass) is the shape of the final answer: adapters ask the model
+        for it and the loop parses the answer into it (``PromptResponse.output``).
+        """
         self._ns = normalise_ns(ns)
         self._key = normalise_key(key, what="Prompt key")
         self._name = name if name is not None else self._key
+        if output_type is not None and not (
+            isinstance(output_type, type) and dataclasses.is_dataclass(output_type)  # pyright: ignore[reportUnnecessaryIsInstance]
+        ):
+            raise PromptValidationError(
+                f"Prompt '{self._ns}/{self._key}' output type must be a dataclass, got "
+                f"{output_type!r}.",
+                dataclass_type=output_type if isinstance(output_type, type) else None,  # pyright: ignore[reportUnnecessaryIsInstance]
+            )
+        self._output_type: type[OutputT] | None = output_type
         self._sections = tuple(sections)
         self._policies = tuple(policies)
         for policy in self._policies:
@@ -115,6 +129,11 @@ class PromptTemplate(Generic[OutputT]):
     def label(self) -> str:
         """``ns/key``: how registries and messages address the prompt."""
         return f"{self._ns}/{self._key}"
+
+    @property
+    def output_type(self) -> type[OutputT] | None:
+        """The dataclass the final answer is parsed into, or None for free text."""
+        return self._output_type
 
     @property
     def sections(self) -> tuple[Section[Any], ...]:

@@ -9,9 +9,24 @@ from typing import Any, Literal
 
 from wink_decl.runtime._json import same_on_every_python
 
-__all__ = ["ProviderMessage", "ProviderReply", "ProviderRequest", "ProviderToolCall"]
+__all__ = [
+    "OPENING_MESSAGE",
+    "OutputFormat",
+    "ProviderMessage",
+    "ProviderReply",
+    "ProviderRequest",
+    "ProviderToolCall",
+    "TokenUsage",
+]
 
 Role = Literal["system", "user", "assistant", "tool"]
+
+OPENING_MESSAGE = "Follow the instructions in the system prompt."
+"""The user turn every conversation opens with, after the rendered prompt as system message.
+
+The prompt is the whole task, but most providers (Anthropic, Bedrock, Gemini) and many local
+models' chat templates refuse a conversation without a user turn; one fixed text everywhere
+keeps requests alike across providers and runs."""
 
 
 @dataclass(slots=True, frozen=True)
@@ -30,9 +45,7 @@ class ProviderToolCall:
             return json.loads(self.arguments or "{}")
         except json.JSONDecodeError as raised:
             error = same_on_every_python(raised)
-            raise ValueError(
-                f"Arguments are not valid JSON: {error.msg} at position {error.pos}."
-            ) from None
+            raise ValueError(f"Arguments are not valid JSON: {error}.") from None
 
 
 @dataclass(slots=True, frozen=True)
@@ -44,6 +57,19 @@ class ProviderMessage:
     tool_calls: tuple[ProviderToolCall, ...] = ()
     tool_call_id: str | None = None
     """For ``role="tool"``: the call this message answers."""
+    is_error: bool = False
+    """For ``role="tool"``: the call failed (was refused, raised, or returned an error)."""
+
+
+@dataclass(slots=True, frozen=True)
+class OutputFormat:
+    """The shape the final answer must have: a declared output, as a JSON Schema."""
+
+    name: str
+    """A name for the shape (providers ask for one; a forced tool is called by it)."""
+    schema: Mapping[str, Any]
+    """The closed JSON Schema of the output dataclass."""
+    description: str = "The final answer, as the prompt's declared output."
 
 
 @dataclass(slots=True, frozen=True)
@@ -54,6 +80,29 @@ class ProviderRequest:
     tools: tuple[Mapping[str, Any], ...]
     """OpenAI-style function specs; adapters convert them to their provider's format."""
     tool_names: tuple[str, ...] = field(default=())
+    output: OutputFormat | None = None
+    """When set, the final answer (a reply without tool calls) must be JSON of this shape."""
+    timeout: float | None = None
+    """Seconds left before the run's deadline, for the provider call; None: no deadline."""
+
+
+@dataclass(slots=True, frozen=True)
+class TokenUsage:
+    """Tokens one response (or a whole run) used, as the provider counted them."""
+
+    input_tokens: int = 0
+    output_tokens: int = 0
+
+    @property
+    def total_tokens(self) -> int:
+        """Input and output together."""
+        return self.input_tokens + self.output_tokens
+
+    def __add__(self, other: TokenUsage) -> TokenUsage:
+        """The sum of two counts."""
+        return TokenUsage(
+            self.input_tokens + other.input_tokens, self.output_tokens + other.output_tokens
+        )
 
 
 @dataclass(slots=True, frozen=True)
@@ -62,3 +111,5 @@ class ProviderReply:
 
     text: str = ""
     tool_calls: tuple[ProviderToolCall, ...] = ()
+    usage: TokenUsage | None = None
+    """What the response cost, when the provider said."""

@@ -329,13 +329,13 @@ SectionDoc.model_rebuild()
 
 
 class PromptDocument(DocModel):
-    """A prompt file: key, params, sections, tools and policies."""
+    """A prompt file: key, params, sections, tools, policies and the answer's output shape."""
 
     model_config = ConfigDict(
         title="wink-decl prompt",
         json_schema_extra={
             "markdownDescription": "A prompt for an LLM agent: `key`, `params`, `sections` "
-            "(at least one), `tools` and `policies`."
+            "(at least one), `tools`, `policies` and, for a structured answer, `output`."
         },
     )
     noun = "prompt"
@@ -354,6 +354,15 @@ class PromptDocument(DocModel):
         examples=["Reviews a change against the house style."],
     )
     params: dict[Annotated[str, PARAM_NAME], ParamSpec] = params_field()
+    output: dict[Annotated[str, FIELD_NAME], ParamSpec] = doc(
+        {},
+        description="The fields of the final answer, when it must be structured (JSON).",
+        markdown="The fields of the final answer by name, declared like `params`: the model is "
+        "asked for a JSON object of this shape and the answer is checked against it. Leave out "
+        "for a free-text answer.\n\n```yaml\noutput:\n  approved: {type: boolean}\n"
+        "  reason: {type: string, description: Why, in one sentence.}\n```",
+        examples=[{"approved": {"type": "boolean"}, "reason": {"type": "string"}}],
+    )
     sections: tuple[SectionItem, ...] = doc(
         description="The sections, in order (at least one).",
         examples=[[{"key": "task", "title": "Task", "template": "Review the change."}]],

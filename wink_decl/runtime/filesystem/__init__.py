@@ -11,6 +11,7 @@ from wink_decl.runtime.filesystem._host import HostFilesystem
 from wink_decl.runtime.filesystem._journal import FilesystemSnapshot
 from wink_decl.runtime.filesystem._memory import InMemoryFilesystem
 from wink_decl.runtime.filesystem._protocol import Filesystem
+from wink_decl.runtime.filesystem._readonly import ReadOnlyFilesystem
 
 __all__ = [
     "FileNotFoundInFilesystemError",
@@ -20,4 +21,5 @@ __all__ = [
     "HostFilesystem",
     "InMemoryFilesystem",
     "PathOutsideRootError",
+    "ReadOnlyFilesystem",
 ]

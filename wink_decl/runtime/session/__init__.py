@@ -8,6 +8,7 @@ from wink_decl.runtime.session.metrics import (
     TOOLS_INJECTED,
     Metrics,
 )
+from wink_decl.runtime.session.model_events import ModelRequested, ModelResponded
 from wink_decl.runtime.session.protocols import Dispatcher, SessionProtocol
 from wink_decl.runtime.session.session import Reducer, Session, SlicePolicy, Snapshot
 from wink_decl.runtime.session.tool_events import (
@@ -31,6 +32,8 @@ __all__ = [
     "ClearVisibilityOverride",
     "Dispatcher",
     "Metrics",
+    "ModelRequested",
+    "ModelResponded",
     "PolicyState",
     "RecordPolicyInvocation",
     "Reducer",

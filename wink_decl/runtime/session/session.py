@@ -147,7 +147,15 @@ class Session:
     never on the number of recorded items.
     """
 
-    __slots__ = ("_logs", "_metrics", "_policies", "_reducers", "_state", "_token")
+    __slots__ = (
+        "_listeners",
+        "_logs",
+        "_metrics",
+        "_policies",
+        "_reducers",
+        "_state",
+        "_token",
+    )
 
     def __init__(self) -> None:
         """Create an empty session with the built-in visibility and policy reducers registered."""
@@ -157,6 +165,7 @@ class Session:
         self._state: dict[type[object], tuple[object, ...]] = {}
         self._logs: dict[type[object], _Ledger] = {}
         self._metrics = Metrics()
+        self._listeners: tuple[Callable[[object], None], ...] = ()
         self._register_visibility_reducers()
         self.register_reducer(
             RecordPolicyInvocation, reduce_policy_invocation, slice_type=PolicyState
@@ -223,10 +232,25 @@ class Session:
         registrations = self._reducers.get(type(event))
         if registrations is None:
             self._append_unhandled(event)
-            return
-        for registration in registrations:
-            items = registration.reducer(self.query(registration.slice_type), event)
-            self._store(registration.slice_type, registration.policy, tuple(items))
+        else:
+            for registration in registrations:
+                items = registration.reducer(self.query(registration.slice_type), event)
+                self._store(registration.slice_type, registration.policy, tuple(items))
+        for listener in self._listeners:
+            listener(event)
+
+    def subscribe(self, listener: Callable[[object], None]) -> Callable[[], None]:
+        """Call ``listener`` with every event after its reducers ran; returns the unsubscribe.
+
+        Listeners see events as they happen, for live telemetry (a progress display, a
+        transcript): an event of a tool call that later fails and is rolled back was seen.
+        """
+        self._listeners = (*self._listeners, listener)
+
+        def unsubscribe() -> None:
+            self._listeners = tuple(known for known in self._listeners if known is not listener)
+
+        return unsubscribe
 
     def _append_unhandled(self, event: object) -> None:
         slice_type = type(event)

@@ -191,10 +191,14 @@ def _edit_problem(params: EditFileParams) -> str | None:
 def _write_edit(
     filesystem: Filesystem, path: str, text: str, start: int, params: EditFileParams
 ) -> ToolResult[EditFileResult]:
-    # The path was just read, so it is a file inside the root: the write is not refused.
-    filesystem.write_text(
-        path, text[:start] + params.new_text + text[start + len(params.old_text) :]
-    )
+    # The path was just read, so it is a file inside the root; the write may still be refused
+    # (a read-only workspace, a full disk): the model reads why.
+    try:
+        filesystem.write_text(
+            path, text[:start] + params.new_text + text[start + len(params.old_text) :]
+        )
+    except FilesystemError as error:
+        return ToolResult.error(error.message)
     line = _line_of(text, start)
     old_lines, new_lines = _line_count(params.old_text), _line_count(params.new_text)
     replaced = f"{_lines_word(old_lines)} replaced by {_lines_word(new_lines)}"

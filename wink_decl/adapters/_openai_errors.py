@@ -1,0 +1,196 @@
+"""OpenAI SDK failures (and LiteLLM's, which subclass them) as one-line ``ProviderError``s.
+
+Every text that came back from the server or the SDK is redacted of the secrets in use, and the
+SDK's exception is not chained (``from None``), so no traceback shows an API key either.
+See docs/adapters/openai.md for the messages.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from wink_decl.adapters._shared import kind_of_status, provider_error
+from wink_decl.errors import ProviderError, ProviderErrorKind
+
+if TYPE_CHECKING:
+    import openai
+
+__all__ = ["CallContext", "provider_failure", "server_message"]
+
+_DETAIL_LIMIT = 300
+"""Server messages longer than this (an HTML error page, say) are cut: the message is one line."""
+
+
+@dataclass(slots=True, frozen=True)
+class CallContext:
+    """What a failure message needs to know about the call that failed."""
+
+    model: str
+    base_url: str
+    """Where the request went, as people write it (no trailing slash)."""
+    timeout: float | None
+    """The timeout of the call, in seconds; None when the SDK's default applied."""
+    secrets: tuple[str | None, ...]
+    """Values that must never appear in a message: the API keys in use."""
+
+
+def provider_failure(error: Exception, context: CallContext) -> ProviderError:
+    """The ``ProviderError`` that explains ``error``, an OpenAI (or LiteLLM) SDK exception."""
+    import openai  # noqa: PLC0415  # the SDK is optional: its adapter imported it already
+
+    links = tuple(_causes(error))
+    if any(isinstance(link, openai.APITimeoutError | TimeoutError) for link in links):
+        return _timed_out(context)
+    if any(_is_connection_failure(link) for link in links):
+        return provider_error(
+            f"Could not connect to {context.base_url}: {_connection_reason(links)}.",
+            kind="connection",
+            secrets=context.secrets,
+        )
+    if isinstance(error, openai.APIStatusError):
+        return _status_failure(error, context)
+    if isinstance(error, json.JSONDecodeError):  # a 200 whose body (or event) is not JSON
+        return provider_error(
+            f"The provider's answer is not JSON: {error}.",
+            kind="other",
+            secrets=context.secrets,
+        )
+    return provider_error(
+        f"The provider failed: {type(error).__name__}: {_one_line(_message_of(error))}.",
+        kind="other",
+        secrets=context.secrets,
+    )
+
+
+def _causes(error: BaseException) -> Iterator[BaseException]:
+    """``error`` and what it was raised from or during, innermost last."""
+    seen: set[int] = set()
+    link: BaseException | None = error
+    while link is not None and id(link) not in seen:
+        seen.add(id(link))
+        yield link
+        link = link.__cause__ or link.__context__
+
+
+def _is_connection_failure(link: BaseException) -> bool:
+    import openai  # noqa: PLC0415  # see provider_failure
+
+    # LiteLLM raises its APIConnectionError subclass for failures of its own too, so only the
+    # OpenAI SDK's own class, or a socket error underneath, means the connection failed.
+    return isinstance(link, OSError) or type(link) is openai.APIConnectionError
+
+
+def _connection_reason(links: tuple[BaseException, ...]) -> str:
+    """What the socket said ("connection refused"), else the innermost error's words."""
+    reasons = [link.strerror for link in links if isinstance(link, OSError) and link.strerror]
+    reason = reasons[-1] if reasons else str(links[-1]).rstrip(".")
+    return reason[:1].lower() + reason[1:]
+
+
+def _timed_out(context: CallContext) -> ProviderError:
+    after = "" if context.timeout is None else f" after {context.timeout:g} seconds"
+    return provider_error(f"The request timed out{after}.", kind="timeout", secrets=context.secrets)
+
+
+def _status_failure(error: openai.APIStatusError, context: CallContext) -> ProviderError:
+    status = error.status_code
+    kind = kind_of_status(status)
+    detail = server_message(error)
+    said = f": {detail}." if detail else "."
+    retried = _retries(error)
+    after = f" after {retried} {'retry' if retried == 1 else 'retries'}" if retried else ""
+    lead = _LEADS[kind].format(model=context.model, status=status, after=after)
+    return provider_error(lead + said, kind=kind, status=status, secrets=context.secrets)
+
+
+_LEADS: Mapping[ProviderErrorKind, str] = {
+    "authentication": "The provider refused the API key ({status})",
+    "permission": "The provider refused access to model '{model}' ({status})",
+    "not_found": "Model '{model}' was not found ({status})",
+    "rate_limit": "The provider's rate limit was reached ({status}){after}",
+    "timeout": "The provider timed out ({status}){after}",
+    "bad_request": "The provider rejected the request ({status})",
+    "server": "The provider failed ({status}){after}",
+    "other": "The provider answered {status}",
+}
+"""The first half of each message; the server's own words follow."""
+
+
+def _retries(error: openai.APIStatusError) -> int:
+    """How often the SDK had retried before this answer (it says so in a request header).
+
+    LiteLLM's errors carry a request of their own making, without the header: 0.
+    """
+    sent = error.response.request.headers.get("x-stainless-retry-count", "0")
+    return int(sent) if sent.isdigit() else 0
+
+
+def server_message(error: openai.APIStatusError) -> str:
+    """The server's own explanation, on one line (LiteLLM's wrapping taken off), or ""."""
+    text = _message_in(error.body) or _response_message(error)
+    if not text:
+        text = _unwrapped_litellm_message(_message_of(error))
+    return "" if _BARE_STATUS.fullmatch(text) else _one_line(text)
+
+
+_BARE_STATUS = re.compile(r"Error code: \d+")
+"""What the SDK says when the server said nothing: the status, which the message has already."""
+
+
+def _message_in(data: object) -> str:
+    """The message in an error body, in the shapes OpenAI, Anthropic and compatible servers use."""
+    if isinstance(data, str):
+        return data
+    if not isinstance(data, Mapping):
+        return ""
+    body: Mapping[str, Any] = data  # pyright: ignore[reportUnknownVariableType]
+    inner = body.get("error")
+    if isinstance(inner, str):  # {"error": "model 'x' not found"} (Ollama)
+        return inner
+    if isinstance(inner, Mapping):  # {"error": {"message": ...}} (OpenAI, Anthropic)
+        return _message_in(inner.get("message"))  # pyright: ignore[reportUnknownMemberType, reportUnknownArgumentType]
+    for key in ("message", "detail"):  # {"message": ...}, {"detail": ...} (FastAPI servers)
+        if isinstance(body.get(key), str):
+            return body[key]
+    return ""
+
+
+def _response_message(error: openai.APIStatusError) -> str:
+    """The message in the HTTP response's body (LiteLLM keeps the response, not the body)."""
+    text = error.response.text
+    try:
+        return _message_in(json.loads(text))
+    except ValueError:  # not JSON: an HTML error page, plain text, or nothing
+        return text
+
+
+_LITELLM_WRAPPING = re.compile(
+    r"^litellm\.\w+: (?:\w+: )?(?:\w+(?:Exception|Error) - )?(?P<rest>.*)$", re.DOTALL
+)
+_LITELLM_ADVICE = re.compile(r"\.?\s*Handle with `litellm\.\w+`\.?\s*$")
+
+
+def _unwrapped_litellm_message(message: str) -> str:
+    """``litellm.NotFoundError: AnthropicException - {"error": ...}`` -> the server's words."""
+    matched = _LITELLM_WRAPPING.match(message)
+    if matched is None:
+        return message
+    rest = _LITELLM_ADVICE.sub("", matched["rest"])
+    try:
+        return _message_in(json.loads(rest)) or rest
+    except ValueError:
+        return rest
+
+
+def _message_of(error: BaseException) -> str:
+    message = getattr(error, "message", None)
+    return message if isinstance(message, str) else str(error)
+
+
+def _one_line(text: str) -> str:
+    line = " ".join(text.split()).rstrip(".")
+    return line if len(line) <= _DETAIL_LIMIT else line[:_DETAIL_LIMIT].rstrip() + " [...]"

@@ -1,0 +1,86 @@
+"""What every provider adapter needs: its SDK or a clear install line, and safe error texts."""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Iterable
+from types import ModuleType
+
+from wink_decl.errors import ProviderError, ProviderErrorKind
+
+__all__ = ["REDACTED", "kind_of_status", "provider_error", "redact", "require_sdk"]
+
+REDACTED = "[redacted]"
+
+
+def require_sdk(module: str, *, extra: str, adapter: str) -> ModuleType:
+    """Import a provider SDK, or say which install line brings it.
+
+    Raises:
+        ProviderError: ``kind="unavailable"`` when the SDK is not installed.
+    """
+    try:
+        return importlib.import_module(module)
+    except ModuleNotFoundError as error:
+        if error.name is None or error.name.split(".")[0] != module.split(".")[0]:
+            raise  # the SDK is there but something it needs is broken: show that
+        raise ProviderError(
+            f"{adapter} needs the '{module}' package, which is not installed.",
+            kind="unavailable",
+            hint=f"pip install 'wink-decl[{extra}]'",
+        ) from None
+
+
+def redact(text: str, secrets: Iterable[str | None]) -> str:
+    """``text`` with every secret (an API key, a token) replaced, however it was embedded."""
+    for secret in secrets:
+        if secret and len(secret) >= 4:  # noqa: PLR2004  # shorter "keys" are test placeholders
+            text = text.replace(secret, REDACTED)
+    return text
+
+
+def kind_of_status(status: int) -> ProviderErrorKind:
+    """The kind of failure an HTTP status reports."""
+    kinds: dict[int, ProviderErrorKind] = {
+        400: "bad_request",
+        401: "authentication",
+        403: "permission",
+        404: "not_found",
+        408: "timeout",
+        413: "bad_request",
+        422: "bad_request",
+        429: "rate_limit",
+    }
+    if status in kinds:
+        return kinds[status]
+    return "server" if status >= 500 else "other"  # noqa: PLR2004  # 5xx: the provider's side
+
+
+_HINTS: dict[ProviderErrorKind, str] = {
+    "authentication": "check the API key the provider expects",
+    "permission": "check that the API key may use this model",
+    "not_found": "check the model name and the base URL",
+    "rate_limit": "wait a little and run again, or ask the provider for a higher limit",
+    "timeout": "allow more time with --timeout, or try again",
+    "connection": "check the base URL and that the server is running",
+    "server": "the provider failed; try again later",
+}
+
+
+def provider_error(
+    message: str,
+    *,
+    kind: ProviderErrorKind,
+    status: int | None = None,
+    secrets: Iterable[str | None] = (),
+    hint: str | None = None,
+) -> ProviderError:
+    """A ``ProviderError`` whose message and hint never contain ``secrets``."""
+    kept = tuple(secrets)
+    chosen = hint if hint is not None else _HINTS.get(kind)
+    return ProviderError(
+        redact(message, kept),
+        kind=kind,
+        status=status,
+        hint=None if chosen is None else redact(chosen, kept),
+    )

@@ -1,0 +1,193 @@
+"""``ClaudeAgentSDKAdapter``: a prompt run by Claude Code's own agent loop (``claude-agent-sdk``).
+
+docs/adapters/claude-agent.md describes how a conversation runs, what it records and how it fails.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+from collections.abc import Callable, Coroutine, Iterable, Mapping
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import TYPE_CHECKING, Any, TypeVar
+
+from wink_decl.adapters._shared import require_sdk
+from wink_decl.errors import PromptEvaluationError
+from wink_decl.runtime.adapter import PromptResponse, ProviderAdapter
+from wink_decl.runtime.budget import Budget, BudgetTracker
+from wink_decl.runtime.loop import DEFAULT_MAX_TURNS
+from wink_decl.runtime.provider import OPENING_MESSAGE
+
+if TYPE_CHECKING:
+    from wink_decl.runtime.deadline import Deadline
+    from wink_decl.runtime.prompt import Prompt
+    from wink_decl.runtime.provider import ProviderReply, ProviderRequest
+    from wink_decl.runtime.session import SessionProtocol
+
+__all__ = ["DEFAULT_USER_MESSAGE", "ClaudeAgentSDKAdapter", "ClaudeAgentSettings"]
+
+DEFAULT_USER_MESSAGE = OPENING_MESSAGE
+"""The conversation's first user turn: the rendered prompt is the system prompt."""
+
+_QUIET = MappingProxyType(
+    {"DISABLE_AUTOUPDATER": "1", "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1"}
+)
+"""A library run never updates the bundled CLI or sends telemetry; ``env`` may say otherwise."""
+
+_SECRET_VARIABLES = ("ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN")
+
+T = TypeVar("T")
+
+
+@dataclass(slots=True, frozen=True)
+class ClaudeAgentSettings:
+    """How every conversation of one adapter starts Claude Code."""
+
+    model: str | None = None
+    api_key: str | None = field(default=None, repr=False)
+    base_url: str | None = None
+    env: Mapping[str, str] = field(default_factory=dict[str, str], repr=False)
+    cwd: str | None = None
+    max_turns: int = DEFAULT_MAX_TURNS
+    max_retries: int | None = None
+    builtin_tools: tuple[str, ...] = ()
+    cli_path: str | None = None
+    user_message: str = DEFAULT_USER_MESSAGE
+
+    def environment(self) -> dict[str, str]:
+        """What the CLI's environment adds to this process's.
+
+        Quiet defaults, then ``env``, then the key, base URL and retries the adapter was given.
+        """
+        merged = {**_QUIET, **self.env}
+        if self.api_key is not None:
+            merged["ANTHROPIC_API_KEY"] = self.api_key
+        if self.base_url is not None:
+            merged["ANTHROPIC_BASE_URL"] = self.base_url
+        if self.max_retries is not None:
+            merged["CLAUDE_CODE_MAX_RETRIES"] = str(self.max_retries)
+        return merged
+
+    def secrets(self) -> tuple[str, ...]:
+        """Every credential the CLI may see, so that none reaches an error message."""
+        merged = {**os.environ, **self.environment()}
+        return tuple(merged[name] for name in _SECRET_VARIABLES if merged.get(name))
+
+
+class ClaudeAgentSDKAdapter(ProviderAdapter):
+    """Runs a prompt through Claude Code, which calls the model and the tools in its own loop.
+
+    The rendered prompt is the system prompt; the prompt's tools are served to Claude Code
+    from an in-process MCP server named ``wink`` (the model sees ``mcp__wink__<tool>``) and
+    every call goes through the runtime's ``ToolExecutor``. Claude Code's built-in tools are
+    off unless named in ``allow_builtin_tools``. The tools are fixed when a conversation
+    starts, so a ``read_section`` that reveals tools ends it and ``MainLoop`` restarts it.
+
+    ``evaluate`` blocks; called from a thread that runs an event loop, it runs the conversation
+    on a thread of its own.
+    """
+
+    name = "claude-agent-sdk"
+
+    def __init__(
+        self,
+        model: str | None = None,
+        *,
+        api_key: str | None = None,
+        base_url: str | None = None,
+        env: Mapping[str, str] | None = None,
+        cwd: str | os.PathLike[str] | None = None,
+        max_turns: int | None = None,
+        max_retries: int | None = None,
+        allow_builtin_tools: Iterable[str] = (),
+        cli_path: str | os.PathLike[str] | None = None,
+        user_message: str = DEFAULT_USER_MESSAGE,
+    ) -> None:
+        """Settings for every conversation; nothing starts until ``evaluate``.
+
+        ``env`` is added to the CLI's environment (this process's); ``api_key`` and
+        ``base_url`` set ``ANTHROPIC_API_KEY`` and ``ANTHROPIC_BASE_URL``; ``max_retries`` caps
+        Claude Code's retries of a failed request; ``cli_path`` replaces the bundled CLI;
+        ``user_message`` is the first user turn (the rendered prompt is the system prompt).
+        """
+        if max_turns is not None and max_turns < 1:
+            raise ValueError(f"max_turns must be at least 1, got {max_turns}.")
+        self.settings = ClaudeAgentSettings(
+            model=model,
+            api_key=api_key,
+            base_url=base_url,
+            env=MappingProxyType(dict(env or {})),
+            cwd=None if cwd is None else os.fspath(cwd),
+            max_turns=DEFAULT_MAX_TURNS if max_turns is None else max_turns,
+            max_retries=max_retries,
+            builtin_tools=tuple(allow_builtin_tools),
+            cli_path=None if cli_path is None else os.fspath(cli_path),
+            user_message=user_message,
+        )
+
+    def complete(self, request: ProviderRequest) -> ProviderReply:
+        """Not available: Claude Code runs the whole conversation, so there is no single turn.
+
+        Raises:
+            NotImplementedError: always; call ``evaluate`` (or use ``MainLoop``).
+        """
+        raise NotImplementedError(
+            "ClaudeAgentSDKAdapter runs Claude Code's own agent loop and cannot answer one "
+            "turn: call evaluate() or MainLoop.execute(), not InnerLoop or complete()."
+        )
+
+    def evaluate(
+        self,
+        prompt: Prompt[Any],
+        *,
+        session: SessionProtocol,
+        deadline: Deadline | None = None,
+        budget: Budget | BudgetTracker | None = None,
+    ) -> PromptResponse:
+        """One conversation with Claude Code, until it answers.
+
+        Raises:
+            VisibilityExpansionRequired: a ``read_section`` revealed tools; ``MainLoop``
+                restarts with the section expanded.
+            ProviderError: Claude Code or the provider failed (``kind`` says how).
+            PromptEvaluationError: the deadline, the budget or the turn limit was reached, or
+                the answer does not fit the prompt's declared output.
+        """
+        tracker = budget if isinstance(budget, BudgetTracker) else BudgetTracker(budget)
+        _check_limits(prompt.name, deadline, tracker)
+        require_sdk("claude_agent_sdk", extra="claude-agent", adapter="ClaudeAgentSDKAdapter")
+        from wink_decl.adapters.claude_agent._conversation import (  # noqa: PLC0415  # needs the SDK
+            Conversation,
+        )
+
+        conversation = Conversation(
+            adapter=self, prompt=prompt, session=session, deadline=deadline, budget=tracker
+        )
+        return _run_blocking(conversation.run)
+
+
+def _check_limits(prompt_name: str, deadline: Deadline | None, budget: BudgetTracker) -> None:
+    """The runtime loop's checks before a turn, made before Claude Code starts."""
+    if deadline is not None and deadline.expired():
+        raise PromptEvaluationError(
+            f"The deadline passed before prompt '{prompt_name}' finished.",
+            prompt_name=prompt_name,
+            phase="deadline",
+        )
+    reason = budget.exhausted()
+    if reason is not None:
+        raise PromptEvaluationError(
+            f"Prompt '{prompt_name}' stopped: {reason}.", prompt_name=prompt_name, phase="budget"
+        )
+
+
+def _run_blocking(work: Callable[[], Coroutine[Any, Any, T]]) -> T:
+    """Run ``work()`` on a fresh event loop, on a thread of its own if this one has a loop."""
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return asyncio.run(work())
+    with ThreadPoolExecutor(max_workers=1, thread_name_prefix="wink-claude-agent") as pool:
+        return pool.submit(lambda: asyncio.run(work())).result()

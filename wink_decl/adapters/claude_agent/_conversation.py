@@ -1,0 +1,318 @@
+"""One conversation with Claude Code: its options, the prompt's tools over MCP, its messages."""
+
+from __future__ import annotations
+
+import json
+import logging
+import tempfile
+import time
+from collections import deque
+from contextlib import aclosing, suppress
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, cast
+
+import anyio
+from claude_agent_sdk import (
+    AssistantMessage,
+    ClaudeAgentOptions,
+    ClaudeSDKClient,
+    Message,
+    ResultMessage,
+    StreamEvent,
+    SystemMessage,
+    TextBlock,
+    ToolResultBlock,
+    ToolUseBlock,
+    UserMessage,
+)
+
+from wink_decl.adapters._shared import provider_error, redact
+from wink_decl.adapters.claude_agent._failures import (
+    FINAL_STATUSES,
+    from_exception,
+    from_result,
+    refused_retry,
+    timed_out,
+)
+from wink_decl.adapters.claude_agent._options import TOOL_PREFIX, claude_options
+from wink_decl.adapters.claude_agent._transcript import Transcript
+from wink_decl.errors import PromptEvaluationError
+from wink_decl.runtime.adapter import PromptResponse
+from wink_decl.runtime.executor import ToolExecutor
+from wink_decl.runtime.output import parse_output
+from wink_decl.runtime.provider import ProviderMessage, ProviderToolCall
+
+if TYPE_CHECKING:
+    from collections.abc import AsyncGenerator
+
+    from wink_decl.adapters.claude_agent import ClaudeAgentSDKAdapter
+    from wink_decl.runtime.budget import BudgetTracker
+    from wink_decl.runtime.deadline import Deadline
+    from wink_decl.runtime.prompt import Prompt
+    from wink_decl.runtime.session import SessionProtocol
+
+__all__ = ["Conversation"]
+
+_INTERRUPT_GRACE = 2.0
+"""Seconds an interrupted Claude Code gets to abandon its turn before it is closed anyway."""
+
+_SYNTHETIC = "<synthetic>"
+"""The model name on assistant messages Claude Code writes itself (API errors, interrupts)."""
+
+_STDERR_KEPT = 20
+
+logger = logging.getLogger("wink_decl.adapters.claude_agent")
+
+
+class Conversation:
+    """One evaluation: Claude Code started with the prompt's render, until it answers.
+
+    A restart, a limit or a refused request ends it early; ``run`` then raises the reason.
+    """
+
+    _listening: anyio.CancelScope
+    """Around the message stream; cancelled to end the conversation early."""
+
+    def __init__(
+        self,
+        *,
+        adapter: ClaudeAgentSDKAdapter,
+        prompt: Prompt[Any],
+        session: SessionProtocol,
+        deadline: Deadline | None,
+        budget: BudgetTracker,
+    ) -> None:
+        """Render the prompt and get its tools ready, as the runtime's loop does."""
+        self._settings = adapter.settings
+        self._prompt = prompt
+        self._deadline = deadline
+        self._budget = budget
+        self._secrets = self._settings.secrets()
+        self._rendered = prompt.render(session=session)
+        self._executor = ToolExecutor(
+            prompt=prompt,
+            rendered=self._rendered,
+            session=session,
+            adapter=adapter,
+            supports_dynamic_tools=False,
+            deadline=deadline,
+            budget_tracker=budget,
+        )
+        self._transcript = Transcript(
+            prompt_name=prompt.name,
+            adapter_name=adapter.name,
+            session=session,
+            budget=budget,
+            tool_names=(*self._executor.tool_names, *self._settings.builtin_tools),
+            opening=(
+                ProviderMessage("system", self._rendered.text),
+                ProviderMessage("user", self._settings.user_message),
+            ),
+            tool_prefix=TOOL_PREFIX,
+        )
+        self._stderr: deque[str] = deque(maxlen=_STDERR_KEPT)
+        self._ending: Exception | None = None
+        self._result: ResultMessage | None = None
+        self._assistant_error: str | None = None
+
+    async def run(self) -> PromptResponse:
+        """Converse until Claude Code answers; raise what ended the conversation otherwise."""
+        self._listening = anyio.CancelScope()
+        started = time.monotonic()
+        with tempfile.TemporaryDirectory(prefix="wink-claude-agent-") as scratch:
+            options = claude_options(
+                self._settings,
+                rendered=self._rendered,
+                tools=self._executor.tools,
+                output_type=self._prompt.template.output_type,
+                system_prompt=Path(scratch) / "system-prompt.md",
+                call=self._call,
+                stderr=self._on_stderr,
+            )
+            try:
+                with anyio.move_on_after(self._time_left()) as limit:
+                    await self._converse(options)
+            except Exception as error:  # noqa: BLE001  # every failure below is a ProviderError
+                logger.debug("Claude Code failed: %s", redact(repr(error), self._secrets))
+                raise from_exception(
+                    error, stderr=tuple(self._stderr), secrets=self._secrets
+                ) from None
+        if self._ending is not None:
+            raise self._ending
+        if limit.cancelled_caught:
+            raise timed_out(time.monotonic() - started)
+        return self._response()
+
+    def _on_stderr(self, line: str) -> None:
+        line = redact(line, self._secrets)
+        self._stderr.append(line)
+        logger.debug("Claude Code: %s", line)
+
+    def _time_left(self) -> float | None:
+        return None if self._deadline is None else max(self._deadline.remaining(), 0.0)
+
+    # -- the conversation ----------------------------------------------------------------------
+
+    async def _converse(self, options: ClaudeAgentOptions) -> None:
+        async with ClaudeSDKClient(options) as client:
+            try:
+                with self._listening:
+                    await client.query(self._settings.user_message)
+                    # An async generator: closed here, not when it is collected.
+                    stream = cast("AsyncGenerator[Message]", client.receive_response())
+                    async with aclosing(stream) as messages:
+                        async for message in messages:
+                            self._observe(message)
+            finally:
+                if self._result is None:
+                    await _interrupt(client)
+
+    async def _call(self, name: str, arguments: dict[str, Any]) -> dict[str, Any]:
+        """One MCP tool call: through the executor, or held until the conversation closes."""
+        await self._transcript.settled()
+        call = ProviderToolCall(self._transcript.claim(name, arguments), name, arguments)
+        if self._ending is None and not self._stopped_at_limits():
+            try:
+                outcome = self._executor.execute(call)
+            except Exception as error:  # noqa: BLE001  # a restart or a limit: evaluate raises it
+                self._end(error)
+            else:
+                text = outcome.message.content
+                return {
+                    "content": [{"type": "text", "text": text}],
+                    "is_error": not outcome.success,
+                }
+        # Ending: closing the conversation cancels this call, so no result reaches the model.
+        await anyio.sleep_forever()
+        raise AssertionError("unreachable: sleep_forever ends only by cancellation")
+
+    def _end(self, reason: Exception) -> None:
+        """End the conversation early; ``run`` raises the first reason given."""
+        if self._ending is None:
+            self._ending = reason
+        self._listening.cancel()
+
+    def _stopped_at_limits(self) -> bool:
+        """After a response that called tools: end the conversation if no turn may follow."""
+        name = self._prompt.name
+        if self._transcript.turns >= self._settings.max_turns:
+            self._end(
+                PromptEvaluationError(
+                    f"Prompt '{name}' did not finish within {self._settings.max_turns} model "
+                    "turns.",
+                    prompt_name=name,
+                    phase="loop",
+                )
+            )
+            return True
+        reason = self._budget.exhausted()
+        if reason is not None:
+            self._end(
+                PromptEvaluationError(
+                    f"Prompt '{name}' stopped: {reason}.", prompt_name=name, phase="budget"
+                )
+            )
+            return True
+        return False
+
+    # -- what Claude Code reports --------------------------------------------------------------
+
+    def _observe(self, message: Message) -> None:
+        if getattr(message, "parent_tool_use_id", None) is not None:
+            return  # a subagent's: its cost reaches the result, not the conversation's turns
+        if isinstance(message, StreamEvent):
+            self._stream_event(message.event)
+        elif isinstance(message, AssistantMessage):
+            self._assistant(message)
+        elif isinstance(message, UserMessage):
+            self._tool_results(message)
+        elif isinstance(message, SystemMessage):
+            self._system(message)
+        elif isinstance(message, ResultMessage):
+            self._transcript.finish()
+            self._result = message
+
+    def _stream_event(self, event: dict[str, Any]) -> None:
+        kind = event.get("type")
+        if kind == "message_start":
+            self._transcript.start(event["message"].get("usage") or {})
+        elif kind == "message_delta":
+            self._transcript.update_usage(event.get("usage") or {})
+        elif kind == "message_stop":
+            self._transcript.finish()
+            if self._transcript.last_called_tools:
+                self._stopped_at_limits()
+
+    def _assistant(self, message: AssistantMessage) -> None:
+        if message.model == _SYNTHETIC:
+            self._assistant_error = message.error  # Claude Code's word on a failed request
+            return
+        self._transcript.responding(message.usage or {})
+        for block in message.content:
+            if isinstance(block, TextBlock):
+                self._transcript.add_text(block.text)
+            elif isinstance(block, ToolUseBlock):
+                self._transcript.add_call(block.id, block.name, block.input)
+
+    def _tool_results(self, message: UserMessage) -> None:
+        for block in message.content if isinstance(message.content, list) else ():
+            if isinstance(block, ToolResultBlock):
+                self._transcript.add_tool_result(block.tool_use_id, _text(block.content))
+
+    def _system(self, message: SystemMessage) -> None:
+        status = message.data.get("error_status")
+        if message.subtype == "api_retry" and status in FINAL_STATUSES:
+            error = str(message.data.get("error"))
+            self._end(refused_retry(status, error, secrets=self._secrets))
+
+    # -- the answer ----------------------------------------------------------------------------
+
+    def _response(self) -> PromptResponse:
+        result = self._result
+        if result is None:
+            raise provider_error("Claude Code ended without a result.", kind="other")
+        if result.is_error:
+            raise from_result(result, self._assistant_error, secrets=self._secrets)
+        text = self._transcript.last_text if result.result is None else result.result
+        return PromptResponse(
+            self._prompt.name,
+            text,
+            self._rendered,
+            tuple(self._transcript.messages),
+            self._output(result, text),
+            self._budget.usage,
+        )
+
+    def _output(self, result: ResultMessage, text: str) -> object:
+        """The declared output: what Claude Code's StructuredOutput tool received, or the text."""
+        output_type = self._prompt.template.output_type
+        if output_type is None:
+            return None
+        answer = text if result.structured_output is None else json.dumps(result.structured_output)
+        output, problem = parse_output(output_type, answer)
+        if problem is not None:
+            name = self._prompt.name
+            raise PromptEvaluationError(
+                f"The answer of prompt '{name}' does not fit its output "
+                f"{output_type.__qualname__}: {problem}",
+                prompt_name=name,
+                phase="output",
+            )
+        return output
+
+
+async def _interrupt(client: ClaudeSDKClient) -> None:
+    """Ask Claude Code to abandon its turn, so that closing it takes milliseconds.
+
+    While it waits on the model it ignores a closed stdin and is only stopped 5 s later.
+    Shielded, as a passed deadline is one reason to be here.
+    """
+    with anyio.move_on_after(_INTERRUPT_GRACE, shield=True), suppress(Exception):
+        await client.interrupt()
+
+
+def _text(content: str | list[dict[str, Any]] | None) -> str:
+    """A tool result's text, as the model read it."""
+    if content is None or isinstance(content, str):
+        return content or ""
+    return "".join(str(item.get("text", "")) for item in content if item.get("type") == "text")

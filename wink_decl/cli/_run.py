@@ -1,0 +1,300 @@
+"""``wink-decl run``: a prompt file against a real model, its tools executed, to an answer."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from wink_decl.adapters._providers import PROVIDERS, make_adapter
+from wink_decl.adapters._shared import redact
+from wink_decl.cli._command import Command, Console
+from wink_decl.cli._inputs import BoundPrompt, add_render_options, bind_from_args
+from wink_decl.cli._prompt import report
+from wink_decl.cli._run_progress import Progress
+from wink_decl.cli._secrets import secrets_from_environment
+from wink_decl.cli._transcript import Transcript, usage_record
+from wink_decl.cli._usage import UsageError, did_you_mean
+from wink_decl.compiler import bind_plugins
+from wink_decl.errors import PromptEvaluationError, ProviderError
+from wink_decl.runtime.adapter import PromptResponse, ProviderAdapter
+from wink_decl.runtime.budget import Budget
+from wink_decl.runtime.deadline import Deadline
+from wink_decl.runtime.filesystem import (
+    Filesystem,
+    FilesystemError,
+    HostFilesystem,
+    InMemoryFilesystem,
+    ReadOnlyFilesystem,
+)
+from wink_decl.runtime.loop import MainLoop
+from wink_decl.runtime.prompt import Prompt
+from wink_decl.runtime.provider import TokenUsage
+from wink_decl.runtime.serde import dump
+from wink_decl.runtime.session import ModelResponded, Session, SetVisibilityOverride
+
+__all__ = ["COMMAND"]
+
+_HINTS = {
+    "deadline": "allow more time with --timeout",
+    "budget": "allow more model turns with --max-turns",
+    "loop": "allow more model turns with --max-turns",
+}
+
+
+def _configure(parser: argparse.ArgumentParser) -> None:
+    add_render_options(parser)
+    parser.add_argument(
+        "--model",
+        required=True,
+        metavar="PROVIDER:MODEL",
+        help="the provider and the model, such as openai:gpt-4.1-mini, "
+        "anthropic:claude-sonnet-4-5, litellm:openai/gpt-4.1-mini or "
+        "claude-agent:claude-sonnet-4-5",
+    )
+    parser.add_argument(
+        "--base-url",
+        metavar="URL",
+        help="the provider's API address, for a compatible server (vLLM, llama.cpp, Ollama) "
+        "(default: the provider's own, or OPENAI_BASE_URL / ANTHROPIC_BASE_URL)",
+    )
+    parser.add_argument("--transcript", metavar="PATH", help="write the run as JSON Lines to PATH")
+    parser.add_argument(
+        "--max-turns", type=_positive(int), metavar="N", help="stop after N model turns"
+    )
+    parser.add_argument(
+        "--timeout",
+        type=_positive(float),
+        metavar="SECONDS",
+        help="stop when the run has taken this long (every provider call gets the time left)",
+    )
+    parser.add_argument(
+        "--workspace",
+        metavar="DIR",
+        help="the folder file tools work in, read-only unless --allow-writes "
+        "(default: an empty folder in memory)",
+    )
+    parser.add_argument(
+        "--allow-writes",
+        action="store_true",
+        help="let tools create, change and delete files in --workspace",
+    )
+
+
+def _positive(kind: Callable[[str], float]) -> Callable[[str], float]:
+    def convert(text: str) -> float:
+        try:
+            value = kind(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"'{text}' is not a number") from None
+        if value <= 0:
+            raise argparse.ArgumentTypeError(f"'{text}' must be more than 0")
+        return value
+
+    convert.__name__ = kind.__name__  # argparse names the type in its own messages
+    return convert
+
+
+def _run(args: argparse.Namespace, console: Console) -> int:
+    provider, model = _model(args.model)
+    filesystem = _filesystem(args.workspace, allow_writes=args.allow_writes)
+    bound = bind_from_args(args, console)
+    if bound is None:
+        return 1
+    problems = bind_plugins(bound.prompt)
+    if problems:
+        report(console, problems, bound.result.sources)
+        return 1
+    secrets = secrets_from_environment()
+    try:
+        adapter = make_adapter(provider, model, base_url=args.base_url, workspace=args.workspace)
+    except ProviderError as error:
+        return _failed(console, error, secrets)
+    with adapter:
+        return _answer_or_fail(adapter, _Run(bound, filesystem, args, secrets), console)
+
+
+@dataclass(frozen=True)
+class _Run:
+    """What one run is made of, besides the adapter."""
+
+    bound: BoundPrompt
+    filesystem: Filesystem
+    args: argparse.Namespace
+    secrets: tuple[str, ...]
+
+
+def _answer_or_fail(adapter: ProviderAdapter, run: _Run, console: Console) -> int:
+    session = Session()
+    transcript = _transcript(run.args.transcript, run.secrets)
+    listeners = [] if transcript is None else [transcript.listen]
+    if console.interactive:
+        listeners.append(Progress(console.err, run.secrets).listen)
+    unsubscribe = [session.subscribe(listener) for listener in listeners]
+    try:
+        response = _within(run.args.timeout, lambda: _evaluate(adapter, run, session))
+    except PromptEvaluationError as error:
+        for stop in unsubscribe:  # a run abandoned at its timeout may still be talking
+            stop()
+        _close(transcript, session, _error_record(error))
+        return _failed(console, error, run.secrets)
+    _close(transcript, session, _answer_record(response))
+    console.out.write(_answer(response) + "\n")
+    return 0
+
+
+_GRACE = 1.0
+"""Seconds a run may take past --timeout to stop by itself (a provider call times out at the
+deadline, but an SDK may retry it) before the command stops waiting for it."""
+
+
+def _within(seconds: float | None, work: Callable[[], PromptResponse]) -> PromptResponse:
+    """``work()``, given up on when it outlives ``seconds``: --timeout is a hard limit.
+
+    The run goes on in a daemon thread nobody waits for; the command ends, and with it the
+    process. Without a timeout, the work runs here.
+    """
+    if seconds is None:
+        return work()
+    outcome: list[PromptResponse | BaseException] = []
+
+    def target() -> None:
+        try:
+            outcome.append(work())
+        except BaseException as error:  # noqa: BLE001  # handed to the waiting thread as it is
+            outcome.append(error)
+
+    worker = threading.Thread(target=target, name="wink-decl run", daemon=True)
+    worker.start()
+    worker.join(seconds + _GRACE)
+    if not outcome:
+        raise PromptEvaluationError(
+            f"The run did not finish within --timeout {seconds:g} seconds; it was stopped.",
+            phase="deadline",
+        )
+    result = outcome[0]
+    if isinstance(result, BaseException):
+        raise result
+    return result
+
+
+def _model(spec: str) -> tuple[str, str]:
+    provider, colon, model = spec.partition(":")
+    if provider not in PROVIDERS:
+        names = ", ".join(PROVIDERS)
+        raise UsageError(
+            f"--model {spec}: '{provider}' is not a provider wink-decl knows ({names})",
+            hint=did_you_mean(provider, PROVIDERS)
+            or f"write it as PROVIDER:MODEL, such as openai:{PROVIDERS['openai'].example}",
+            command="run",
+        )
+    if not colon or not model:
+        raise UsageError(
+            f"--model {spec}: no model named",
+            hint=f"write it as {provider}:MODEL, such as {provider}:{PROVIDERS[provider].example}",
+            command="run",
+        )
+    return provider, model
+
+
+def _filesystem(workspace: str | None, *, allow_writes: bool) -> Filesystem:
+    if workspace is None:
+        if allow_writes:
+            raise UsageError(
+                "--allow-writes needs --workspace",
+                hint="name the folder tools may change with --workspace DIR",
+                command="run",
+            )
+        return InMemoryFilesystem()
+    try:
+        host = HostFilesystem(workspace)
+    except FilesystemError as error:
+        raise UsageError(f"--workspace {workspace}: {error.message}", command="run") from None
+    return host if allow_writes else ReadOnlyFilesystem(host)
+
+
+def _transcript(path: str | None, secrets: tuple[str, ...]) -> Transcript | None:
+    if path is None:
+        return None
+    try:
+        return Transcript(path, secrets)
+    except OSError as error:
+        raise UsageError(
+            f"--transcript {path}: cannot write there ({error.strerror})", command="run"
+        ) from None
+
+
+def _close(transcript: Transcript | None, session: Session, record: dict[str, object]) -> None:
+    """End the transcript with the answer (or the error) and the run's token totals."""
+    if transcript is None:
+        return
+    total = sum(
+        (event.usage for event in session.query(ModelResponded) if event.usage is not None),
+        TokenUsage(),
+    )
+    transcript.write([record, {"event": "usage", **usage_record(total)}])
+    transcript.close()
+
+
+def _answer_record(response: PromptResponse) -> dict[str, object]:
+    output = None if response.output is None else dump(response.output)
+    return {"event": "answer", "text": response.text, "output": output}
+
+
+def _error_record(error: PromptEvaluationError) -> dict[str, object]:
+    kind = error.kind if isinstance(error, ProviderError) else error.phase
+    return {"event": "error", "kind": kind, "message": error.message}
+
+
+def _evaluate(adapter: ProviderAdapter, run: _Run, session: Session) -> PromptResponse:
+    bound, args = run.bound, run.args
+    prompt = Prompt(bound.prompt.template, resources=[run.filesystem]).bind(*bound.params)
+    for path, visibility in bound.overrides.items():  # --open: as if read before the run
+        session.dispatch(SetVisibilityOverride(path, visibility))
+    deadline = None if args.timeout is None else Deadline.after(args.timeout)
+    budget = Budget(max_turns=None if args.max_turns is None else int(args.max_turns))
+    return MainLoop(adapter=adapter).execute(
+        prompt, session=session, deadline=deadline, budget=budget
+    )
+
+
+def _answer(response: PromptResponse) -> str:
+    if response.output is None:
+        return response.text
+    return json.dumps(dump(response.output), ensure_ascii=False)
+
+
+def _failed(console: Console, error: PromptEvaluationError, secrets: tuple[str, ...]) -> int:
+    hint = error.hint if isinstance(error, ProviderError) else _HINTS.get(error.phase)
+    lines = [f"wink-decl: error: {redact(error.message, secrets)}"]
+    if hint:
+        lines.append(f"  hint: {redact(hint, secrets)}")
+    console.err.write("\n".join(lines) + "\n")
+    return 1
+
+
+COMMAND = Command(
+    name="run",
+    summary="Run a prompt file against a model, executing the tools it calls, to an answer.",
+    description=(
+        "Compile one prompt file, bind its params and its plugins' handlers (their code is "
+        "imported), and run it against a model until it answers: every tool the model calls "
+        "runs under the prompt's policies, read_section opens summarized sections, and the "
+        "answer is printed on stdout (a declared output as one line of JSON). While it runs, "
+        "each turn and tool call is shown on stderr when stderr is a terminal. API keys come "
+        "from the environment (OPENAI_API_KEY, ANTHROPIC_API_KEY, ...) and are never shown. "
+        "Exit status: 0 answered, 1 the file, the params or the provider failed (one line "
+        "saying why), 2 usage error."
+    ),
+    examples=(
+        "wink-decl run prompts/agents/code-review.wink.yaml --model openai:gpt-4.1-mini"
+        ' --param language=Python --param change="$(git diff)"',
+        "wink-decl run prompts/release/pipeline.wink.toml --model anthropic:claude-sonnet-4-5"
+        " --param version=1.4.0 --workspace . --transcript run.jsonl",
+        "wink-decl run review.wink.yaml --model openai:qwen3 --base-url http://127.0.0.1:8000/v1",
+    ),
+    configure=_configure,
+    run=_run,
+)
