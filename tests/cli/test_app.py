@@ -77,7 +77,8 @@ examples:
 """
 
 VALIDATE_HELP = """\
-usage: wink-decl validate [-h] [-v] [--root DIR] [--format {text,json}] [-j N] [--cache-dir DIR]
+usage: wink-decl validate [-h] [-v] [--root DIR] [--limit NAME=VALUE] [--format {text,json}]
+                          [-j N] [--cache-dir DIR]
                           PATH [PATH ...]
 
 Load and check prompt files: syntax, the schema, references between sections, tools, params and
@@ -95,6 +96,9 @@ options:
   --root DIR            the prompt root: includes resolve against it and the default ns is the
                         file's folder below it (default: [tool.wink-decl] root in the nearest
                         pyproject.toml, else the file's folder)
+  --limit NAME=VALUE    change a bound on the work prompt files may cause, such as
+                        max_bytes=5000000 (repeatable; docs/security.md lists every limit and its
+                        default)
   --format {text,json}  text: diagnostics with the lines quoted, then a summary, on stderr; json:
                         one array of diagnostic objects on stdout (default: text)
   -j N, --jobs N        worker processes (default: one per CPU from 64 files on, else 1)

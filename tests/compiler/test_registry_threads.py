@@ -142,7 +142,7 @@ def test_an_include_that_cannot_be_read_after_it_was_found_is_reported(
     write(here, "common/tone.wink.yaml", prompt("tone", "Tone"))
     write(here, "main.wink.yaml", MAIN)
 
-    def refuse(path: object) -> tuple[bytes, tuple[int, int]]:
+    def refuse(path: object, limits: object = None) -> tuple[bytes, tuple[int, int]]:
         raise PermissionError(13, "Permission denied")
 
     monkeypatch.setattr("wink_decl.compiler._includes.read_stamped", refuse)

@@ -46,9 +46,9 @@ def test_the_loader_imports_no_runtime_layer() -> None:
 @pytest.mark.parametrize(
     ("limits", "message"),
     [
-        ({"max_bytes": 0}, "Limits.max_bytes must be at least 1"),
-        ({"max_depth": 0}, "Limits.max_depth must be at least 1"),
-        ({"max_nodes": -1}, "Limits.max_nodes must be at least 1"),
+        ({"max_bytes": 0}, "Limits.max_bytes must be a whole number of at least 1"),
+        ({"max_depth": 0}, "Limits.max_depth must be a whole number of at least 1"),
+        ({"max_nodes": -1}, "Limits.max_nodes must be a whole number of at least 1"),
         ({"max_depth": 201}, "Limits.max_depth must be at most 200"),
     ],
     ids=["bytes", "depth", "nodes", "depth-ceiling"],

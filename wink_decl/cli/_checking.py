@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 
 from wink_decl.compiler import PromptRegistry, compile_file
 from wink_decl.diagnostics import Diagnostic
+from wink_decl.limits import DEFAULT_LIMITS, Limits
 
 __all__ = ["PARALLEL_MIN_FILES", "Checked", "Job", "available_cpus", "check_all", "check_chunk"]
 
@@ -28,6 +29,8 @@ class Job:
     root: str
     cache_dir: str | None = None
     """Where results are kept between runs (``--cache-dir``); None: compile every file."""
+    limits: Limits = DEFAULT_LIMITS
+    """What checking the file may cost (``--limit``)."""
 
 
 @dataclass(frozen=True)
@@ -45,10 +48,10 @@ def check_chunk(jobs: Sequence[Job]) -> list[Checked]:
     checked: list[Checked] = []
     for job in jobs:
         if job.cache_dir is None:
-            result = compile_file(job.path, root=job.root, display_path=job.path)
+            result = compile_file(job.path, root=job.root, display_path=job.path, limits=job.limits)
             ok, diagnostics, all_sources = result.ok, result.diagnostics, result.sources
         else:
-            found = _registry(job.root, job.cache_dir).check(job.path)
+            found = _registry(job.root, job.cache_dir, job.limits).check(job.path)
             ok, diagnostics, all_sources = found.ok, found.diagnostics, found.sources
         quoted = {d.file for d in diagnostics}
         # Only the quoted texts cross back from a worker: most files have nothing to quote.
@@ -57,14 +60,15 @@ def check_chunk(jobs: Sequence[Job]) -> list[Checked]:
     return checked
 
 
-_REGISTRIES: dict[tuple[str, str], PromptRegistry] = {}
-"""One registry per root and cache folder in each process, so the plugin scan happens once."""
+_REGISTRIES: dict[tuple[str, str, Limits], PromptRegistry] = {}
+"""One registry per root, cache folder and limits in each process: one plugin scan."""
 
 
-def _registry(root: str, cache_dir: str) -> PromptRegistry:
-    registry = _REGISTRIES.get((root, cache_dir))
+def _registry(root: str, cache_dir: str, limits: Limits) -> PromptRegistry:
+    registry = _REGISTRIES.get((root, cache_dir, limits))
     if registry is None:
-        registry = _REGISTRIES[root, cache_dir] = PromptRegistry(root, cache_dir=cache_dir)
+        registry = PromptRegistry(root, cache_dir=cache_dir, limits=limits)
+        _REGISTRIES[root, cache_dir, limits] = registry
     return registry
 
 

@@ -11,7 +11,7 @@ from typing import Any, cast
 
 from wink_decl.cli._command import Console
 from wink_decl.cli._params_file import ParamsFile, load_params_file
-from wink_decl.cli._prompt import add_file_options, compile_prompt, report
+from wink_decl.cli._prompt import add_file_options, compile_prompt, limits_from, report
 from wink_decl.cli._usage import UsageError, closest, did_you_mean
 from wink_decl.compiler import CompiledPrompt, CompileResult, make_params, unknown_param
 from wink_decl.diagnostics import Diagnostic, DiagnosticError
@@ -78,7 +78,9 @@ def render_from_args(args: argparse.Namespace, console: Console) -> RenderedProm
 def bind_from_args(args: argparse.Namespace, console: Console) -> BoundPrompt | None:
     """Compile ``args.file`` and check its params and ``--open``; None when anything is wrong."""
     pairs = [_split(text) for text in cast("list[str]", args.param)]
-    params_file = None if args.params_file is None else load_params_file(args.params_file)
+    params_file = (
+        None if args.params_file is None else load_params_file(args.params_file, limits_from(args))
+    )
     result = compile_prompt(args, console)
     prompt = result.prompt
     if prompt is None:

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, cast
 
 from wink_decl.cli._paths import existing_path
 from wink_decl.cli._usage import UsageError
 from wink_decl.diagnostics import Diagnostic, Span
+from wink_decl.limits import DEFAULT_LIMITS, Limits
 from wink_decl.loader import SourceMap, detect_format, load_file
 from wink_decl.runtime._json import same_on_every_python
 
@@ -36,8 +37,13 @@ class ParamsFile:
         return None if self.source_map is None else self.source_map.value_span((name,))
 
 
-def load_params_file(text: str) -> ParamsFile:
-    """Read ``text`` (a path); a missing file or an unknown kind of file is a usage error."""
+def load_params_file(text: str, limits: Limits = DEFAULT_LIMITS) -> ParamsFile:
+    """Read ``text`` (a path); a missing file or an unknown kind of file is a usage error.
+
+    ``limits.max_params_file_bytes`` bounds the file (and its nesting, its values as for
+    prompt files).
+    """
+    limits = replace(limits, max_bytes=limits.max_params_file_bytes)
     path = existing_path(text)
     shown = str(path)
     if path.is_dir():
@@ -49,7 +55,7 @@ def load_params_file(text: str) -> ParamsFile:
             f"--params-file '{text}' is neither YAML, TOML nor JSON",
             hint="use a file whose name ends in .yaml, .yml, .toml or .json",
         )
-    loaded = load_file(path, display_path=shown)
+    loaded = load_file(path, display_path=shown, limits=limits)
     if loaded.file is None:
         problems = tuple(_for_params(d) for d in loaded.diagnostics)
         return ParamsFile(shown, diagnostics=problems, sources=_text_of(path, shown))

@@ -7,16 +7,45 @@ from collections.abc import Iterable, Mapping
 
 from wink_decl.cli._command import Console
 from wink_decl.cli._paths import prompt_file, root_finder
+from wink_decl.cli._usage import UsageError, did_you_mean
 from wink_decl.compiler import CompileResult, compile_file
 from wink_decl.diagnostics import Diagnostic, render_text
+from wink_decl.limits import DEFAULT_LIMITS, Limits, LimitSettingError
 
-__all__ = ["add_file_options", "compile_prompt", "report"]
+__all__ = ["add_file_options", "add_limit_option", "compile_prompt", "limits_from", "report"]
 
 
 def add_file_options(parser: argparse.ArgumentParser) -> None:
-    """The prompt file and ``--root``, shared by every command that takes one prompt."""
+    """The prompt file, ``--root`` and ``--limit``, shared by every command taking one prompt."""
     parser.add_argument("file", metavar="FILE", help="the prompt file (.wink.yaml or .wink.toml)")
     add_root_option(parser)
+    add_limit_option(parser)
+
+
+def add_limit_option(parser: argparse.ArgumentParser) -> None:
+    """``--limit NAME=VALUE``: raise (or lower) one of the bounds on checking prompt files."""
+    parser.add_argument(
+        "--limit",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="change a bound on the work prompt files may cause, such as max_bytes=5000000 "
+        "(repeatable; docs/security.md lists every limit and its default)",
+    )
+
+
+def limits_from(args: argparse.Namespace) -> Limits:
+    """The limits ``--limit`` asks for; a setting that cannot apply is a usage error."""
+    try:
+        return DEFAULT_LIMITS.with_settings(list(args.limit))
+    except LimitSettingError as error:
+        hint = (
+            did_you_mean(error.name, Limits.names()) if error.problem == "names no limit" else None
+        )
+        raise UsageError(
+            f"--limit {error.setting}: {error.problem}",
+            hint=hint or f"write it as NAME=VALUE with NAME one of {', '.join(Limits.names())}",
+        ) from None
 
 
 def add_root_option(parser: argparse.ArgumentParser) -> None:
@@ -41,6 +70,6 @@ def compile_prompt(args: argparse.Namespace, console: Console) -> CompileResult:
     """Compile ``args.file`` under its root, its diagnostics (warnings too) written."""
     path = prompt_file(args.file)
     root = root_finder(args.root)(path)
-    result = compile_file(path, root=root, display_path=str(path))
+    result = compile_file(path, root=root, display_path=str(path), limits=limits_from(args))
     report(console, result.diagnostics, result.sources)
     return result

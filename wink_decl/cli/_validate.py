@@ -10,10 +10,11 @@ from wink_decl.cli._checking import PARALLEL_MIN_FILES, Job, available_cpus, che
 from wink_decl.cli._command import Command, Console
 from wink_decl.cli._paths import existing_path, root_finder
 from wink_decl.cli._progress import Progress
-from wink_decl.cli._prompt import add_root_option, report
+from wink_decl.cli._prompt import add_limit_option, add_root_option, limits_from, report
 from wink_decl.cli._usage import UsageError
 from wink_decl.compiler import PROMPT_SUFFIXES, find_prompt_files
 from wink_decl.diagnostics import sort_diagnostics
+from wink_decl.limits import Limits
 
 __all__ = ["COMMAND", "PROGRESS_MIN_FILES"]
 
@@ -30,6 +31,7 @@ def _configure(parser: argparse.ArgumentParser) -> None:
         "(hidden folders are skipped)",
     )
     add_root_option(parser)
+    add_limit_option(parser)
     parser.add_argument(
         "--format",
         choices=("text", "json"),
@@ -60,7 +62,7 @@ def _positive(text: str) -> int:
 
 
 def _run(args: argparse.Namespace, console: Console) -> int:
-    jobs = _gather(args.paths, args.root, args.cache_dir)
+    jobs = _gather(args.paths, args.root, args.cache_dir, limits_from(args))
     workers = args.jobs or (available_cpus() if len(jobs) >= PARALLEL_MIN_FILES else 1)
     show = console.interactive and args.format == "text" and len(jobs) >= PROGRESS_MIN_FILES
     progress = Progress(console.err if show else None, len(jobs))
@@ -88,7 +90,9 @@ def _run(args: argparse.Namespace, console: Console) -> int:
     return 0 if all(checked.ok for checked in results) else 1
 
 
-def _gather(paths: Sequence[str], root: str | None, cache_dir: str | None) -> list[Job]:
+def _gather(
+    paths: Sequence[str], root: str | None, cache_dir: str | None, limits: Limits
+) -> list[Job]:
     """Every prompt file named or found under a folder, once each, in the order given."""
     find_root = root_finder(root)
     seen: set[str] = set()
@@ -106,7 +110,7 @@ def _gather(paths: Sequence[str], root: str | None, cache_dir: str | None) -> li
             key = str(file.resolve())
             if key not in seen:
                 seen.add(key)
-                jobs.append(Job(str(file), prompt_root, cache_dir))
+                jobs.append(Job(str(file), prompt_root, cache_dir, limits))
     return jobs
 
 

@@ -13,6 +13,7 @@ from wink_decl.compiler._stamp import IncludeState, digest, stamp_of
 from wink_decl.compiler._tools import compile_tool
 from wink_decl.diagnostics import Diagnostic
 from wink_decl.errors import PromptValidationError
+from wink_decl.limits import DEFAULT_LIMITS, Limits
 from wink_decl.loader import JSONPath, LoadedFile, load_file, read_stamped
 from wink_decl.runtime._keys import did_you_mean, key_from_title
 from wink_decl.schema.validate import validate_document
@@ -28,11 +29,19 @@ __all__ = ["Includer"]
 class Includer:
     """Resolves includes for one compilation: bounded to the root, cycles refused."""
 
-    def __init__(self, root: Path, catalog: PluginCatalog, sources: dict[str, str]) -> None:
+    def __init__(
+        self,
+        root: Path,
+        catalog: PluginCatalog,
+        sources: dict[str, str],
+        limits: Limits = DEFAULT_LIMITS,
+    ) -> None:
         """Includes resolve relative to ``root`` and may not leave it.
 
-        The text of each file read goes into ``sources``, for quoting and hashing.
+        The text of each file read goes into ``sources``, for quoting and hashing; ``limits``
+        bound each file read and how many and how deep includes may go.
         """
+        self.limits = limits
         self._given_root = root
         self._resolved_root: Path | None = None
         self._catalog = catalog
@@ -103,11 +112,11 @@ class Includer:
                 return None
             shown_path = _display(target)
             try:
-                content, stamp = read_stamped(target)
+                content, stamp = read_stamped(target, self.limits)
             except OSError:  # gone or unreadable since is_file(): load_file says which
                 content, stamp = None, before
             self.states[target] = IncludeState(stamp, digest(content))
-            result = load_file(target, display_path=shown_path, content=content)
+            result = load_file(target, display_path=shown_path, content=content, limits=self.limits)
             file = result.file
             problems = list(result.diagnostics)
             if file is None:

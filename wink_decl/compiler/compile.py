@@ -22,6 +22,7 @@ from wink_decl.compiler._tools import compile_tool
 from wink_decl.compiler._types import make_dataclass_for, spec_from_data
 from wink_decl.diagnostics import Diagnostic, Span, sort_diagnostics
 from wink_decl.errors import PromptValidationError
+from wink_decl.limits import DEFAULT_LIMITS, Limits
 from wink_decl.loader import LoadedFile, load_file
 from wink_decl.plugins import PluginCatalog, compare_params, handler_params_type
 from wink_decl.runtime._keys import KEY_PATTERN
@@ -107,14 +108,16 @@ def compile_file(
     catalog: PluginCatalog | None = None,
     display_path: str | None = None,
     content: bytes | None = None,
+    limits: Limits = DEFAULT_LIMITS,
 ) -> CompileResult:
     """Load and compile one file; ``root`` bounds includes and names the default ns.
 
-    ``content`` is the file's bytes when the caller has read them already (to hash them).
+    ``content`` is the file's bytes when the caller has read them already (to hash them);
+    ``limits`` bound the work for this file and everything it includes.
     """
     # Strings, not Path objects, on the way to the loader: a Path costs microseconds to build.
     file_path = os.fspath(path)
-    loaded = load_file(file_path, display_path=display_path, content=content)
+    loaded = load_file(file_path, display_path=display_path, content=content, limits=limits)
     if loaded.file is None:
         shown = display_path or file_path
         return CompileResult(None, loaded.diagnostics, quotable(Path(file_path), shown))
@@ -122,7 +125,9 @@ def compile_file(
         prompt_root = Path(os.path.dirname(file_path))  # noqa: PTH120 - a str already
     else:
         prompt_root = root if isinstance(root, Path) else Path(root)
-    return compile_loaded(loaded.file, file_path=file_path, root=prompt_root, catalog=catalog)
+    return compile_loaded(
+        loaded.file, file_path=file_path, root=prompt_root, catalog=catalog, limits=limits
+    )
 
 
 def compile_loaded(
@@ -131,12 +136,13 @@ def compile_loaded(
     file_path: str | os.PathLike[str],
     root: Path,
     catalog: PluginCatalog | None = None,
+    limits: Limits = DEFAULT_LIMITS,
 ) -> CompileResult:
     """Validate and compile an already loaded file."""
     sources = {file.path: file.text}  # the includer adds the files it reads
     document, problems = validate_document(file.data, file.source_map)
     ctx = CompileContext(file)
-    builder = _Builder(ctx, file_path, root, catalog or default_catalog(), sources)
+    builder = _Builder(ctx, file_path, root, catalog or default_catalog(), sources, limits)
     if document is not None and not problems:
         prompt = builder.build()
     else:
@@ -179,6 +185,7 @@ class _Builder:
         root: Path,
         catalog: PluginCatalog,
         sources: dict[str, str],
+        limits: Limits,
     ) -> None:
         self.ctx = ctx
         self.data: Mapping[str, Any] = ctx.file.data  # pyright: ignore[reportAttributeAccessIssue]
@@ -186,7 +193,7 @@ class _Builder:
         self.root = root
         self.catalog = catalog
         self.sources = sources
-        self.includer = Includer(root, catalog, sources)
+        self.includer = Includer(root, catalog, sources, limits)
 
     def build(self) -> CompiledPrompt | None:
         data = self.data

@@ -18,6 +18,7 @@ from wink_decl.compiler.compile import (
     default_catalog,
 )
 from wink_decl.diagnostics import Diagnostic, DiagnosticError
+from wink_decl.limits import DEFAULT_LIMITS, Limits
 from wink_decl.loader import read_stamped
 from wink_decl.plugins import PluginCatalog
 from wink_decl.runtime._keys import did_you_mean
@@ -76,9 +77,11 @@ class PromptRegistry:
         *,
         catalog: PluginCatalog | None = None,
         cache_dir: str | Path | None = None,
+        limits: Limits = DEFAULT_LIMITS,
     ) -> None:
-        """Scan nothing yet; ``addresses()`` or ``get()`` will."""
+        """Scan nothing yet; ``addresses()`` or ``get()`` will. ``limits`` bound every compile."""
         self._root = Path(root)
+        self._limits = limits
         self._catalog = catalog or default_catalog()
         self._cache: dict[str, _Entry] = {}
         self._locks: dict[str, threading.Lock] = {}
@@ -86,7 +89,10 @@ class PromptRegistry:
         self._index: Mapping[str, Path] = {}
         """``ns/key`` -> file, as the last scan found them. Replaced whole, never changed."""
         self._disk = (
-            None if cache_dir is None else DiskCache(cache_dir, self._catalog.fingerprint())
+            None
+            if cache_dir is None
+            # A result depends on the limits it was made under, so they are part of every key.
+            else DiskCache(cache_dir, f"{self._catalog.fingerprint()}\0{limits!r}")
         )
 
     @property
@@ -186,14 +192,14 @@ class PromptRegistry:
 
     def _compile(self, key: str) -> CompileResult:
         entry = self._cache.get(key)
-        read = _read(key)
+        read = _read(key, self._limits)
         if read is None:
             return self._unreadable(key)
         return self._recompile(key, *read, entry)
 
     def _check(self, key: str) -> CachedResult:
         entry = self._cache.get(key)
-        read = _read(key)
+        read = _read(key, self._limits)
         if read is None:
             return _cached(self._unreadable(key))
         disk = self._disk
@@ -210,7 +216,7 @@ class PromptRegistry:
         its answer until it changes; a missing one is asked again next time.
         """
         stamp = stamp_of(key)  # before compile_file tries to read it
-        result = compile_file(key, root=self._root, catalog=self._catalog)
+        result = compile_file(key, root=self._root, catalog=self._catalog, limits=self._limits)
         if stamp is not None:
             self._cache[key] = _Entry(stamp, None, result)
         return result
@@ -222,7 +228,9 @@ class PromptRegistry:
         if entry is not None and entry.content == content and entry.fresh(entry.stamp):
             self._cache[key] = _Entry(stamp, content, entry.result, entry.includes)
             return entry.result
-        result = compile_file(key, root=self._root, catalog=self._catalog, content=content)
+        result = compile_file(
+            key, root=self._root, catalog=self._catalog, content=content, limits=self._limits
+        )
         states = result.include_states
         includes = tuple((path, states[path].stamp) for path in result.includes)
         self._cache[key] = _Entry(stamp, content, result, includes)
@@ -259,9 +267,9 @@ def _cached(result: CompileResult) -> CachedResult:
     return CachedResult(result.diagnostics, result.sources, artifact)
 
 
-def _read(path: str) -> tuple[bytes, Stamp] | None:
+def _read(path: str, limits: Limits) -> tuple[bytes, Stamp] | None:
     """The file's bytes (as far as the loader would read them) and its state; None if gone."""
     try:
-        return read_stamped(path)
+        return read_stamped(path, limits)
     except OSError:
         return None

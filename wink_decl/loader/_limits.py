@@ -1,34 +1,11 @@
-"""Limits on what one prompt file may cost to load, and the diagnostics for going past them."""
+"""The diagnostics for a file that goes past its ``Limits`` (defined in ``wink_decl.limits``)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from wink_decl.diagnostics import Diagnostic, Span
+from wink_decl.limits import MAX_DEPTH_CEILING, Limits
 
-MAX_DEPTH_CEILING = 200
-"""The deepest nesting a loader can check without running out of Python stack."""
-
-
-@dataclass(frozen=True, slots=True)
-class Limits:
-    """Bounds on one file: its size, its nesting and how many values it expands to.
-
-    ``max_depth`` counts nested mappings and lists (the top-level mapping is level 1);
-    ``max_nodes`` counts values after aliases are expanded, so an alias bomb fails fast.
-    """
-
-    max_bytes: int = 1_000_000
-    max_depth: int = 64
-    max_nodes: int = 200_000
-
-    def __post_init__(self) -> None:
-        """Every limit is positive; ``max_depth`` stays where the loaders can check it."""
-        for name in ("max_bytes", "max_depth", "max_nodes"):
-            if getattr(self, name) < 1:
-                raise ValueError(f"Limits.{name} must be at least 1")
-        if self.max_depth > MAX_DEPTH_CEILING:
-            raise ValueError(f"Limits.max_depth must be at most {MAX_DEPTH_CEILING}")
+__all__ = ["MAX_DEPTH_CEILING", "Limits", "too_deep", "too_many_bytes", "too_many_values"]
 
 
 def too_many_bytes(path: str, size: int, limit: int) -> Diagnostic:
