@@ -35,7 +35,7 @@ if TYPE_CHECKING:
     from wink_decl.runtime.session import SessionProtocol
     from wink_decl.runtime.tool import Tool
 
-__all__ = ["InnerLoop", "InnerLoopConfig", "MainLoop"]
+__all__ = ["InnerLoop", "InnerLoopConfig", "MainLoop", "limit_passed", "turn_limit_passed"]
 
 logger = logging.getLogger("wink_decl.loop")
 
@@ -128,12 +128,7 @@ class InnerLoop:
                 messages.append(outcome.message)
                 if self._config.supports_dynamic_tools:
                     offer = self._follow_session(executor, offer, outcome)
-        raise PromptEvaluationError(
-            f"Prompt '{self._prompt.name}' did not finish within {self._config.max_turns} model "
-            "turns.",
-            prompt_name=self._prompt.name,
-            phase="loop",
-        )
+        raise turn_limit_passed(self._prompt.name, self._config.max_turns)
 
     def _response(
         self,
@@ -163,19 +158,9 @@ class InnerLoop:
         return replace(request, timeout=max(self._deadline.remaining(), 0.0))
 
     def _check_limits(self) -> None:
-        if self._deadline is not None and self._deadline.expired():
-            raise PromptEvaluationError(
-                f"The deadline passed before prompt '{self._prompt.name}' finished.",
-                prompt_name=self._prompt.name,
-                phase="deadline",
-            )
-        reason = self._budget.exhausted()
-        if reason is not None:
-            raise PromptEvaluationError(
-                f"Prompt '{self._prompt.name}' stopped: {reason}.",
-                prompt_name=self._prompt.name,
-                phase="budget",
-            )
+        passed = limit_passed(self._prompt.name, self._deadline, self._budget)
+        if passed is not None:
+            raise passed
 
     def _turn(self, request: ProviderRequest, turn: int) -> ProviderReply:
         """One model turn, recorded in the session and counted against the budget."""
@@ -221,6 +206,37 @@ class InnerLoop:
             self._session.metrics.increment(TOOLS_INJECTED, len(added))
             logger.info("Injected tools from section %s: %s", key or "-", ", ".join(names))
         return offer if executor.tools == offer.tools else _Offer(executor.tools)
+
+
+def limit_passed(
+    prompt_name: str, deadline: Deadline | None, budget: BudgetTracker
+) -> PromptEvaluationError | None:
+    """Why no further model turn may start (the deadline, the budget), or None.
+
+    The loop checks this before every turn; an adapter that runs its provider's own agent loop
+    checks it too, so a run stops for the same reasons, in the same words.
+    """
+    if deadline is not None and deadline.expired():
+        return PromptEvaluationError(
+            f"The deadline passed before prompt '{prompt_name}' finished.",
+            prompt_name=prompt_name,
+            phase="deadline",
+        )
+    reason = budget.exhausted()
+    if reason is not None:
+        return PromptEvaluationError(
+            f"Prompt '{prompt_name}' stopped: {reason}.", prompt_name=prompt_name, phase="budget"
+        )
+    return None
+
+
+def turn_limit_passed(prompt_name: str, max_turns: int) -> PromptEvaluationError:
+    """The error of a conversation that used all its turns without an answer."""
+    return PromptEvaluationError(
+        f"Prompt '{prompt_name}' did not finish within {max_turns} model turns.",
+        prompt_name=prompt_name,
+        phase="loop",
+    )
 
 
 def _retry_message(problem: str) -> str:

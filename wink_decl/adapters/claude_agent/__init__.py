@@ -14,10 +14,9 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from wink_decl.adapters._shared import require_sdk
-from wink_decl.errors import PromptEvaluationError
 from wink_decl.runtime.adapter import PromptResponse, ProviderAdapter
 from wink_decl.runtime.budget import Budget, BudgetTracker
-from wink_decl.runtime.loop import DEFAULT_MAX_TURNS
+from wink_decl.runtime.loop import DEFAULT_MAX_TURNS, limit_passed
 from wink_decl.runtime.provider import OPENING_MESSAGE
 
 if TYPE_CHECKING:
@@ -170,17 +169,9 @@ class ClaudeAgentSDKAdapter(ProviderAdapter):
 
 def _check_limits(prompt_name: str, deadline: Deadline | None, budget: BudgetTracker) -> None:
     """The runtime loop's checks before a turn, made before Claude Code starts."""
-    if deadline is not None and deadline.expired():
-        raise PromptEvaluationError(
-            f"The deadline passed before prompt '{prompt_name}' finished.",
-            prompt_name=prompt_name,
-            phase="deadline",
-        )
-    reason = budget.exhausted()
-    if reason is not None:
-        raise PromptEvaluationError(
-            f"Prompt '{prompt_name}' stopped: {reason}.", prompt_name=prompt_name, phase="budget"
-        )
+    passed = limit_passed(prompt_name, deadline, budget)
+    if passed is not None:
+        raise passed
 
 
 def _run_blocking(work: Callable[[], Coroutine[Any, Any, T]]) -> T:

@@ -39,6 +39,7 @@ from wink_decl.adapters.claude_agent._transcript import Transcript
 from wink_decl.errors import PromptEvaluationError
 from wink_decl.runtime.adapter import PromptResponse
 from wink_decl.runtime.executor import ToolExecutor
+from wink_decl.runtime.loop import limit_passed, turn_limit_passed
 from wink_decl.runtime.output import parse_output
 from wink_decl.runtime.provider import ProviderMessage, ProviderToolCall
 
@@ -196,22 +197,11 @@ class Conversation:
         """After a response that called tools: end the conversation if no turn may follow."""
         name = self._prompt.name
         if self._transcript.turns >= self._settings.max_turns:
-            self._end(
-                PromptEvaluationError(
-                    f"Prompt '{name}' did not finish within {self._settings.max_turns} model "
-                    "turns.",
-                    prompt_name=name,
-                    phase="loop",
-                )
-            )
+            self._end(turn_limit_passed(name, self._settings.max_turns))
             return True
-        reason = self._budget.exhausted()
-        if reason is not None:
-            self._end(
-                PromptEvaluationError(
-                    f"Prompt '{name}' stopped: {reason}.", prompt_name=name, phase="budget"
-                )
-            )
+        exhausted = limit_passed(name, None, self._budget)
+        if exhausted is not None:
+            self._end(exhausted)
             return True
         return False
 
