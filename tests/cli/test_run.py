@@ -93,20 +93,24 @@ def folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return tmp_path
 
 
-def run_notes(cli: Run, server: ProviderServer, *extra: str) -> tuple[int, str, str]:
+def run_with(cli: Run, model: str, base_url: str, *extra: str) -> tuple[int, str, str]:
+    """``wink-decl run`` of the notes prompt about releases, with ``model`` at ``base_url``."""
     return cli(
         "run",
         "prompts/notes.wink.toml",
         "--model",
-        "openai:gpt-test",
+        model,
         "--base-url",
-        f"{server.url}/v1",
+        base_url,
         "--param",
         "topic=releases",
-        "--workspace",
-        "workspace",
         *extra,
     )
+
+
+def run_notes(cli: Run, server: ProviderServer, *extra: str) -> tuple[int, str, str]:
+    """The notes prompt against the OpenAI-shaped ``server``, in the workspace folder."""
+    return run_with(cli, "openai:gpt-test", f"{server.url}/v1", "--workspace", "workspace", *extra)
 
 
 def three_turns() -> list[Reply]:
@@ -240,16 +244,7 @@ def test_without_a_workspace_the_files_are_an_empty_folder_in_memory(
 ) -> None:
     script = [reply(tool_calls=[READ_SECTION]), reply(tool_calls=[READ_NOTES]), reply("None.")]
     with ProviderServer(script) as server:
-        status, out, _ = cli(
-            "run",
-            "prompts/notes.wink.toml",
-            "--model",
-            "openai:gpt-test",
-            "--base-url",
-            f"{server.url}/v1",
-            "--param",
-            "topic=releases",
-        )
+        status, out, _ = run_with(cli, "openai:gpt-test", f"{server.url}/v1")
     assert (status, out) == (0, "None.\n")
     assert server.requests[2].json["messages"][-1]["content"] == ("File 'NOTES.md' does not exist.")
 
@@ -293,17 +288,8 @@ def test_anthropic_runs_the_same_prompt(cli: Run, folder: Path) -> None:
         anthropic_reply(ANSWER),
     ]
     with ProviderServer(script) as server:
-        status, out, err = cli(
-            "run",
-            "prompts/notes.wink.toml",
-            "--model",
-            "anthropic:claude-test",
-            "--base-url",
-            server.url,
-            "--param",
-            "topic=releases",
-            "--workspace",
-            "workspace",
+        status, out, err = run_with(
+            cli, "anthropic:claude-test", server.url, "--workspace", "workspace"
         )
     assert (status, out, err) == (0, ANSWER + "\n", "")
     assert server.requests[0].json["system"] == SUMMARIZED
@@ -339,16 +325,7 @@ def test_a_refused_key_is_one_line_without_the_key(cli: Run, folder: Path) -> No
 
 def test_a_server_nobody_runs_is_a_connection_error(cli: Run, folder: Path) -> None:
     url = f"http://127.0.0.1:{unused_port()}/v1"
-    status, out, err = cli(
-        "run",
-        "prompts/notes.wink.toml",
-        "--model",
-        "openai:gpt-test",
-        "--base-url",
-        url,
-        "--param",
-        "topic=releases",
-    )
+    status, out, err = run_with(cli, "openai:gpt-test", url)
     assert (status, out) == (1, "")
     assert err.startswith(f"wink-decl: error: Could not connect to {url}: connection refused")
     assert err.endswith("  hint: check the base URL and that the server is running\n")
@@ -649,17 +626,8 @@ def test_the_transcript_keeps_arguments_as_the_model_sent_them(cli: Run, folder:
             anthropic_reply("Done."),
         ]
     ) as server:
-        status, _, _ = cli(
-            "run",
-            "prompts/notes.wink.toml",
-            "--model",
-            "anthropic:claude-test",
-            "--base-url",
-            server.url,
-            "--param",
-            "topic=releases",
-            "--transcript",
-            "anthropic.jsonl",
+        status, _, _ = run_with(
+            cli, "anthropic:claude-test", server.url, "--transcript", "anthropic.jsonl"
         )
     assert status == 0
     assert strip_times((folder / "anthropic.jsonl").read_text())[2]["arguments"] == {
@@ -684,17 +652,8 @@ def test_claude_code_runs_the_prompt_in_the_workspace(
         monkeypatch.setenv(name, value)
     monkeypatch.setenv("HOME", str(folder))
     with AnsweringServer(claude_moves) as server:
-        status, out, err = cli(
-            "run",
-            "prompts/notes.wink.toml",
-            "--model",
-            "claude-agent:claude-test",
-            "--base-url",
-            server.url,
-            "--param",
-            "topic=releases",
-            "--workspace",
-            "workspace",
+        status, out, err = run_with(
+            cli, "claude-agent:claude-test", server.url, "--workspace", "workspace"
         )
     assert (status, out, err) == (0, ANSWER + "\n", "")
     results = [call.tool_results for call in server.calls if call.tool_results]
