@@ -2,34 +2,22 @@
 
 from __future__ import annotations
 
-import json
+import re
 from pathlib import Path
-from typing import Any
 
 import pytest
+from cache_entries import CompileCounter, body_of, entries, header_of
 from compiler_support import MAIN, make_catalog, prompt, rewrite, write
 
 from wink_decl.compiler import CachedResult, PromptRegistry, artifact_json
-from wink_decl.compiler import registry as registry_module
-from wink_decl.compiler._disk_cache import CACHE_FORMAT
+from wink_decl.compiler import _disk_cache as disk_cache_module
+from wink_decl.compiler._disk_cache import DiskCache
+from wink_decl.compiler._stamp import IncludeState
 from wink_decl.diagnostics import render_text
+from wink_decl.limits import Limits
 from wink_decl.plugins import PluginCatalog
 
 BROKEN = "key: broken\nsections:\n  - key: task\n    title: Task\n    tempalte: Hi.\n"
-
-
-class CompileCounter:
-    """Counts real compilations, so a test can tell a cache hit from work done again."""
-
-    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
-        self.calls: list[str] = []
-        real = registry_module.compile_file
-
-        def counting(path: Any, **options: Any) -> Any:
-            self.calls.append(str(path))
-            return real(path, **options)
-
-        monkeypatch.setattr(registry_module, "compile_file", counting)
 
 
 @pytest.fixture
@@ -45,10 +33,6 @@ def cache(tmp_path: Path) -> Path:
 def fresh(cache: Path, catalog: PluginCatalog | None = None) -> PromptRegistry:
     """A registry as a new process would make it: nothing in memory, the same folder on disk."""
     return PromptRegistry(".", catalog=catalog or make_catalog(), cache_dir=cache)
-
-
-def entries(cache: Path) -> list[Path]:
-    return sorted(cache.glob("*.json"))
 
 
 def same(a: CachedResult, b: CachedResult) -> bool:
@@ -160,16 +144,9 @@ def test_entries_are_json_data_in_a_tagged_ignored_folder(here: Path, cache: Pat
     write(here, "review.wink.yaml", prompt("review"))
     fresh(cache).check("review.wink.yaml")
     (entry,) = entries(cache)
-    data = json.loads(entry.read_text(encoding="utf-8"))
-    assert sorted(data) == [
-        "artifact",
-        "diagnostics",
-        "format",
-        "includes",
-        "sources",
-        "wink_decl",
-    ]
-    assert data["format"] == CACHE_FORMAT
+    assert re.fullmatch(r"wink-decl\.cache/2 [0-9a-f]{64}", header_of(entry))
+    data = body_of(entry)
+    assert sorted(data) == ["artifact", "diagnostics", "includes", "sources", "wink_decl"]
     assert data["sources"] == {"review.wink.yaml": prompt("review")}
     assert (cache / ".gitignore").read_text(encoding="utf-8") == (
         "# Written by wink-decl: a cache, safe to delete.\n*\n"
@@ -195,10 +172,11 @@ def test_a_damaged_entry_is_a_miss_and_is_replaced(
     write(here, "review.wink.yaml", prompt("review"))
     good = fresh(cache).check("review.wink.yaml")
     (entry,) = entries(cache)
+    stored = entry.read_bytes()
     entry.write_text(damage, encoding="utf-8")
     assert same(fresh(cache).check("review.wink.yaml"), good)
     assert counter.calls == ["review.wink.yaml"] * 2
-    assert json.loads(entry.read_text(encoding="utf-8"))["format"] == CACHE_FORMAT
+    assert entry.read_bytes() == stored
 
 
 def test_a_cache_folder_that_cannot_be_written_costs_speed_not_correctness(
@@ -230,3 +208,72 @@ def test_without_a_cache_folder_nothing_is_written(here: Path, tmp_path: Path) -
     registry = PromptRegistry(".", catalog=make_catalog())
     assert registry.check("review.wink.yaml").ok
     assert sorted(p.name for p in tmp_path.iterdir()) == ["prompts"]
+
+
+def test_a_result_whose_include_was_there_but_unreadable_is_not_stored(
+    here: Path, cache: Path, counter: CompileCounter
+) -> None:
+    """A folder, a FIFO or a file without permission all read as 'no digest': a later look
+    could not tell which one the compile saw, so the result is compiled every time."""
+    write(here, "main.wink.yaml", MAIN)
+    (here / "common" / "tone.wink.yaml").mkdir(parents=True)
+    first = fresh(cache).check("main.wink.yaml")
+    assert [d.code for d in first.diagnostics] == ["include-missing"]
+    assert same(fresh(cache).check("main.wink.yaml"), first)
+    assert counter.calls == ["main.wink.yaml"] * 2
+    assert entries(cache) == []
+
+
+def disk_cache(tmp_path: Path, root: Path | None = None, **limits: int) -> DiskCache:
+    return DiskCache(tmp_path / "cache", "plugins", root or tmp_path, Limits(**limits))
+
+
+NOTHING = CachedResult((), {}, {"sections": []})
+
+
+def put(
+    disk: DiskCache,
+    includes: list[tuple[Path, IncludeState]],
+    sources: dict[str, str] | None = None,
+) -> None:
+    artifact = NOTHING.artifact
+    disk.put("k", diagnostics=(), sources=sources or {}, artifact=artifact, includes=includes)
+
+
+@pytest.mark.parametrize(
+    ("includes", "sources"),
+    [
+        ([(Path("/a"), IncludeState((1, 1), None))], None),
+        ([(Path("/a"), IncludeState(None, None))] * 3, None),
+        ([], {"a.wink.yaml": "\ud800"}),
+        ([], {"a.wink.yaml": "x" * 2000}),
+    ],
+    ids=["include-there-but-unreadable", "too-many-includes", "lone-surrogate", "too-large"],
+)
+def test_an_entry_no_process_could_use_is_not_written(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    includes: list[tuple[Path, IncludeState]],
+    sources: dict[str, str] | None,
+) -> None:
+    monkeypatch.setattr(disk_cache_module, "MAX_ENTRY_BYTES", 1000)
+    disk = disk_cache(tmp_path, max_include_files=2)
+    put(disk, includes, sources)
+    assert not (tmp_path / "cache").exists()
+    put(disk, [])
+    assert disk.get("k") == NOTHING
+
+
+def test_includes_of_a_root_that_cannot_be_resolved_never_match(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def loop(self: Path, strict: bool = False) -> Path:  # as Python 3.11 and 3.12 do
+        raise RuntimeError(f"Symlink loop from '{self}'")
+
+    disk = disk_cache(tmp_path)
+    put(disk, [(tmp_path / "x.wink.yaml", IncludeState(None, None))])
+    with monkeypatch.context() as patch:
+        patch.setattr(Path, "resolve", loop)
+        assert disk.get("k") is None
+    put(disk, [])
+    assert disk.get("k") == NOTHING

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from cache_entries import body_of
 from compiler_support import MAIN, make_catalog, prompt, rewrite, write
 from concurrency import run_python, run_threads
 
@@ -57,7 +58,7 @@ def test_threads_filling_one_cache_folder_at_once(here: Path, tmp_path: Path) ->
     ]  # no temporary file left behind
     assert len(entries) == len(names) + 2
     for entry in cache.glob("*.json"):
-        json.loads(entry.read_text(encoding="utf-8"))  # every entry whole
+        body_of(entry)  # every entry whole
     later = PromptRegistry(".", catalog=make_catalog(), cache_dir=cache)
     assert [shown(later.check(name)) for name in names] == expected
 

@@ -1,32 +1,74 @@
-"""Compile results kept on disk as JSON, keyed by content, so later processes skip the work.
+"""Compile results kept on disk, keyed by content and signed, so later processes skip the work.
 
-One file per prompt file state: ``<folder>/<key>.json``. The key covers the file's bytes, its
-path under the root (the ns and the reported paths come from it), the wink-decl version and the
-installed plugins; the entry lists the files the prompt includes with their digests, checked
-on every hit. Entries are data (diagnostics, artifact, quoted sources), never pickle: a cache
-folder from elsewhere can at worst claim a wrong result, never run code.
+The cache is a hint, never an authority: whatever is in the folder (a shared CI cache may have
+been restored from what a hostile pull request saved), the worst it can do is cost a compile.
+
+Keys. One file per prompt file state: ``<folder>/<key>.json``. The key is a sha256 over the
+wink-decl version, the installed plugins and the limits, the root and the file's path under it
+(the ns and the reported paths come from them) and the file's bytes.
+
+Entries. A header line, ``wink-decl.cache/2 <mac>``, then the JSON body: the diagnostics,
+the artifact, the quoted sources, and every file the includes named with the digest of the
+bytes the compile read (null: it did not exist). The mac is HMAC-SHA256 over the format, the
+key (so an entry copied under another file's key does not verify) and the body.
+
+The secret (``wink_decl.compiler._cache_key``) never lives in the cache folder:
+``WINK_DECL_CACHE_KEY`` when set (at least 32 characters; CI passes a repository secret, which
+runs for pull requests from forks cannot read), else a random key made on first use in the
+user's state folder (``$XDG_STATE_HOME`` or ``~/.local/state``, ``wink-decl/cache-key``, mode
+0600). The trade-off: a folder restored without the key that signed it is all misses (each
+file is checked again and its entry re-signed with the key at hand), and so is every run on a
+fresh CI machine without the variable. Without any usable key (a short variable, a home that
+cannot be written) the cache is not used at all.
+
+Reading an entry, in order, each failure a miss (the file is compiled again and its entry
+rewritten), never an error:
+
+1. ``lstat``: only a regular file of at most ``MAX_ENTRY_BYTES`` is opened (a FIFO or a link
+   to ``/dev/zero`` is never opened); opened without following links or waiting, checked again
+   with ``fstat``, read at most that many bytes.
+2. The mac, compared in constant time, before any JSON is parsed: an entry edited to claim
+   success, truncated or not JSON at all stops here.
+3. The include list, re-checked: no more than ``max_include_files``; each path absolute,
+   under the resolved root, without ``.``/``..`` parts, through folders that are not links;
+   each read as the compile reads it (at most ``max_bytes + 1`` bytes) by ``read_regular``,
+   so a special file there is refused unread and a file outside the root is never touched.
+
+Writes are atomic (``write_atomically``), so concurrent writers leave one whole entry.
+Entries are data, never pickle: even a signed one cannot run code.
 """
 
 from __future__ import annotations
 
 import hashlib
+import hmac
 import json
+import os
+import stat
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
 from wink_decl import __version__
 from wink_decl._atomic import write_atomically
-from wink_decl.compiler._stamp import digest
+from wink_decl.compiler._cache_key import cache_secret
+from wink_decl.compiler._once import computed_once
+from wink_decl.compiler._regular import read_regular
+from wink_decl.compiler._stamp import IncludeState, digest
 from wink_decl.diagnostics import Diagnostic
+from wink_decl.limits import DEFAULT_LIMITS, Limits
 
-__all__ = ["CACHE_FORMAT", "CachedResult", "DiskCache"]
+__all__ = ["CACHE_FORMAT", "MAX_ENTRY_BYTES", "CachedResult", "DiskCache"]
 
-CACHE_FORMAT = "wink-decl.cache/1"
+CACHE_FORMAT = "wink-decl.cache/2"
+MAX_ENTRY_BYTES = 16 << 20
+"""A larger entry is neither read nor written: that file is compiled every time."""
 _IGNORE_ALL = "# Written by wink-decl: a cache, safe to delete.\n*\n"
 # The Cache Directory Tagging Specification: backup tools skip folders holding this file.
 _CACHEDIR_TAG = "Signature: 8a477f597d28d172789f06886806bc55\n# wink-decl cache\n"
+_CHANGED: Final = object()
+"""An include's state that matches no stored one: refused, or not what the compile saw."""
 
 
 @dataclass(frozen=True)
@@ -46,29 +88,70 @@ class CachedResult:
 
 
 class DiskCache:
-    """Reads and writes entries under ``folder``; a problem with the folder is never an error.
+    """Reads and writes the entries of prompts under ``root``; a problem is never an error.
 
-    The cache only saves time, so an unreadable, corrupt or unwritable entry counts as a miss.
+    The cache only saves time, so an entry that is unreadable, too large, not a regular file,
+    not signed with this key, or made from other includes counts as a miss.
     """
 
-    def __init__(self, folder: str | Path, environment: str) -> None:
-        """``environment`` names what besides content decides a result (the plugins)."""
+    def __init__(
+        self,
+        folder: str | Path,
+        environment: str,
+        root: str | Path,
+        limits: Limits = DEFAULT_LIMITS,
+    ) -> None:
+        """``environment`` names what besides content decides a result (plugins, limits)."""
         self._folder = Path(folder)
-        self._environment = f"{CACHE_FORMAT}\0{__version__}\0{environment}"
+        self._entries = os.path.join(folder, "")  # noqa: PTH118  # a str: no Path per hit
+        self._root = Path(root)
+        self._limits = limits
+        context = [CACHE_FORMAT, __version__, environment, str(self._root.absolute())]
+        # JSON: the fields cannot run into each other; NUL: neither can the path and content.
+        self._keys = hashlib.sha256(json.dumps(context).encode() + b"\0")
 
-    def key(self, path: str, root: Path, content: bytes) -> str:
+    @computed_once
+    def _secret(self) -> bytes | None:
+        """The signing key, looked up on first use: a registry that never misses needs none."""
+        return cache_secret(self._folder)
+
+    @computed_once
+    def _resolved_root(self) -> str:
+        """The root as the compile resolves it, with a separator: includes lie under it.
+
+        Resolved once per registry, as each compile does once; a NUL (under which nothing
+        lies) when it cannot be resolved (a link loop; Python 3.11 raises RuntimeError).
+        """
+        try:
+            return os.path.join(self._root.resolve(), "")  # noqa: PTH118  # a str per hit
+        except (OSError, RuntimeError):
+            return "\0"
+
+    def key(self, path: str, content: bytes) -> str:
         """The entry name for ``path`` (as the registry displays it) holding ``content``."""
-        where = f"{root.absolute()}\0{path}"
-        material = f"{self._environment}\0{where}\0".encode() + content
-        return hashlib.sha256(material).hexdigest()
+        material = self._keys.copy()
+        material.update(os.fsencode(path) + b"\0" + content)
+        return material.hexdigest()
 
     def get(self, key: str) -> CachedResult | None:
-        """The stored result, when it exists and the files it included are unchanged."""
+        """The stored result, when its entry verifies and the files it included are unchanged."""
+        secret = self._secret
+        if secret is None:
+            return None
         try:
-            entry = json.loads((self._folder / f"{key}.json").read_text(encoding="utf-8"))
-            return _result(entry) if _current(entry) else None
-        except (OSError, ValueError, KeyError, TypeError, AttributeError):
-            return None  # missing, unreadable or not ours: compile instead
+            found = read_regular(f"{self._entries}{key}.json", MAX_ENTRY_BYTES, whole=True)
+        except OSError:
+            return None  # missing or unreadable: compile instead
+        if found is None:
+            return None  # not a regular file, or too large
+        header, _, body = found[0].partition(b"\n")
+        if not hmac.compare_digest(header, _header(secret, key, body)):
+            return None  # not signed with this key, or changed since
+        try:
+            entry = json.loads(body)
+            return _result(entry) if self._current(entry["includes"]) else None
+        except (ValueError, KeyError, TypeError, AttributeError, RecursionError):
+            return None  # signed but not ours after all (a leaked key): compile instead
 
     def put(
         self,
@@ -77,26 +160,40 @@ class DiskCache:
         diagnostics: Sequence[Diagnostic],
         sources: Mapping[str, str],
         artifact: Mapping[str, Any] | None,
-        includes: Sequence[tuple[Path, str | None]],
+        includes: Sequence[tuple[Path, IncludeState]],
     ) -> None:
         """Store one result atomically; a reader sees the old entry or the new, never half.
 
-        ``includes`` pairs each included file with the digest of the bytes the compile read
-        (None: it could not be read). Digests taken now could describe a newer file than the
-        one compiled, and the entry would then be wrong for as long as that file stays.
+        ``includes`` pairs each file the includes named with its state as the compile read
+        it. Digests taken now could describe a newer file than the one compiled, and the
+        entry would then be wrong for as long as that file stays. A result whose includes
+        could not be re-checked exactly (one was there but unreadable: a folder, a FIFO) or
+        whose entry would be too large is not stored.
         """
+        secret = self._secret
+        if (
+            secret is None
+            or len(includes) > self._limits.max_include_files
+            or any(state.digest is None and state.stamp is not None for _, state in includes)
+        ):
+            return
         entry = {
-            "format": CACHE_FORMAT,
             "wink_decl": __version__,
-            "includes": [[str(path), digest] for path, digest in includes],
+            "includes": [[str(path), state.digest] for path, state in includes],
             "diagnostics": [d.to_json() for d in diagnostics],
             "sources": dict(sources),
             "artifact": artifact,
         }
-        text = json.dumps(entry, ensure_ascii=False, sort_keys=True)
+        try:
+            body = json.dumps(entry, ensure_ascii=False, sort_keys=True).encode("utf-8")
+        except UnicodeEncodeError:
+            return  # a lone surrogate in a text: nothing a later process could read back
+        data = _header(secret, key, body) + b"\n" + body
+        if len(data) > MAX_ENTRY_BYTES:
+            return  # no later process would read it
         try:
             self._prepare()
-            write_atomically(self._folder / f"{key}.json", text)
+            write_atomically(self._folder / f"{key}.json", data)
         except OSError:
             return  # a read-only or full disk costs speed, not correctness
 
@@ -107,23 +204,48 @@ class DiskCache:
         write_atomically(self._folder / ".gitignore", _IGNORE_ALL)
         write_atomically(self._folder / "CACHEDIR.TAG", _CACHEDIR_TAG)
 
+    def _current(self, includes: list[Any]) -> bool:
+        """True when every included file is still as the compile read it."""
+        if len(includes) > self._limits.max_include_files:
+            return False
+        for path, stored in includes:
+            if not isinstance(path, str) or self._state(path) != stored:
+                return False
+        return True
 
-def _current(entry: Mapping[str, Any]) -> bool:
-    """True when the entry is ours and every included file still has the stored digest."""
-    if entry["format"] != CACHE_FORMAT or entry["wink_decl"] != __version__:
-        return False
-    return all(_digest(Path(path)) == digest for path, digest in entry["includes"])
+    def _state(self, path: str) -> object:
+        """What the compile would find at ``path``: its digest, None when it does not exist.
+
+        ``_CHANGED`` (equal to nothing stored) when it is not a place the compile reads: not
+        under the root, through a link, not a regular file, or unreadable.
+        """
+        root = self._resolved_root
+        if not path.startswith(root):
+            return _CHANGED
+        parts = path[len(root) :].split(os.sep)  # noqa: PTH206  # a str: no Path per hit
+        if any(part in ("", ".", "..") for part in parts) or (os.altsep or "\0") in path:
+            return _CHANGED  # the compile stores resolved paths: none has these
+        folder = root
+        try:
+            for part in parts[:-1]:
+                folder = os.path.join(folder, part)  # noqa: PTH118  # a str: no Path per hit
+                if not stat.S_ISDIR(os.lstat(folder).st_mode):
+                    return _CHANGED  # a link (or a file) where the compile found a folder
+            found = read_regular(path, self._limits.max_bytes + 1)  # what a compile reads
+        except FileNotFoundError:
+            return None
+        except OSError:
+            return _CHANGED
+        return _CHANGED if found is None else digest(found[0])
+
+
+def _header(secret: bytes, key: str, body: bytes) -> bytes:
+    """``<format> <mac>``: the mac binds the body to this format and this key."""
+    message = f"{CACHE_FORMAT}\0{key}\0".encode() + body
+    return f"{CACHE_FORMAT} {hmac.digest(secret, message, 'sha256').hex()}".encode()
 
 
 def _result(entry: Mapping[str, Any]) -> CachedResult:
     diagnostics = tuple(Diagnostic.from_json(item) for item in entry["diagnostics"])
     sources = {str(path): str(text) for path, text in entry["sources"].items()}
     return CachedResult(diagnostics, sources, entry["artifact"])
-
-
-def _digest(path: Path) -> str | None:
-    """sha256 of the file's bytes; None when it cannot be read (a missing include)."""
-    try:
-        return digest(path.read_bytes())
-    except OSError:
-        return None

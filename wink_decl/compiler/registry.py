@@ -64,6 +64,9 @@ class PromptRegistry:
     and one saved again with the same bytes is not compiled again. With ``cache_dir``, results
     are also kept on disk as JSON keyed by the content's hash, the wink-decl version and the
     installed plugins, so another process can ``check`` an unchanged file without compiling it.
+    Entries there are signed with a key kept outside that folder and checked before use: one
+    that does not verify (damaged, edited, from another machine) is a miss and is rewritten,
+    never an error (see ``wink_decl.compiler._disk_cache``).
 
     One registry may be shared by any number of threads, while its files are edited, added
     and deleted: every answer is right for some version of the files. A file unchanged since
@@ -92,7 +95,9 @@ class PromptRegistry:
             None
             if cache_dir is None
             # A result depends on the limits it was made under, so they are part of every key.
-            else DiskCache(cache_dir, f"{self._catalog.fingerprint()}\0{limits!r}")
+            else DiskCache(
+                cache_dir, f"{self._catalog.fingerprint()}\0{limits!r}", self._root, limits
+            )
         )
 
     @property
@@ -204,7 +209,7 @@ class PromptRegistry:
             return _cached(self._unreadable(key))
         disk = self._disk
         if disk is not None:
-            found = disk.get(disk.key(key, self._root, read[0]))
+            found = disk.get(disk.key(key, read[0]))
             if found is not None:
                 return found
         return _cached(self._recompile(key, *read, entry))
@@ -236,11 +241,11 @@ class PromptRegistry:
         self._cache[key] = _Entry(stamp, content, result, includes)
         if self._disk is not None:
             self._disk.put(
-                self._disk.key(key, self._root, content),
+                self._disk.key(key, content),
                 diagnostics=result.diagnostics,
                 sources=result.sources,
                 artifact=None if result.prompt is None else result.prompt.artifact,
-                includes=[(path, states[path].digest) for path in result.includes],
+                includes=[(path, states[path]) for path in result.includes],
             )
         return result
 

@@ -1,0 +1,96 @@
+"""``read_regular``: a bounded read of a regular file; nothing else is opened or waited on."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+from concurrency import run_threads
+
+from wink_decl.compiler import _regular
+from wink_decl.compiler._regular import read_regular
+
+
+def read(path: Path, most: int, *, whole: bool = False) -> bytes | None:
+    found = run_threads(
+        lambda _: read_regular(str(path), most, whole=whole),
+        threads=1,
+        timeout=30,
+        switch_interval=None,
+    )[0]
+    return None if found is None else found[0]
+
+
+def test_at_most_the_bytes_asked_for(tmp_path: Path) -> None:
+    path = tmp_path / "f"
+    path.write_bytes(b"0123456789")
+    assert read(path, 100) == b"0123456789"
+    assert read(path, 4) == b"0123"
+    assert read(path, 10, whole=True) == b"0123456789"
+    assert read(path, 9, whole=True) is None  # refused by its size, before reading
+    (tmp_path / "empty").write_bytes(b"")
+    assert read(tmp_path / "empty", 5, whole=True) == b""
+
+
+def test_a_huge_sparse_file_is_read_only_as_far_as_asked(tmp_path: Path) -> None:
+    path = tmp_path / "huge"
+    with path.open("wb") as stream:
+        stream.truncate(1 << 40)
+    assert read(path, 3) == b"\0\0\0"
+    assert read(path, 1 << 20, whole=True) is None
+
+
+@pytest.mark.parametrize("kind", ["fifo", "link-to-dev-zero", "link-to-a-file", "folder"])
+def test_anything_but_a_regular_file_is_refused_unopened(tmp_path: Path, kind: str) -> None:
+    path = tmp_path / "entry"
+    (tmp_path / "real").write_bytes(b"real")
+    if kind == "fifo":
+        os.mkfifo(path)
+    elif kind == "folder":
+        path.mkdir()
+    else:
+        path.symlink_to("/dev/zero" if kind == "link-to-dev-zero" else tmp_path / "real")
+    assert read(path, 10) is None
+
+
+def test_a_missing_file_raises() -> None:
+    with pytest.raises(FileNotFoundError):
+        read_regular("/nonexistent/wink-decl/entry", 10)
+
+
+def test_a_file_swapped_for_a_fifo_after_the_lstat_is_refused_without_waiting(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    regular = os.lstat(__file__)
+
+    def says_regular(_: str) -> os.stat_result:
+        return regular
+
+    monkeypatch.setattr(_regular.os, "lstat", says_regular)
+    assert read(fifo, 10) is None
+
+
+def test_a_file_that_grows_while_read_is_cut_at_the_bound(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = tmp_path / "growing"
+    path.write_bytes(b"abc")
+    real_read = os.read
+    grown: list[int] = []
+
+    def read_then_grow(descriptor: int, size: int) -> bytes:
+        data = real_read(descriptor, size)
+        if not grown:
+            grown.append(1)
+            with path.open("ab") as stream:
+                stream.write(b"d" * 200_000)
+        return data
+
+    monkeypatch.setattr(_regular.os, "read", read_then_grow)
+    assert read(path, 100_000) == b"abc" + b"d" * 99_997
+    grown.clear()
+    path.write_bytes(b"abc")
+    assert read(path, 100_000, whole=True) is None
