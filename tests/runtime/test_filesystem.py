@@ -19,7 +19,7 @@ from wink_decl.runtime.filesystem import (
     InMemoryFilesystem,
     PathOutsideRootError,
 )
-from wink_decl.runtime.filesystem._journal import Journal
+from wink_decl.runtime.filesystem._journal import UNCHANGED, Journal
 
 Make = Callable[[Mapping[str, str]], Filesystem]
 
@@ -469,6 +469,31 @@ def test_nested_snapshots_restore_in_any_order_back_in_time(fs: Filesystem) -> N
     assert contents(fs) == first_state
 
 
+@pytest.mark.parametrize(
+    "steps",
+    [
+        [("write", "x"), ("delete", "x"), ("write", "x/y")],
+        [("delete", "src/main.py"), ("delete", "src/lib/util.py"), ("write", "src")],
+        [("write", "notes.txt"), ("delete", "notes.txt"), ("write", "notes.txt/a")],
+    ],
+    ids=["file-then-folder", "folder-then-file", "replaced-file-then-folder"],
+)
+def test_restore_puts_back_a_path_that_changed_kind_several_times(
+    fs: Filesystem, steps: list[tuple[str, str]]
+) -> None:
+    """Only a path's first change after a snapshot keeps its old state: undoing it must put
+    that state back over whatever the later changes left (a folder where a file was)."""
+    before = contents(fs)
+    snapshot = fs.snapshot()
+    for action, path in steps:
+        if action == "write":
+            fs.write_text(path, "new")
+        else:
+            fs.delete(path)
+    fs.restore(snapshot)
+    assert contents(fs) == before
+
+
 def test_snapshots_of_the_same_moment_stay_valid_together(fs: Filesystem) -> None:
     first = fs.snapshot()
     twin = fs.snapshot()
@@ -559,21 +584,46 @@ def test_host_restore_tolerates_files_removed_behind_its_back(tmp_path: Path) ->
 def test_journal_keeps_entries_only_while_a_snapshot_needs_them() -> None:
     journal: Journal[str | None] = Journal()
     journal.record("a", None)
-    assert (len(journal), journal.position, journal.recording) == (0, 1, False)
+    assert (len(journal), journal.position, journal.needs("a")) == (0, 1, False)
     first = journal.snapshot()
+    assert journal.needs("a")
     journal.record("a", "1")
     second = journal.snapshot()
     journal.record("a", "2")
-    assert (len(journal), journal.position, journal.recording) == (2, 3, True)
+    assert (len(journal), journal.position, journal.needs("a")) == (2, 3, False)
     del first
-    journal.record("a", "3")  # the oldest live snapshot is now `second`: drop what precedes it
+    journal.record("b", "3")  # the oldest live snapshot is now `second`: drop what precedes it
     assert (len(journal), journal.position) == (2, 4)
     undone: list[tuple[str, str | None]] = []
     journal.rollback(second, lambda key, previous: undone.append((key, previous)))
-    assert undone == [("a", "3"), ("a", "2")]
+    assert undone == [("b", "3"), ("a", "2")]
+    assert journal.needs("a")
     del second
     journal.record("a", "4")
-    assert (len(journal), journal.position, journal.recording) == (0, 3, False)
+    assert (len(journal), journal.position, journal.needs("a")) == (0, 3, False)
+
+
+def test_journal_records_a_key_once_per_snapshot() -> None:
+    """Every live snapshot lies before the first change of a key after the newest one."""
+    journal: Journal[str] = Journal()
+    first = journal.snapshot()
+    for text in ["v0", "v1", "v2"]:
+        journal.record("a", text)
+    second = journal.snapshot()
+    journal.record("a", "v3")
+    journal.record("a", UNCHANGED)  # what a caller passes once needs() said no
+    assert journal._entries == [  # pyright: ignore[reportPrivateUsage]
+        ("a", "v0"),
+        ("a", UNCHANGED),
+        ("a", UNCHANGED),
+        ("a", "v3"),
+        ("a", UNCHANGED),
+    ]
+    undone: list[str] = []
+    journal.rollback(second, lambda _key, previous: undone.append(previous))
+    assert undone == ["v3"]
+    journal.rollback(first, lambda _key, previous: undone.append(previous))
+    assert undone == ["v3", "v0"]
 
 
 def test_journal_keeps_an_entry_whose_undo_failed() -> None:

@@ -14,7 +14,12 @@ from wink_decl.runtime.filesystem._errors import (
     FilesystemError,
     PathOutsideRootError,
 )
-from wink_decl.runtime.filesystem._journal import FilesystemSnapshot, Journal
+from wink_decl.runtime.filesystem._journal import (
+    UNCHANGED,
+    FilesystemSnapshot,
+    Journal,
+    Unchanged,
+)
 from wink_decl.runtime.filesystem._paths import normalise_path
 
 __all__ = ["HostFilesystem"]
@@ -156,10 +161,10 @@ class HostFilesystem:
             created.mkdir()
             self._journal.record(str(created), _Folder.CREATED)
 
-    def _previous(self, real: Path) -> bytes | None:
+    def _previous(self, real: Path) -> bytes | None | Unchanged:
         """The bytes at ``real`` for the journal; not read when no snapshot needs them."""
-        if not self._journal.recording:
-            return None
+        if not self._journal.needs(str(real)):
+            return UNCHANGED
         try:
             return real.read_bytes()
         except FileNotFoundError:
@@ -187,7 +192,13 @@ def _undo(key: str, previous: _Previous) -> None:
         with contextlib.suppress(OSError):  # something else was put inside: keep it
             real.rmdir()
     elif previous is None:
-        real.unlink(missing_ok=True)
+        if real.is_dir():  # a folder made after the file: later changes record nothing
+            with contextlib.suppress(OSError):
+                real.rmdir()
+        else:
+            real.unlink(missing_ok=True)
     else:
         real.parent.mkdir(parents=True, exist_ok=True)
+        if real.is_dir():  # made after the file was deleted: it goes if empty
+            real.rmdir()
         _write_atomically(real, previous)
