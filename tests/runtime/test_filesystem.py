@@ -1,3 +1,4 @@
+# pyright: reportPrivateUsage=false
 import os
 import tempfile
 from collections.abc import Callable, Mapping
@@ -19,7 +20,8 @@ from wink_decl.runtime.filesystem import (
     InMemoryFilesystem,
     PathOutsideRootError,
 )
-from wink_decl.runtime.filesystem._journal import Journal
+from wink_decl.runtime.filesystem._journal import UNCHANGED, Journal
+from wink_decl.runtime.filesystem._spill import Spill
 
 Make = Callable[[Mapping[str, str]], Filesystem]
 
@@ -260,15 +262,32 @@ def test_host_refuses_symlinks_leading_outside(
     actions: list[Callable[[], object]] = [
         lambda: linked.normalise(path),
         lambda: linked.exists(path),
+        lambda: linked.is_file(path),
         lambda: linked.read_text(path),
         lambda: linked.write_text(path, "pwned"),
-        lambda: linked.delete(path),
         lambda: linked.list_dir(path),
     ]
+    if "/" in path:  # a link on the way; a link at the end is deleted itself (below)
+        actions.append(lambda: linked.delete(path))
     for action in actions:
         assert raised(PathOutsideRootError, action) == message
     assert sorted(p.name for p in (tmp_path / "outside").iterdir()) == ["secret.txt"]
     assert (tmp_path / "outside" / "secret.txt").read_text(encoding="utf-8") == "secret"
+
+
+@pytest.mark.parametrize("path", ["secret-link.txt", "outside-folder", "dangling.txt", "link.txt"])
+def test_host_delete_of_a_symlink_removes_the_link_never_its_target(
+    linked: HostFilesystem, tmp_path: Path, path: str
+) -> None:
+    root = tmp_path / "root"
+    target = (root / path).readlink()
+    snapshot = linked.snapshot()
+    linked.delete(path)
+    assert not os.path.lexists(root / path)
+    assert (tmp_path / "outside" / "secret.txt").read_text(encoding="utf-8") == "secret"
+    assert (root / "real" / "target.txt").read_text(encoding="utf-8") == "inside"
+    linked.restore(snapshot)
+    assert (root / path).readlink() == target
 
 
 def test_host_follows_symlinks_that_stay_inside(linked: HostFilesystem, tmp_path: Path) -> None:
@@ -356,17 +375,23 @@ def test_host_refuses_text_that_is_not_utf8(tmp_path: Path) -> None:
     )
 
 
-def test_host_write_is_atomic_when_replace_fails(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+@pytest.mark.parametrize("unnamed", [True, False], ids=["unnamed", "named"])
+def test_host_write_is_atomic_when_the_rename_fails(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, unnamed: bool
 ) -> None:
     fs = host_filesystem(tmp_path, {"notes.txt": "old"})
+    fs._replacer.unnamed = unnamed
 
-    def fail(source: object, target: object) -> None:
+    def fail(*args: object, **kwargs: object) -> None:
         raise OSError("disk full")
 
-    monkeypatch.setattr(os, "replace", fail)
-    assert raised(OSError, lambda: fs.write_text("notes.txt", "new")) == "disk full"
-    assert raised(OSError, lambda: fs.write_text("fresh.txt", "new")) == "disk full"
+    monkeypatch.setattr(os, "rename", fail)
+    assert raised(FilesystemError, lambda: fs.write_text("notes.txt", "new")) == (
+        "Cannot write 'notes.txt': disk full."
+    )
+    assert raised(FilesystemError, lambda: fs.write_text("fresh.txt", "new")) == (
+        "Cannot write 'fresh.txt': disk full."
+    )
     monkeypatch.undo()
     assert fs.read_text("notes.txt") == "old"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["notes.txt"]
@@ -469,6 +494,31 @@ def test_nested_snapshots_restore_in_any_order_back_in_time(fs: Filesystem) -> N
     assert contents(fs) == first_state
 
 
+@pytest.mark.parametrize(
+    "steps",
+    [
+        [("write", "x"), ("delete", "x"), ("write", "x/y")],
+        [("delete", "src/main.py"), ("delete", "src/lib/util.py"), ("write", "src")],
+        [("write", "notes.txt"), ("delete", "notes.txt"), ("write", "notes.txt/a")],
+    ],
+    ids=["file-then-folder", "folder-then-file", "replaced-file-then-folder"],
+)
+def test_restore_puts_back_a_path_that_changed_kind_several_times(
+    fs: Filesystem, steps: list[tuple[str, str]]
+) -> None:
+    """Only a path's first change after a snapshot keeps its old state: undoing it must put
+    that state back over whatever the later changes left (a folder where a file was)."""
+    before = contents(fs)
+    snapshot = fs.snapshot()
+    for action, path in steps:
+        if action == "write":
+            fs.write_text(path, "new")
+        else:
+            fs.delete(path)
+    fs.restore(snapshot)
+    assert contents(fs) == before
+
+
 def test_snapshots_of_the_same_moment_stay_valid_together(fs: Filesystem) -> None:
     first = fs.snapshot()
     twin = fs.snapshot()
@@ -522,13 +572,13 @@ def test_snapshot_is_a_position_whatever_the_file_sizes(fs: Filesystem) -> None:
 def test_host_snapshot_reads_no_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     fs = host_filesystem(tmp_path, {"big.txt": "x" * 2_000_000})
 
-    def refuse(self: Path) -> bytes:
-        raise AssertionError("read " + self.name)
+    def refuse(self: Spill, source: int) -> tuple[int, int]:
+        raise AssertionError("saved")
 
-    monkeypatch.setattr(Path, "read_bytes", refuse)
+    monkeypatch.setattr(Spill, "save", refuse)
     fs.write_text("big.txt", "no snapshot is live, so the old text is not read")
     snapshot = fs.snapshot()
-    assert raised(AssertionError, lambda: fs.write_text("big.txt", "now it is")) == "read big.txt"
+    assert raised(AssertionError, lambda: fs.write_text("big.txt", "now it is")) == "saved"
     monkeypatch.undo()
     fs.restore(snapshot)
     assert fs.read_text("big.txt") == "no snapshot is live, so the old text is not read"
@@ -559,21 +609,46 @@ def test_host_restore_tolerates_files_removed_behind_its_back(tmp_path: Path) ->
 def test_journal_keeps_entries_only_while_a_snapshot_needs_them() -> None:
     journal: Journal[str | None] = Journal()
     journal.record("a", None)
-    assert (len(journal), journal.position, journal.recording) == (0, 1, False)
+    assert (len(journal), journal.position, journal.needs("a")) == (0, 1, False)
     first = journal.snapshot()
+    assert journal.needs("a")
     journal.record("a", "1")
     second = journal.snapshot()
     journal.record("a", "2")
-    assert (len(journal), journal.position, journal.recording) == (2, 3, True)
+    assert (len(journal), journal.position, journal.needs("a")) == (2, 3, False)
     del first
-    journal.record("a", "3")  # the oldest live snapshot is now `second`: drop what precedes it
+    journal.record("b", "3")  # the oldest live snapshot is now `second`: drop what precedes it
     assert (len(journal), journal.position) == (2, 4)
     undone: list[tuple[str, str | None]] = []
     journal.rollback(second, lambda key, previous: undone.append((key, previous)))
-    assert undone == [("a", "3"), ("a", "2")]
+    assert undone == [("b", "3"), ("a", "2")]
+    assert journal.needs("a")
     del second
     journal.record("a", "4")
-    assert (len(journal), journal.position, journal.recording) == (0, 3, False)
+    assert (len(journal), journal.position, journal.needs("a")) == (0, 3, False)
+
+
+def test_journal_records_a_key_once_per_snapshot() -> None:
+    """Every live snapshot lies before the first change of a key after the newest one."""
+    journal: Journal[str] = Journal()
+    first = journal.snapshot()
+    for text in ["v0", "v1", "v2"]:
+        journal.record("a", text)
+    second = journal.snapshot()
+    journal.record("a", "v3")
+    journal.record("a", UNCHANGED)  # what a caller passes once needs() said no
+    assert journal._entries == [
+        ("a", "v0"),
+        ("a", UNCHANGED),
+        ("a", UNCHANGED),
+        ("a", "v3"),
+        ("a", UNCHANGED),
+    ]
+    undone: list[str] = []
+    journal.rollback(second, lambda _key, previous: undone.append(previous))
+    assert undone == ["v3"]
+    journal.rollback(first, lambda _key, previous: undone.append(previous))
+    assert undone == ["v3", "v0"]
 
 
 def test_journal_keeps_an_entry_whose_undo_failed() -> None:

@@ -105,9 +105,14 @@ class InMemoryFilesystem:
         return key == ROOT or key in self._folders
 
     def _put(self, key: str, text: str | None) -> None:
-        """Store ``text`` at ``key`` (None removes it), keeping the folder counts right."""
+        """Store ``text`` at ``key`` (None removes it), keeping the folder counts right.
+
+        Removing a missing file does nothing: a restore puts each path back in the state it
+        had, whatever it holds by then.
+        """
         if text is None:
-            del self._files[key]
+            if self._files.pop(key, None) is None:
+                return
             change = -1
         else:
             change = 0 if key in self._files else 1
