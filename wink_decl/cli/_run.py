@@ -99,7 +99,18 @@ def _positive(kind: Callable[[str], float]) -> Callable[[str], float]:
 
 def _run(args: argparse.Namespace, console: Console) -> int:
     provider, model = _model(args.model)
-    filesystem = _filesystem(args.workspace, allow_writes=args.allow_writes)
+    filesystem, host = _filesystem(args.workspace, allow_writes=args.allow_writes)
+    try:
+        return _run_with(args, console, (provider, model), filesystem)
+    finally:
+        if host is not None:  # its root descriptor and journal file go now, not at exit
+            host.close()
+
+
+def _run_with(
+    args: argparse.Namespace, console: Console, chosen: tuple[str, str], filesystem: Filesystem
+) -> int:
+    provider, model = chosen
     bound = bind_from_args(args, console)
     if bound is None:
         return 1
@@ -199,7 +210,10 @@ def _model(spec: str) -> tuple[str, str]:
     return provider, model
 
 
-def _filesystem(workspace: str | None, *, allow_writes: bool) -> Filesystem:
+def _filesystem(
+    workspace: str | None, *, allow_writes: bool
+) -> tuple[Filesystem, HostFilesystem | None]:
+    """What file tools work on, and the host filesystem to close afterwards (if any)."""
     if workspace is None:
         if allow_writes:
             raise UsageError(
@@ -207,12 +221,12 @@ def _filesystem(workspace: str | None, *, allow_writes: bool) -> Filesystem:
                 hint="name the folder tools may change with --workspace DIR",
                 command="run",
             )
-        return InMemoryFilesystem()
+        return InMemoryFilesystem(), None
     try:
         host = HostFilesystem(workspace)
     except FilesystemError as error:
         raise UsageError(f"--workspace {workspace}: {error.message}", command="run") from None
-    return host if allow_writes else ReadOnlyFilesystem(host)
+    return (host if allow_writes else ReadOnlyFilesystem(host)), host
 
 
 def _transcript(path: str | None, secrets: tuple[str, ...]) -> Transcript | None:
