@@ -10,7 +10,14 @@ import pytest
 from wink_decl.cli import main
 from wink_decl.compiler import PromptRegistry, compile_file
 from wink_decl.errors import WinkDeclError
-from wink_decl.limits import DEFAULT_LIMITS, MAX_DEPTH_CEILING, Limits, LimitSettingError
+from wink_decl.limits import (
+    DEFAULT_LIMITS,
+    MAX_DEPTH_CEILING,
+    Limits,
+    LimitSettingError,
+    raise_setting,
+)
+from wink_decl.loader import load_text
 
 PROMPT = "key: tiny\nsections:\n  - {key: task, title: Task, template: Do it.}\n"
 
@@ -147,3 +154,14 @@ def test_a_limit_setting_that_cannot_apply_is_a_usage_error(
     monkeypatch.chdir(tmp_path)
     (tmp_path / "tiny.wink.yaml").write_text(PROMPT)
     assert cli("validate", "tiny.wink.yaml", "--limit", setting) == (2, "", message)
+
+
+def test_a_diagnostic_says_how_to_raise_its_limit() -> None:
+    assert raise_setting("max_bytes", 1_000_000) == "--limit max_bytes=2000000"
+    assert raise_setting("max_depth", 150) == f"--limit max_depth={MAX_DEPTH_CEILING}"
+    assert raise_setting("max_depth", MAX_DEPTH_CEILING) is None
+    deep = "a: " + "[" * 300 + "]" * 300 + "\n"
+    result = load_text(deep, path="p", format="yaml", limits=Limits(max_depth=MAX_DEPTH_CEILING))
+    assert [d.hint for d in result.diagnostics] == [
+        "flatten the structure: nest mappings and lists less deeply"
+    ]

@@ -14,7 +14,13 @@ from dataclasses import dataclass
 
 from wink_decl.errors import WinkDeclError
 
-__all__ = ["DEFAULT_LIMITS", "MAX_DEPTH_CEILING", "LimitSettingError", "Limits"]
+__all__ = [
+    "DEFAULT_LIMITS",
+    "MAX_DEPTH_CEILING",
+    "LimitSettingError",
+    "Limits",
+    "raise_setting",
+]
 
 MAX_DEPTH_CEILING = 200
 """The deepest nesting a loader can check without running out of Python stack."""
@@ -31,7 +37,7 @@ class Limits:
     max_nodes: int = 200_000
     """Values in one file, counted after YAML aliases are expanded (an alias bomb fails fast)."""
     max_key_length: int = 1_000
-    """Characters of one key; a TOML dotted key counts all its parts."""
+    """Characters of one key; a TOML dotted key counts all its parts and dots, as written."""
     max_include_depth: int = 8
     """Includes within includes: a file that includes a file that includes ... is depth 3."""
     max_include_files: int = 64
@@ -91,6 +97,15 @@ class LimitSettingError(WinkDeclError, ValueError):
         self.setting = setting
         self.problem = problem
         self.name = name
+
+
+def raise_setting(name: str, value: int) -> str | None:
+    """``--limit NAME=VALUE`` allowing twice ``value``: how a diagnostic says to raise a limit.
+
+    None when the limit cannot go higher (``max_depth`` at its ceiling).
+    """
+    raised = min(2 * value, MAX_DEPTH_CEILING) if name == "max_depth" else 2 * value
+    return f"--limit {name}={raised}" if raised > value else None
 
 
 DEFAULT_LIMITS = Limits()

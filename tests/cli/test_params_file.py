@@ -147,6 +147,8 @@ def test_a_wrong_file_value_and_a_command_line_mistake(cli: Run, here: Path) -> 
             b"name: \xff\n",
             "p.yaml:1:7: error: This file is not valid UTF-8 text (byte 0xff).\n"
             "  expected: UTF-8 text\n"
+            "   1 | name: \ufffd\n"
+            "     |       ^\n"
             "  hint: save the file as UTF-8 in your editor\n",
         ),
         (

@@ -488,7 +488,8 @@ TOML_MISTAKES = [
             "  expected: at most 3 levels of nested mappings and lists",
             "   1 | a = [[[[1]]]]",
             "     |       ^",
-            "  hint: flatten the structure: nest mappings and lists less deeply",
+            "  hint: flatten the structure: nest mappings and lists less deeply"
+            ", or allow more with --limit max_depth=6",
         ),
         id="too-deep-brackets",
     ),
@@ -500,7 +501,8 @@ TOML_MISTAKES = [
             "  expected: at most 3 levels of nested mappings and lists",
             "   1 | a.b.c.d = 1",
             "     |     ^",
-            "  hint: flatten the structure: nest mappings and lists less deeply",
+            "  hint: flatten the structure: nest mappings and lists less deeply"
+            ", or allow more with --limit max_depth=6",
         ),
         id="too-deep-tables",
     ),
@@ -512,7 +514,8 @@ TOML_MISTAKES = [
             "  expected: at most 3 levels of nested mappings and lists",
             "   2 | c = [[1]]",
             "     |     ^^^^^",
-            "  hint: flatten the structure: nest mappings and lists less deeply",
+            "  hint: flatten the structure: nest mappings and lists less deeply"
+            ", or allow more with --limit max_depth=6",
         ),
         id="too-deep-headers",
     ),
@@ -524,7 +527,8 @@ TOML_MISTAKES = [
             "  expected: at most 3 values",
             "   1 | a = [1, 2, 3]",
             "     |            ^",
-            "  hint: split the prompt into several smaller files",
+            "  hint: split the prompt into several smaller files"
+            ", or allow more with --limit max_nodes=6",
         ),
         id="values-over-limit",
     ),
@@ -537,7 +541,8 @@ TOML_MISTAKES = [
             "  expected: a file of at most 8 bytes",
             '   1 | key = "review"',
             "     | ^",
-            "  hint: split the prompt into several smaller files",
+            "  hint: split the prompt into several smaller files"
+            ", or allow more with --limit max_bytes=16",
         ),
         id="too-large",
     ),
@@ -571,7 +576,8 @@ def test_brackets_too_deep_for_tomllib_are_found_first() -> None:
         "  expected: at most 64 levels of nested mappings and lists",
         f"   1 | {text.rstrip()}",
         "     | " + " " * 67 + "^",
-        "  hint: flatten the structure: nest mappings and lists less deeply",
+        "  hint: flatten the structure: nest mappings and lists less deeply"
+        ", or allow more with --limit max_depth=128",
     )
 
 

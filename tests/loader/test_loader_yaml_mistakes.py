@@ -566,7 +566,8 @@ YAML_MISTAKES = [
             "  expected: at most 200,000 values, counting each alias as the values it repeats",
             "   6 | f: &f [*e, *e, *e, *e, *e, *e, *e, *e, *e]",
             "     |            ^^",
-            "  hint: each alias repeats the whole value it names; use fewer aliases",
+            "  hint: each alias repeats the whole value it names; use fewer aliases"
+            ", or allow more with --limit max_nodes=400000",
         ),
         id="alias-bomb",
     ),
@@ -579,7 +580,8 @@ YAML_MISTAKES = [
             "  expected: at most 8 values, counting each alias as the values it repeats",
             "   2 | b: [*a, *a]",
             "     |     ^^",
-            "  hint: each alias repeats the whole value it names; use fewer aliases",
+            "  hint: each alias repeats the whole value it names; use fewer aliases"
+            ", or allow more with --limit max_nodes=16",
         ),
         id="alias-over-limit",
     ),
@@ -591,7 +593,8 @@ YAML_MISTAKES = [
             "  expected: at most 4 values",
             "   1 | a: [1, 2, 3]",
             "     |           ^",
-            "  hint: split the prompt into several smaller files",
+            "  hint: split the prompt into several smaller files"
+            ", or allow more with --limit max_nodes=8",
         ),
         id="values-over-limit",
     ),
@@ -616,7 +619,8 @@ YAML_MISTAKES = [
             "  expected: at most 3 levels of nested mappings and lists",
             "   4 |       d: 1",
             "     |       ^^^^",
-            "  hint: flatten the structure: nest mappings and lists less deeply",
+            "  hint: flatten the structure: nest mappings and lists less deeply"
+            ", or allow more with --limit max_depth=6",
         ),
         id="too-deep-block",
     ),
@@ -628,7 +632,8 @@ YAML_MISTAKES = [
             "  expected: at most 3 levels of nested mappings and lists",
             "   1 | a: [[[[1]]]]",
             "     |      ^^^^^",
-            "  hint: flatten the structure: nest mappings and lists less deeply",
+            "  hint: flatten the structure: nest mappings and lists less deeply"
+            ", or allow more with --limit max_depth=6",
         ),
         id="too-deep-flow",
     ),
@@ -641,7 +646,8 @@ YAML_MISTAKES = [
             "  expected: a file of at most 16 bytes",
             "   1 | key: review",
             "     | ^",
-            "  hint: split the prompt into several smaller files",
+            "  hint: split the prompt into several smaller files"
+            ", or allow more with --limit max_bytes=32",
         ),
         id="too-large",
     ),
@@ -757,7 +763,8 @@ YAML_MISTAKES = [
             "  expected: at most 2 values",
             "   1 | a: {b: [1]}",
             "     |        ^^^",
-            "  hint: split the prompt into several smaller files",
+            "  hint: split the prompt into several smaller files"
+            ", or allow more with --limit max_nodes=4",
         ),
         id="values-over-limit-at-list",
     ),
@@ -779,7 +786,8 @@ def test_nesting_too_deep_for_the_composer_stops_on_events() -> None:
         "  expected: at most 64 levels of nested mappings and lists",
         f"   1 | {text.rstrip()}",
         "     | " + " " * 66 + "^",
-        "  hint: flatten the structure: nest mappings and lists less deeply",
+        "  hint: flatten the structure: nest mappings and lists less deeply"
+        ", or allow more with --limit max_depth=128",
     )
 
 

@@ -1,21 +1,36 @@
-"""``--params-file``: a YAML, TOML or JSON file mapping param names to values, with spans."""
+"""``--params-file``: a YAML, TOML or JSON file mapping param names to values, with spans.
+
+It is read as a prompt file is: a regular file only (a pipe or a device is refused unopened),
+at most ``max_params_file_bytes`` of it, within the same limits on nesting, values and keys,
+and a key written twice is refused in every format.
+"""
 
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
-from pathlib import Path
+from itertools import accumulate
 from typing import Any, cast
 
 from wink_decl.cli._paths import existing_path
 from wink_decl.cli._usage import UsageError
 from wink_decl.diagnostics import Diagnostic, Span
 from wink_decl.limits import DEFAULT_LIMITS, Limits
-from wink_decl.loader import SourceMap, detect_format, load_file
+from wink_decl.loader import SourceMap, detect_format, load_text, read_bytes, read_problem
+from wink_decl.loader._limits import too_deep, too_long_key
 from wink_decl.runtime._json import same_on_every_python
 
 __all__ = ["ParamsFile", "load_params_file"]
+
+_TOKEN = re.compile(
+    r'(?P<key>"(?:[^"\\]++|\\.)*+")\s*+:|"(?:[^"\\]++|\\.)*+"|(?P<open>[\[{])|(?P<close>[\]}])'
+)
+"""JSON keys (a string and its ':'), other strings, and brackets."""
+_STRING = re.compile(r'"(?:[^"\\]++|\\.)*+"')
+_BRACKET = re.compile(r"[\[\]{}]")
+_STEPS = {"[": 1, "{": 1, "]": -1, "}": -1}
 
 
 @dataclass(frozen=True)
@@ -40,28 +55,40 @@ class ParamsFile:
 def load_params_file(text: str, limits: Limits = DEFAULT_LIMITS) -> ParamsFile:
     """Read ``text`` (a path); a missing file or an unknown kind of file is a usage error.
 
-    ``limits.max_params_file_bytes`` bounds the file (and its nesting, its values as for
-    prompt files).
+    ``limits.max_params_file_bytes`` bounds the file; its nesting, values and keys are bounded
+    as in prompt files.
     """
     limits = replace(limits, max_bytes=limits.max_params_file_bytes)
     path = existing_path(text)
     shown = str(path)
     if path.is_dir():
         raise UsageError(f"--params-file '{text}' is a folder, not a file")
-    if path.suffix.lower() == ".json":
-        return _load_json(path, shown)
-    if detect_format(path) is None:
+    kind = "json" if path.suffix.lower() == ".json" else detect_format(path)
+    if kind is None:
         raise UsageError(
             f"--params-file '{text}' is neither YAML, TOML nor JSON",
             hint="use a file whose name ends in .yaml, .yml, .toml or .json",
         )
-    loaded = load_file(path, display_path=shown, limits=limits)
+    try:
+        content = read_bytes(path, limits)
+    except OSError as error:
+        problem = read_problem(
+            error,
+            shown,
+            limit_name="max_params_file_bytes",
+            advice="Keep only the values this prompt needs in the file",
+        )
+        return ParamsFile(shown, diagnostics=(problem,))
+    if kind == "json":
+        return _load_json(content, shown, limits)
+    loaded = load_text(content, path=shown, format=kind, limits=limits)
+    sources = {} if loaded.text is None else {shown: loaded.text}
     if loaded.file is None:
         problems = tuple(_for_params(d) for d in loaded.diagnostics)
-        return ParamsFile(shown, diagnostics=problems, sources=_text_of(path, shown))
+        return ParamsFile(shown, diagnostics=problems, sources=sources)
     file = loaded.file
     values = cast("dict[str, Any]", file.data)  # the loader refuses anything but a mapping
-    return ParamsFile(shown, values, sources={shown: file.text}, source_map=file.source_map)
+    return ParamsFile(shown, values, sources=sources, source_map=file.source_map)
 
 
 def _for_params(diagnostic: Diagnostic) -> Diagnostic:
@@ -72,9 +99,9 @@ def _for_params(diagnostic: Diagnostic) -> Diagnostic:
     return _not_a_mapping(diagnostic.file, diagnostic.span, found)
 
 
-def _load_json(path: Path, shown: str) -> ParamsFile:
+def _load_json(content: bytes, shown: str, limits: Limits) -> ParamsFile:
     try:
-        text = path.read_bytes().decode("utf-8")
+        text = content.decode("utf-8")
     except UnicodeDecodeError as error:
         problem = Diagnostic(
             f"This file is not UTF-8 text: byte {error.start + 1} cannot be decoded.",
@@ -84,8 +111,12 @@ def _load_json(path: Path, shown: str) -> ParamsFile:
         )
         return ParamsFile(shown, diagnostics=(problem,))
     sources = {shown: text}
+    problem = _json_too_deep(text, shown, limits.max_depth)
+    if problem is not None:  # the json module would recurse until Python gives up
+        return ParamsFile(shown, diagnostics=(problem,), sources=sources)
+    keys = _KeyCheck(limits.max_key_length)
     try:
-        data: object = json.loads(text)
+        data: object = json.loads(text, object_pairs_hook=keys)
     except json.JSONDecodeError as raised:
         error = same_on_every_python(raised)
         problem = Diagnostic(
@@ -94,11 +125,86 @@ def _load_json(path: Path, shown: str) -> ParamsFile:
             "json-syntax",
         )
         return ParamsFile(shown, diagnostics=(problem,), sources=sources)
+    if keys.failed:
+        problem = _json_key_problem(text, shown, limits.max_key_length)
+        return ParamsFile(shown, diagnostics=(problem,), sources=sources)
     if not isinstance(data, dict):
         found = f"This file holds {'a list' if isinstance(data, list) else 'a single value'}"
         problem = _not_a_mapping(shown, Span(shown, 1, 1), found)
         return ParamsFile(shown, diagnostics=(problem,), sources=sources)
     return ParamsFile(shown, cast("dict[str, Any]", data), sources=sources)
+
+
+class _KeyCheck:
+    """An ``object_pairs_hook`` that notes a key written twice in an object, or too long.
+
+    It only notes: :func:`_json_key_problem` finds where, once, after ``json`` is done.
+    """
+
+    def __init__(self, max_key_length: int) -> None:
+        self.max_key_length = max_key_length
+        self.failed = False
+
+    def __call__(self, pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+        result = dict(pairs)
+        if len(result) < len(pairs) or any(len(key) > self.max_key_length for key in result):
+            self.failed = True
+        return result
+
+
+def _json_too_deep(text: str, shown: str, max_depth: int) -> Diagnostic | None:
+    """Brackets outside strings nested deeper than ``max_depth``, found in C unless they are."""
+    if text.count("[") + text.count("{") <= max_depth:
+        return None
+    steps = map(_STEPS.__getitem__, _BRACKET.findall(_STRING.sub("", text)))
+    if max(accumulate(steps), default=0) <= max_depth:
+        return None
+    depth = 0
+    for token in _TOKEN.finditer(text):
+        if token.lastgroup == "open":
+            depth += 1
+            if depth > max_depth:
+                return too_deep(_span(text, shown, token.start(), token.start()), max_depth)
+        elif token.lastgroup == "close":
+            depth -= 1
+    raise AssertionError("unreachable: the count found brackets nested too deep")
+
+
+def _json_key_problem(text: str, shown: str, max_key_length: int) -> Diagnostic:
+    """The first key in ``text`` written twice in its object, or too long (text is valid)."""
+    objects: list[dict[str, int] | None] = []  # the keys of each open object, and where
+    for token in _TOKEN.finditer(text):
+        kind, written = token.lastgroup, token.group()
+        if kind == "open":
+            objects.append({} if written == "{" else None)
+        elif kind == "close":
+            objects.pop()
+        if kind != "key":
+            continue
+        written = token.group("key")
+        start, end = token.start(), token.start() + len(written) - 1
+        key: str = json.loads(written)
+        if len(key) > max_key_length:
+            return too_long_key(_span(text, shown, start, end), len(key), max_key_length)
+        seen = cast("dict[str, int]", objects[-1])
+        if key in seen:
+            first_line = _span(text, shown, seen[key], seen[key]).line
+            return Diagnostic(
+                f"Key '{key}' appears twice in this object (first on line {first_line}).",
+                _span(text, shown, start, end),
+                "duplicate-key",
+                expected="each key once in an object",
+                hint="Remove one of the two.",
+            )
+        seen[key] = start
+    raise AssertionError("unreachable: json found a key written twice or too long")
+
+
+def _span(text: str, shown: str, start: int, end: int) -> Span:
+    """From index ``start`` to ``end`` (inclusive) on one line of ``text``."""
+    line = text.count("\n", 0, start) + 1
+    column = start - text.rfind("\n", 0, start)
+    return Span(shown, line, column, line, column + end - start)
 
 
 def _not_a_mapping(shown: str, span: Span | None, found: str) -> Diagnostic:
@@ -109,10 +215,3 @@ def _not_a_mapping(shown: str, span: Span | None, found: str) -> Diagnostic:
         expected="a mapping such as 'language: Python', or a JSON object",
         path=shown,
     )
-
-
-def _text_of(path: Path, shown: str) -> dict[str, str]:
-    try:
-        return {shown: path.read_text(encoding="utf-8")}
-    except (OSError, UnicodeDecodeError):
-        return {}

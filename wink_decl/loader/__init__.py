@@ -4,6 +4,7 @@ Every mistake in a file comes back as a :class:`~wink_decl.diagnostics.Diagnosti
 place in the file; nothing in the text can raise.
 """
 
+from wink_decl.loader._files import FileTooLargeError, NotAFileError
 from wink_decl.loader._limits import Limits
 from wink_decl.loader._source_map import JSONPath, SourceMap
 from wink_decl.loader.api import (
@@ -13,18 +14,22 @@ from wink_decl.loader.api import (
     load_file,
     load_text,
     read_bytes,
+    read_problem,
     read_stamped,
 )
 
 __all__ = [
+    "FileTooLargeError",
     "JSONPath",
     "Limits",
     "LoadResult",
     "LoadedFile",
+    "NotAFileError",
     "SourceMap",
     "detect_format",
     "load_file",
     "load_text",
     "read_bytes",
+    "read_problem",
     "read_stamped",
 ]

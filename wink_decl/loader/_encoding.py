@@ -31,6 +31,17 @@ def decode(
         return None, [*diagnostics, _invalid_utf8(source, error.start, path)]
 
 
+def quotable_text(source: str | bytes, max_bytes: int) -> str:
+    """What to quote lines from when ``source`` did not decode: at most ``max_bytes`` of it.
+
+    Bytes that are not UTF-8 become U+FFFD and a byte-order mark is dropped, as when the
+    file is decoded, so lines and columns match the diagnostics'.
+    """
+    if isinstance(source, str):
+        return source[:max_bytes]
+    return source[:max_bytes].decode("utf-8", errors="replace").removeprefix("\ufeff")
+
+
 def _check_text(source: str, path: str, max_bytes: int) -> tuple[str | None, list[Diagnostic]]:
     """Text given as ``str``: it must still be storable as UTF-8 within the size limit."""
     try:

@@ -1,21 +1,49 @@
-"""The diagnostics for a file that goes past its ``Limits`` (defined in ``wink_decl.limits``)."""
+"""The diagnostics for a file that goes past its ``Limits`` (defined in ``wink_decl.limits``).
+
+Each names the limit it enforces and, in its hint, the ``--limit`` setting that raises it.
+"""
 
 from __future__ import annotations
 
 from wink_decl.diagnostics import Diagnostic, Span
-from wink_decl.limits import MAX_DEPTH_CEILING, Limits
+from wink_decl.limits import MAX_DEPTH_CEILING, Limits, raise_setting
 
-__all__ = ["MAX_DEPTH_CEILING", "Limits", "too_deep", "too_many_bytes", "too_many_values"]
+__all__ = [
+    "MAX_DEPTH_CEILING",
+    "Limits",
+    "or_raise",
+    "too_deep",
+    "too_long_key",
+    "too_many_bytes",
+    "too_many_values",
+]
 
 
-def too_many_bytes(path: str, size: int, limit: int) -> Diagnostic:
-    """The file is larger than ``max_bytes``; reported at its start, before any parsing."""
+def or_raise(advice: str, name: str, value: int) -> str:
+    """``advice``, then how to raise the limit ``name`` (now ``value``) when it can go higher."""
+    setting = raise_setting(name, value)
+    return advice if setting is None else f"{advice}, or allow more with {setting}"
+
+
+def too_many_bytes(
+    path: str,
+    size: int | None,
+    limit: int,
+    *,
+    name: str = "max_bytes",
+    advice: str = "Split the prompt into several smaller files",
+) -> Diagnostic:
+    """The file is larger than the limit ``name``; reported at its start, before any parsing.
+
+    ``size`` is None when the file does not say how long it is (it grew while it was read).
+    """
+    length = f"{size:,} bytes long, more" if size is not None else "longer"
     return Diagnostic(
-        message=f"This file is {size:,} bytes long, more than the limit of {limit:,} bytes.",
+        message=f"This file is {length} than the limit of {limit:,} bytes.",
         span=Span(path, 1, 1),
         code="too-large",
         expected=f"a file of at most {limit:,} bytes",
-        hint="Split the prompt into several smaller files.",
+        hint=or_raise(advice, name, limit),
     )
 
 
@@ -26,7 +54,9 @@ def too_deep(span: Span, limit: int) -> Diagnostic:
         span=span,
         code="too-deep",
         expected=f"at most {limit} levels of nested mappings and lists",
-        hint="Flatten the structure: nest mappings and lists less deeply.",
+        hint=or_raise(
+            "Flatten the structure: nest mappings and lists less deeply", "max_depth", limit
+        ),
     )
 
 
@@ -38,12 +68,27 @@ def too_many_values(span: Span, limit: int, alias: str | None = None) -> Diagnos
             span=span,
             code="too-large",
             expected=f"at most {limit:,} values",
-            hint="Split the prompt into several smaller files.",
+            hint=or_raise("Split the prompt into several smaller files", "max_nodes", limit),
         )
     return Diagnostic(
         message=f"The alias '*{alias}' makes this file expand to more than {limit:,} values.",
         span=span,
         code="too-large",
         expected=f"at most {limit:,} values, counting each alias as the values it repeats",
-        hint="Each alias repeats the whole value it names; use fewer aliases.",
+        hint=or_raise(
+            "Each alias repeats the whole value it names; use fewer aliases", "max_nodes", limit
+        ),
+    )
+
+
+def too_long_key(span: Span, length: int, limit: int, *, dotted: bool = False) -> Diagnostic:
+    """A key (a TOML dotted key: all its parts, as written) longer than ``max_key_length``."""
+    what = "This dotted key" if dotted else "This key"
+    counted = ", counting every part and dot" if dotted else ""
+    return Diagnostic(
+        message=f"{what} is {length:,} characters long, more than the limit of {limit:,}.",
+        span=span,
+        code="too-long",
+        expected=f"a key of at most {limit:,} characters{counted}",
+        hint=or_raise("Use a shorter key", "max_key_length", limit),
     )

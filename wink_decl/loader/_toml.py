@@ -3,17 +3,20 @@
 from __future__ import annotations
 
 import datetime
+import sys
 import tomllib
 from collections.abc import Callable, Iterator, Mapping
 from typing import Literal, cast
 
 from wink_decl.diagnostics import Diagnostic, Span
-from wink_decl.loader._limits import Limits, too_deep, too_many_values
+from wink_decl.loader._limits import Limits, too_deep, too_long_key, too_many_values
 from wink_decl.loader._messages import not_a_mapping
 from wink_decl.loader._source_map import IndexSpan, JSONPath, SourceMap
 from wink_decl.loader._text import LineIndex
-from wink_decl.loader._toml_errors import LEXEME, syntax_diagnostic
+from wink_decl.loader._toml_errors import syntax_diagnostic
 from wink_decl.loader._toml_positions import TomlPositions
+from wink_decl.loader._toml_scan import Found
+from wink_decl.loader._toml_scan import scan as scan_before_parsing
 
 Loaded = tuple[object, SourceMap | None, list[Diagnostic]]
 Spans = Callable[[JSONPath], Span]
@@ -29,18 +32,18 @@ class _Stop(Exception):  # noqa: N818 - a signal that carries its diagnostic
 def load_toml(text: str, path: str, limits: Limits) -> Loaded:
     """The data of ``text`` and its source map (None on errors), and every problem found."""
     lines = LineIndex(text, "toml")
-    deep = _bracket_beyond(text, limits.max_depth - 1)
-    if deep is not None:
-        return None, None, [too_deep(Span(path, *lines.position(deep)), limits.max_depth)]
+    found = scan_before_parsing(text, limits)
+    if found is not None:
+        return None, None, [_refused(found, path, lines, limits)]
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:
         return None, None, [syntax_diagnostic(text, path, str(error))]
     if not data:
         return None, None, [not_a_mapping(Span(path, 1, 1), "empty", "toml")]
-    scan = _LazyScan(text)
-    source_map = SourceMap(path, _Spans(scan, "values"), _Spans(scan, "keys"), lines)
-    checker = _Checker(text, scan, limits, source_map.nearest)
+    positions = _LazyScan(text)
+    source_map = SourceMap(path, _Spans(positions, "values"), _Spans(positions, "keys"), lines)
+    checker = _Checker(text, positions, limits, source_map.nearest)
     try:
         plain = checker.table(data, (), 1)
     except _Stop as stop:
@@ -48,23 +51,21 @@ def load_toml(text: str, path: str, limits: Limits) -> Loaded:
     return plain, source_map, []
 
 
-def _bracket_beyond(text: str, max_nesting: int) -> int | None:
-    """Where brackets (outside strings and comments) first nest deeper than ``max_nesting``.
-
-    Every bracket level is a list or table inside a table, so this finds a file that is too
-    deep before tomllib, whose recursion it would otherwise exhaust, reads it.
-    """
-    if text.count("[") + text.count("{") <= max_nesting:
-        return None
-    depth = 0
-    for lexeme in LEXEME.finditer(text):
-        if lexeme.group("open") is not None:
-            depth += 1
-            if depth > max_nesting:
-                return lexeme.start()
-        elif lexeme.group("close") is not None:
-            depth = max(0, depth - 1)
-    return None
+def _refused(found: Found, path: str, lines: LineIndex, limits: Limits) -> Diagnostic:
+    """What the scan before tomllib found, as a diagnostic."""
+    span = Span(path, *lines.position(found.start), *lines.position(found.end))
+    if found.kind == "deep":
+        return too_deep(span, limits.max_depth)
+    if found.kind != "number":
+        return too_long_key(span, found.size, limits.max_key_length, dotted=found.kind != "key")
+    most = sys.get_int_max_str_digits()
+    return Diagnostic(
+        message=f"This number has {found.size:,} digits, more than Python reads ({most:,}).",
+        span=span,
+        code="too-long",
+        expected=f"a whole number of at most {most:,} digits",
+        hint="Put it in quotes to keep it as text.",
+    )
 
 
 class _LazyScan:

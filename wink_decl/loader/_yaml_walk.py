@@ -11,7 +11,7 @@ import re
 
 from wink_decl.diagnostics import Diagnostic, Span
 from wink_decl.loader import _yaml_compose as tags
-from wink_decl.loader._limits import Limits, too_deep, too_many_values
+from wink_decl.loader._limits import Limits, too_deep, too_long_key, too_many_values
 from wink_decl.loader._source_map import JSONPath, SpanTuple
 from wink_decl.loader._yaml_compose import MAPPING, SCALAR, Node
 from wink_decl.loader._yaml_messages import (
@@ -50,6 +50,7 @@ class Walker:
         self.path = path
         self.max_nodes = limits.max_nodes
         self.max_depth = limits.max_depth
+        self.max_key_length = limits.max_key_length
         self.values: dict[JSONPath, SpanTuple | Node] = {}
         self.keys: dict[JSONPath, SpanTuple | Node] = {}
         """Spans, or the node whose span :meth:`resolve` works out when it is asked for."""
@@ -132,6 +133,8 @@ class Walker:
                 cursor = key_node.end_mark.index
             else:
                 key, key_found, cursor = self._key(key_node, cursor)
+            if key is not None and len(key) > self.max_key_length:
+                raise Stop(too_long_key(self.span(key_found), len(key), self.max_key_length))
             child = (*path, "" if key is None else key)
             if value_node.__class__ is SCALAR and value_node.start_mark.index >= cursor:
                 data = self._leaf(value_node, child)

@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import os
-import stat
 from dataclasses import dataclass
 from typing import Literal
 
 from wink_decl.diagnostics import Diagnostic, sort_diagnostics
-from wink_decl.loader._encoding import decode
-from wink_decl.loader._limits import Limits
+from wink_decl.loader._encoding import decode, quotable_text
+from wink_decl.loader._files import FileTooLargeError, NotAFileError, read_capped
+from wink_decl.loader._limits import Limits, too_many_bytes
 from wink_decl.loader._source_map import SourceMap
 from wink_decl.loader._toml import load_toml
 from wink_decl.loader._yaml import load_yaml
@@ -17,9 +17,6 @@ from wink_decl.loader._yaml import load_yaml
 Format = Literal["yaml", "toml"]
 
 _SUFFIXES: dict[str, Format] = {".yaml": "yaml", ".yml": "yaml", ".toml": "toml"}
-_O_BINARY: int = getattr(os, "O_BINARY", 0)  # Windows translates line breaks without it
-_STEP = 65_536
-"""Bytes per read when a file does not say its size."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,6 +40,11 @@ class LoadResult:
 
     file: LoadedFile | None
     diagnostics: tuple[Diagnostic, ...]
+    text: str | None = None
+    """The text as read, to quote lines from in a report even when the file did not load
+    (bytes that are not UTF-8 replaced, a byte-order mark dropped, no more than the size
+    limit); None when nothing was read. Quote from this rather than reading the file again:
+    it may have changed, or be something that must not be read."""
 
 
 def detect_format(path: str | os.PathLike[str]) -> Format | None:
@@ -66,13 +68,14 @@ def load_text(
     """
     text, diagnostics = decode(source, path=path, max_bytes=limits.max_bytes)
     if text is None:
-        return LoadResult(None, tuple(sort_diagnostics(diagnostics)))
+        quoted = quotable_text(source, limits.max_bytes)
+        return LoadResult(None, tuple(sort_diagnostics(diagnostics)), quoted)
     load = load_yaml if format == "yaml" else load_toml
     data, source_map, found = load(text, path, limits)
     diagnostics.extend(found)
     if diagnostics or source_map is None:
-        return LoadResult(None, tuple(sort_diagnostics(diagnostics)))
-    return LoadResult(LoadedFile(path, text, format, data, source_map), ())
+        return LoadResult(None, tuple(sort_diagnostics(diagnostics)), text)
+    return LoadResult(LoadedFile(path, text, format, data, source_map), (), text)
 
 
 def load_file(
@@ -85,8 +88,10 @@ def load_file(
     """Read the prompt file at ``file``; its extension says YAML or TOML.
 
     ``display_path`` (default: ``file`` as given) is what spans and diagnostics show. A file
-    that cannot be read or has another extension gives a diagnostic without a span.
-    ``content`` is the file's bytes when the caller has read them already (to hash them).
+    that cannot be read or has another extension gives a diagnostic without a span; a folder,
+    a pipe or a device is refused without being opened, and no more than ``limits.max_bytes``
+    is read. ``content`` is the file's bytes when the caller has read them already (to hash
+    them).
     """
     shown = display_path if display_path is not None else os.fspath(file)
     file_format = detect_format(file)
@@ -96,7 +101,7 @@ def load_file(
         try:
             content = read_bytes(file, limits)
         except OSError as error:
-            return _no_span(_unreadable(shown, error))
+            return _no_span(read_problem(error, shown))
     return load_text(content, path=shown, format=file_format, limits=limits)
 
 
@@ -104,12 +109,14 @@ def read_bytes(
     file: str | os.PathLike[str],
     limits: Limits = Limits(),  # noqa: B008 - a frozen value, safe to share
 ) -> bytes:
-    """The file's bytes; at most one byte past ``limits.max_bytes``, so size is checkable.
+    """The bytes of the regular file at ``file``, at most ``limits.max_bytes`` of them.
 
     Raises:
-        OSError: the file cannot be opened or read.
+        OSError: the file cannot be opened or read; :class:`NotAFileError` (it is a folder, a
+            pipe, a device or a socket, and was not opened) and :class:`FileTooLargeError`
+            (it holds more than ``limits.max_bytes``) are kinds of it.
     """
-    return read_stamped(file, limits)[0]
+    return read_capped(file, limits.max_bytes)[0]
 
 
 def read_stamped(
@@ -122,31 +129,37 @@ def read_stamped(
     change after the file was opened shows as another state next time.
 
     Raises:
-        OSError: the file cannot be opened or read.
+        OSError: as :func:`read_bytes`.
     """
-    # os.open and os.read, not open(): a buffered file object costs more than reading a
-    # small prompt file does.
-    descriptor = os.open(file, os.O_RDONLY | _O_BINARY)
-    try:
-        info = os.fstat(descriptor)
-        wanted = limits.max_bytes + 1
-        # A regular file says its size: ask for one byte more, so the first read takes it all.
-        # Other files (pipes, devices, files that report no size) are read in steps.
-        sized = stat.S_ISREG(info.st_mode) and info.st_size > 0
-        step = info.st_size + 1 if sized else _STEP
-        chunks: list[bytes] = []
-        size = 0
-        while size < wanted:
-            chunk = os.read(descriptor, min(step, wanted - size))
-            if not chunk:
-                break
-            chunks.append(chunk)
-            size += len(chunk)
-            step = _STEP  # the file grew since it was opened: read the rest in steps
-    finally:
-        os.close(descriptor)
-    content = chunks[0] if len(chunks) == 1 else b"".join(chunks)
+    content, info = read_capped(file, limits.max_bytes)
     return content, (info.st_mtime_ns, info.st_size)
+
+
+def read_problem(
+    error: OSError,
+    path: str,
+    *,
+    limit_name: str = "max_bytes",
+    advice: str = "Split the prompt into several smaller files",
+) -> Diagnostic:
+    """What reading the file at ``path`` ran into (an ``OSError`` from :func:`read_bytes`).
+
+    ``limit_name`` is the limit a file too large went past, and ``advice`` what to do
+    about it short of raising that limit.
+    """
+    if isinstance(error, FileTooLargeError):
+        return too_many_bytes(path, error.size, error.limit, name=limit_name, advice=advice)
+    if isinstance(error, NotAFileError):
+        return Diagnostic(
+            message=f"This file cannot be read: it is {error.kind}, not a regular file.",
+            span=None,
+            code="unreadable",
+            expected="a regular file",
+            hint="Replace it with a regular file; folders, pipes, devices and sockets are "
+            "never opened.",
+            path=path,
+        )
+    return _unreadable(path, error)
 
 
 def _no_span(diagnostic: Diagnostic) -> LoadResult:

@@ -7,6 +7,7 @@ holds a field, and what type sits at the end.
 
 from __future__ import annotations
 
+import functools
 import types
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -44,28 +45,41 @@ class Place:
 
 def place_of(root: type[DocModel], loc: tuple[str | int, ...]) -> Place:
     """Split ``loc`` into the data path, and find the model and type around its end."""
-    path: list[str | int] = []
-    steps: list[Step] = []
-    current: Any = root
-    parent: type[DocModel] | None = None
-    on_key = False
-    for element in loc:
-        current = _unwrap(current)
-        member = _tagged(current, element)
-        if member is not None:  # a union tag: not part of the data's path
-            current = member
-            continue
-        if element == KEY_MARK:
-            on_key = True
-            current = _child(current, element)
-            continue
-        parent = current if _is_model(current) else None
-        path.append(element)
-        steps.append("field" if parent else "index" if isinstance(element, int) else "key")
-        current = _child(current, element)
+    # The last element is not remembered: it is the one that differs from error to error.
+    state = _step(_walked(root, loc[:-1]), loc[-1]) if loc else _walked(root, loc)
+    path, steps, current, parent, on_key = state
     final = _unwrap(current)
     choices = get_args(final) if get_origin(final) is Literal else ()
-    return Place(tuple(path), tuple(steps), on_key, parent, final, tuple(str(c) for c in choices))
+    return Place(path, steps, on_key, parent, final, tuple(str(c) for c in choices))
+
+
+_State = tuple[tuple[str | int, ...], tuple[Step, ...], Any, type[DocModel] | None, bool]
+"""A walk so far: the data path, its steps, the type reached, the model around it, on a key."""
+
+
+@functools.lru_cache(maxsize=4096)
+def _walked(root: type[DocModel], loc: tuple[str | int, ...]) -> _State:
+    """The walk along ``loc``, remembered: errors come many to a place.
+
+    Each unknown key of one mapping shares all of its location but the last element.
+    """
+    if not loc:
+        return (), (), root, None, False
+    return _step(_walked(root, loc[:-1]), loc[-1])
+
+
+def _step(state: _State, element: str | int) -> _State:
+    """One element further: a union tag, a mapping's ``[key]``, or a step in the data."""
+    path, steps, current, parent, on_key = state
+    current = _unwrap(current)
+    member = _tagged(current, element)
+    if member is not None:  # a union tag: not part of the data's path
+        return path, steps, member, parent, on_key
+    if element == KEY_MARK:
+        return path, steps, _child(current, element), parent, True
+    parent = current if _is_model(current) else None
+    step: Step = "field" if parent else "index" if isinstance(element, int) else "key"
+    return (*path, element), (*steps, step), _child(current, element), parent, on_key
 
 
 def _is_model(tp: Any) -> TypeIs[type[DocModel]]:

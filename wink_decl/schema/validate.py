@@ -101,8 +101,9 @@ class _Error:
         return found or self.spans.nearest(at)
 
     def diagnostic(self, message: str, code: str, **extra: Any) -> Diagnostic:
-        """A Diagnostic at this error's value (or key)."""
-        extra.setdefault("span", self.span())
+        """A Diagnostic at this error's value (or key), unless ``span`` says where."""
+        if "span" not in extra:  # not setdefault: a span costs more than the rest
+            extra["span"] = self.span()
         return Diagnostic(message=message, code=code, **extra)
 
 
@@ -173,7 +174,7 @@ def _unknown_key(error: _Error) -> Diagnostic:
         where, allowed = f"a {union.noun}: it has exactly one key", union.choices
     else:
         where = _noun(error, parent)
-        allowed = tuple(f.alias or name for name, f in parent.model_fields.items())
+        allowed = _field_names(parent)
     return error.diagnostic(
         f"Unknown key '{key}' in {where}.",
         "unknown-key",
@@ -181,6 +182,12 @@ def _unknown_key(error: _Error) -> Diagnostic:
         expected=one_of(allowed),
         **_did_you_mean(close_matches(key, allowed)),
     )
+
+
+@cache
+def _field_names(model: type[DocModel]) -> tuple[str, ...]:
+    """The keys ``model`` allows, as written in files (worked out once per model)."""
+    return tuple(f.alias or name for name, f in model.model_fields.items())
 
 
 def _noun(error: _Error, parent: type[DocModel]) -> str:

@@ -1,0 +1,277 @@
+"""``wink-decl validate`` on prompt files written to hurt, end to end, each in a child process.
+
+Every run has a time and a memory limit (``run_python``): a case that regresses fails there
+instead of hanging CI. The limits are far above what the cases need; they are not timings.
+What they take is in ``benchmarks/hostile.py``, as ratios.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+from concurrency import MIB, run_python
+
+COMMAND = "import sys\nfrom wink_decl.cli import main\nsys.exit(main(sys.argv[1:]))\n"
+MEMORY = 1536 * MIB
+TIMEOUT = 60.0
+N = 40_000
+SECTION_YAML = "sections:\n  - {key: a, title: A, template: x}\n"
+SECTION_TOML = '[[sections]]\nkey = "a"\ntitle = "A"\ntemplate = "x"\n'
+ALLOWED = "one of ns, key, name, description, params, output, sections, tools, policies"
+DEEP_HINT = (
+    "  hint: flatten the structure: nest mappings and lists less deeply, or allow more with "
+    "--limit max_depth=128"
+)
+ONE_ERROR = "1 file checked: 0 valid, 1 invalid (1 error, 0 warnings)\n"
+
+
+def validate(folder: Path, *argv: str, timeout: float = TIMEOUT) -> tuple[int, str, str]:
+    """``wink-decl validate ARGV`` in ``folder``, in a child process under the limits."""
+    done = run_python(COMMAND, args=["validate", *argv], cwd=folder, timeout=timeout, memory=MEMORY)
+    return done.returncode, done.stdout, done.stderr
+
+
+def diagnostic(
+    name: str, line: int, column: int, end_column: int, code: str, message: str, **more: object
+) -> dict[str, object]:
+    """One object of ``--format json``."""
+    return {
+        "file": name,
+        "line": line,
+        "column": column,
+        "end_line": line,
+        "end_column": end_column,
+        "severity": "error",
+        "code": code,
+        "message": message,
+        "expected": more.get("expected"),
+        "hint": more.get("hint"),
+        "suggestions": [],
+    }
+
+
+def as_json(objects: list[dict[str, object]]) -> str:
+    return json.dumps(objects, indent=2, ensure_ascii=False) + "\n"
+
+
+def unknown(name: str, line: int, column: int, key: str) -> dict[str, object]:
+    message = f"Unknown key '{key}' in prompt."
+    return diagnostic(
+        name, line, column, column + len(key) - 1, "unknown-key", message, expected=ALLOWED
+    )
+
+
+def test_many_duplicate_keys_in_yaml(tmp_path: Path) -> None:
+    (tmp_path / "d.wink.yaml").write_text("key: x\n" + "x: 1\n" * N)
+    message = "Key 'x' appears twice in this mapping (first on line 2)."
+    expected = [
+        diagnostic(
+            "d.wink.yaml",
+            line,
+            1,
+            1,
+            "duplicate-key",
+            message,
+            expected="each key once in a mapping",
+            hint="remove one of the two, or merge their values under the first",
+        )
+        for line in range(3, N + 2)
+    ]
+    assert validate(tmp_path, "d.wink.yaml", "--format", "json") == (1, as_json(expected), "")
+
+
+def test_many_duplicate_keys_in_toml(tmp_path: Path) -> None:
+    (tmp_path / "d.wink.toml").write_text('key = "x"\n' + "x = 1\n" * N)
+    assert validate(tmp_path, "d.wink.toml") == (
+        1,
+        "",
+        "d.wink.toml:3:1: error: Key 'x' appears twice in this table (first on line 2).\n"
+        "  expected: each key and each table once\n"
+        "   3 | x = 1\n"
+        "     | ^\n"
+        "  hint: remove one of the two, or merge them into the first\n" + ONE_ERROR,
+    )
+
+
+@pytest.mark.parametrize(
+    ("name", "text"),
+    [
+        ("u.wink.yaml", "key: x\n" + "".join(f"k{i}: 1\n" for i in range(N)) + SECTION_YAML),
+        ("u.wink.toml", 'key = "x"\n' + "".join(f"k{i} = 1\n" for i in range(N)) + SECTION_TOML),
+    ],
+    ids=["yaml", "toml"],
+)
+def test_many_unknown_keys(tmp_path: Path, name: str, text: str) -> None:
+    (tmp_path / name).write_text(text)
+    expected = [unknown(name, i + 2, 1, f"k{i}") for i in range(N)]
+    assert validate(tmp_path, name, "--format", "json") == (1, as_json(expected), "")
+
+
+def test_one_line_of_many_keys(tmp_path: Path) -> None:
+    start = "{key: x, sections: [{key: a, title: A, template: x}]"
+    pairs = [f"k{i}: 1" for i in range(N)]
+    (tmp_path / "l.wink.yaml").write_text(start + "".join(", " + pair for pair in pairs) + "}\n")
+    expected: list[dict[str, object]] = []
+    column = len(start) + 3  # past ", "
+    for i, pair in enumerate(pairs):
+        expected.append(unknown("l.wink.yaml", 1, column, f"k{i}"))
+        column += len(pair) + 2
+    assert validate(tmp_path, "l.wink.yaml", "--format", "json") == (1, as_json(expected), "")
+
+
+def test_a_dotted_key_of_64000_parts(tmp_path: Path) -> None:
+    key = "a" + ".a" * 63_999
+    (tmp_path / "k.wink.toml").write_text(f'key = "x"\n{key} = 1\n')
+    assert validate(tmp_path, "k.wink.toml") == (
+        1,
+        "",
+        "k.wink.toml:2:1: error: This dotted key is 127,999 characters long, more than the "
+        "limit of 1,000.\n"
+        "  expected: a key of at most 1,000 characters, counting every part and dot\n"
+        f"   2 | {key} = 1\n"
+        "     | " + "^" * len(key) + "\n"
+        "  hint: use a shorter key, or allow more with --limit max_key_length=2000\n" + ONE_ERROR,
+    )
+
+
+@pytest.mark.parametrize(
+    ("name", "text", "column"),
+    [
+        ("n.wink.yaml", "key: x\nx: " + "[" * 100_000 + "]" * 100_000 + "\n", 67),
+        ("n.wink.toml", 'key = "x"\nx = ' + "[" * 100_000 + "]" * 100_000 + "\n", 68),
+        ("t.wink.toml", 'key = "x"\nx = ' + "{a = " * 20_000 + "1" + "}" * 20_000 + "\n", 320),
+        ("m.wink.yaml", "key: x\nx: " + "{a: " * 20_000 + "1" + "}" * 20_000 + "\n", 256),
+    ],
+    ids=["yaml-lists", "toml-lists", "toml-inline-tables", "yaml-flow-mappings"],
+)
+def test_flow_collections_nested_past_the_parser_recursion(
+    tmp_path: Path, name: str, text: str, column: int
+) -> None:
+    (tmp_path / name).write_text(text)
+    quoted = text.splitlines()[1]
+    assert validate(tmp_path, name) == (
+        1,
+        "",
+        f"{name}:2:{column}: error: Values are nested more than 64 levels deep here.\n"
+        "  expected: at most 64 levels of nested mappings and lists\n"
+        f"   2 | {quoted}\n"
+        "     | " + " " * (column - 1) + "^\n" + DEEP_HINT + "\n" + ONE_ERROR,
+    )
+
+
+def test_a_link_to_dev_null_named_like_a_prompt_file(tmp_path: Path) -> None:
+    (tmp_path / "x.wink.yaml").symlink_to("/dev/null")
+    assert validate(tmp_path, "x.wink.yaml") == (
+        1,
+        "",
+        "x.wink.yaml: error: This file cannot be read: it is a character device, not a regular "
+        "file.\n"
+        "  expected: a regular file\n"
+        "  hint: replace it with a regular file; folders, pipes, devices and sockets are never "
+        "opened\n" + ONE_ERROR,
+    )
+
+
+GROWING = """\
+import os, sys
+from wink_decl.cli import main
+from wink_decl.loader import _files
+
+real_read = os.read
+grown = []
+
+def read(descriptor, size):
+    if not grown:  # by the first read, someone has written more since the file was opened
+        grown.append(True)
+        with open("x.wink.yaml", "a") as stream:
+            stream.write("# " + "more " * 20 + "\\n")
+    return real_read(descriptor, size)
+
+_files.os = type("Os", (), {"__getattr__": lambda self, name: getattr(os, name)})()
+_files.os.read = read
+sys.exit(main(sys.argv[1:]))
+"""
+
+
+def test_a_file_that_grows_while_it_is_read(tmp_path: Path) -> None:
+    (tmp_path / "x.wink.yaml").write_text("key: x\n")
+    argv = ["validate", "x.wink.yaml", "--limit", "max_bytes=40"]
+    done = run_python(GROWING, args=argv, cwd=tmp_path, timeout=TIMEOUT, memory=MEMORY)
+    assert (done.returncode, done.stdout, done.stderr) == (
+        1,
+        "",
+        "x.wink.yaml:1:1: error: This file is 110 bytes long, more than the limit of 40 bytes.\n"
+        "  expected: a file of at most 40 bytes\n"
+        "   1 | key: x\n"
+        "     | ^\n"
+        "  hint: split the prompt into several smaller files, or allow more with "
+        "--limit max_bytes=80\n" + ONE_ERROR,
+    )
+
+
+REFUSED = (
+    "x.wink.yaml: error: This file cannot be read: it is {kind}, not a regular file.\n"
+    "  expected: a regular file\n"
+    "  hint: replace it with a regular file; folders, pipes, devices and sockets are never "
+    "opened\n" + ONE_ERROR
+)
+COMPILER_QUOTES = (
+    "compile_file reads a file that did not load again, without limit, to quote its lines "
+    "(wink_decl/compiler/_context.py quotable): it must quote LoadResult.text instead"
+)
+
+
+@pytest.mark.xfail(reason=COMPILER_QUOTES, strict=True)
+def test_a_fifo_named_like_a_prompt_file(tmp_path: Path) -> None:
+    os.mkfifo(tmp_path / "x.wink.yaml")
+    expected = REFUSED.format(kind="a named pipe (FIFO)")
+    assert validate(tmp_path, "x.wink.yaml", timeout=5) == (1, "", expected)
+
+
+@pytest.mark.xfail(reason=COMPILER_QUOTES, strict=True)
+def test_a_link_to_dev_zero_named_like_a_prompt_file(tmp_path: Path) -> None:
+    (tmp_path / "x.wink.yaml").symlink_to("/dev/zero")
+    expected = REFUSED.format(kind="a character device")
+    assert validate(tmp_path, "x.wink.yaml", timeout=10) == (1, "", expected)
+
+
+@pytest.mark.xfail(
+    reason="diagnostics.render_text splits the whole text into lines again for every "
+    "diagnostic it quotes: quadratic (40,000 duplicate keys take over a minute)",
+    strict=True,
+)
+def test_many_duplicate_keys_reported_as_text(tmp_path: Path) -> None:
+    (tmp_path / "d.wink.yaml").write_text("key: x\n" + "x: 1\n" * N)
+    block = (
+        "d.wink.yaml:{line}:1: error: Key 'x' appears twice in this mapping (first on line 2).\n"
+        "  expected: each key once in a mapping\n"
+        "{line:>4} | x: 1\n"
+        "     | ^\n"
+        "  hint: remove one of the two, or merge their values under the first\n"
+    )
+    expected = "".join(block.format(line=line) for line in range(3, N + 2))
+    summary = f"1 file checked: 0 valid, 1 invalid ({N - 1} errors, 0 warnings)\n"
+    # Linear, it takes seconds; quadratic, over a minute.
+    assert validate(tmp_path, "d.wink.yaml", timeout=10) == (1, "", expected + summary)
+
+
+def test_the_hostile_files_benchmark_runs() -> None:
+    script = Path(__file__).resolve().parents[2] / "benchmarks" / "hostile.py"
+    done = run_python(script, args=["--divide", "100", "--rounds", "1"], timeout=TIMEOUT)
+    assert (done.returncode, done.stderr) == (0, "")
+    lines = done.stdout.splitlines()
+    assert lines[0].startswith("seconds at 10n (load, check)")
+    assert [line.split(" n=")[0].strip() for line in lines[1:9]] == [
+        "duplicate keys, YAML",
+        "unknown keys, YAML",
+        "one line of unknown keys, YAML",
+        "duplicate keys, TOML",
+        "unknown keys, TOML",
+        "dotted key, TOML",
+        "nested lists, YAML",
+        "nested lists, TOML",
+    ]
+    assert lines[-1].startswith("  ratio ")
