@@ -1,0 +1,100 @@
+"""Prompt files written to hurt, run through the real command in a process under limits.
+
+Each case runs ``python -m wink_decl`` in a fresh interpreter capped in time and memory
+(``run_python``) and checks the whole report: a hostile file gets a clear diagnostic, a
+bounded report and the exit status of an invalid file, never an internal error.
+"""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+from concurrency import MIB, run_python
+
+CLI = "import runpy; runpy.run_module('wink_decl', run_name='__main__')"
+
+
+def wink(cwd: Path, *argv: str, timeout: float = 60) -> subprocess.CompletedProcess[str]:
+    """``wink-decl ARGV`` in ``cwd``, in its own process: at most ``timeout`` s and 1 GiB."""
+    return run_python(CLI, args=argv, cwd=cwd, timeout=timeout, memory=1024 * MIB)
+
+
+def lines(*texts: str) -> str:
+    return "".join(f"{text}\n" for text in texts)
+
+
+def test_a_one_line_file_of_thousands_of_unknown_keys_gets_a_report_of_its_own_size(
+    tmp_path: Path,
+) -> None:
+    keys = ", ".join(f"k{i}: 1" for i in range(6000))
+    text = f"key: tiny\nsections: [{{key: task, title: Task, template: Do it., {keys}}}]\n"
+    (tmp_path / "one.wink.yaml").write_text(text)
+    assert len(text) > 55_000
+    done = wink(tmp_path, "validate", "one.wink.yaml")
+    assert (done.returncode, done.stdout) == (1, "")
+    assert len(done.stderr) < len(text) / 10  # it was 529 MB: every error quoted the whole line
+    expected = "one of key, title, template, summary, summary_suffix, visibility, enabled, " + (
+        "tools, policies, accepts_overrides, children"
+    )
+    line = "sections: [{key: task, title: Task, template: Do it., " + keys + "}]"
+    blocks = []
+    for i in range(10):
+        column = line.index(f" k{i}: ") + 2
+        low = column - 1 - 40
+        blocks.append(
+            lines(
+                f"one.wink.yaml:2:{column}: error: Unknown key 'k{i}' in section.",
+                f"  expected: {expected}",
+                f"   2 | ...{line[low : low + 100]}...",
+                "     | " + " " * 43 + "^" * len(f"k{i}"),
+            )
+        )
+    assert done.stderr == "".join(blocks) + lines(
+        "  ... and 5,990 more unknown-key diagnostics on line 2 of one.wink.yaml "
+        "(wink-decl validate --format json lists every one)",
+        "1 file checked: 0 valid, 1 invalid (6000 errors, 0 warnings)",
+    )
+    as_json = wink(tmp_path, "validate", "one.wink.yaml", "--format", "json")
+    assert as_json.returncode == 1
+    assert as_json.stdout.count('"code": "unknown-key"') == 6000
+
+
+def test_control_characters_in_keys_values_and_paths_are_escaped(tmp_path: Path) -> None:
+    escapes = 'key: evil\nsections:\n  - {key: task, title: "T\\u202eT", "\\e[2J\\a": 1, ' + (
+        'template: x, visibility: "\\e[31m"}\n'
+    )
+    (tmp_path / "evil\x1b]0;owned\x07.wink.yaml").write_text(escapes)
+    (tmp_path / "raw.wink.yaml").write_text("key: raw  # \x1b[2J\x07\x9b\nsections: []\n")
+    toml = 'key = "evil"\n[[sections]]\nkey = "task"\ntitle = "Task"\n"\\u001b[2J" = 1\n'
+    (tmp_path / "c.wink.toml").write_text(toml)
+    done = wink(tmp_path, "validate", ".")
+    assert (done.returncode, done.stdout) == (1, "")
+    keys = "one of key, title, template, summary, summary_suffix, visibility, enabled, tools, " + (
+        "policies, accepts_overrides, children"
+    )
+    quoted = '   3 |   - {key: task, title: "T\\u202eT", "\\e[2J\\a": 1, template: x, ' + (
+        'visibility: "\\e[31m"}'
+    )
+    assert done.stderr == lines(
+        "c.wink.toml:5:1: error: Unknown key '\\x1b[2J' in section.",
+        f"  expected: {keys}",
+        '   5 | "\\u001b[2J" = 1',
+        "     | ^^^^^^^^^^^",
+        "evil\\x1b]0;owned\\x07.wink.yaml:3:36: error: Unknown key '\\x1b[2J\\x07' in section.",
+        f"  expected: {keys}",
+        quoted,
+        "     |                                    ^^^^^^^^^",
+        "evil\\x1b]0;owned\\x07.wink.yaml:3:75: error: 'visibility' must be one of full, "
+        "summary, or {summary_when: ...}; found '\\x1b[31m'",
+        quoted,
+        "     |                                                                           ^^^^^^^^",
+        "raw.wink.yaml:1:13: error: This file contains the character U+001B, which YAML does "
+        "not allow.",
+        "  expected: printable text",
+        "   1 | key: raw  # \\x1b[2J\\x07\\x9b",
+        "     |             ^^^^",
+        "  hint: delete the character (most editors do not show it); to keep it in text, write "
+        'it as the escape "\\u001B" inside double quotes',
+        "3 files checked: 0 valid, 3 invalid (4 errors, 0 warnings)",
+    )
