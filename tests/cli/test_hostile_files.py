@@ -34,11 +34,12 @@ def test_a_one_line_file_of_thousands_of_unknown_keys_gets_a_report_of_its_own_s
     done = wink(tmp_path, "validate", "one.wink.yaml")
     assert (done.returncode, done.stdout) == (1, "")
     assert len(done.stderr) < len(text) / 10  # it was 529 MB: every error quoted the whole line
-    expected = "one of key, title, template, summary, summary_suffix, visibility, enabled, " + (
+    expected = (
+        "one of key, title, template, summary, summary_suffix, visibility, enabled, "
         "tools, policies, accepts_overrides, children"
     )
     line = "sections: [{key: task, title: Task, template: Do it., " + keys + "}]"
-    blocks = []
+    blocks: list[str] = []
     for i in range(10):
         column = line.index(f" k{i}: ") + 2
         low = column - 1 - 40
@@ -61,7 +62,8 @@ def test_a_one_line_file_of_thousands_of_unknown_keys_gets_a_report_of_its_own_s
 
 
 def test_control_characters_in_keys_values_and_paths_are_escaped(tmp_path: Path) -> None:
-    escapes = 'key: evil\nsections:\n  - {key: task, title: "T\\u202eT", "\\e[2J\\a": 1, ' + (
+    escapes = (
+        'key: evil\nsections:\n  - {key: task, title: "T\\u202eT", "\\e[2J\\a": 1, '
         'template: x, visibility: "\\e[31m"}\n'
     )
     (tmp_path / "evil\x1b]0;owned\x07.wink.yaml").write_text(escapes)
@@ -70,10 +72,12 @@ def test_control_characters_in_keys_values_and_paths_are_escaped(tmp_path: Path)
     (tmp_path / "c.wink.toml").write_text(toml)
     done = wink(tmp_path, "validate", ".")
     assert (done.returncode, done.stdout) == (1, "")
-    keys = "one of key, title, template, summary, summary_suffix, visibility, enabled, tools, " + (
+    keys = (
+        "one of key, title, template, summary, summary_suffix, visibility, enabled, tools, "
         "policies, accepts_overrides, children"
     )
-    quoted = '   3 |   - {key: task, title: "T\\u202eT", "\\e[2J\\a": 1, template: x, ' + (
+    quoted = (
+        '   3 |   - {key: task, title: "T\\u202eT", "\\e[2J\\a": 1, template: x, '
         'visibility: "\\e[31m"}'
     )
     assert done.stderr == lines(
@@ -98,3 +102,23 @@ def test_control_characters_in_keys_values_and_paths_are_escaped(tmp_path: Path)
         'it as the escape "\\u001B" inside double quotes',
         "3 files checked: 0 valid, 3 invalid (4 errors, 0 warnings)",
     )
+
+
+def test_a_param_named_like_python_machinery_is_a_diagnostic_not_an_internal_error(
+    tmp_path: Path,
+) -> None:
+    text = (
+        "key: t\nparams:\n  __slots__: {type: string, default: v}\n"
+        "sections:\n  - {key: task, title: Task, template: 'x=${__slots__}'}\n"
+    )
+    (tmp_path / "slots.wink.yaml").write_text(text)
+    for command in ("render", "compile"):
+        done = wink(tmp_path, command, "slots.wink.yaml")
+        assert (done.returncode, done.stdout) == (1, "")
+        assert done.stderr == lines(
+            "slots.wink.yaml:3:3: error: '__slots__' is not a valid param name",
+            "  expected: 1-64 lowercase letters, digits or '_', starting with a letter",
+            "   3 |   __slots__: {type: string, default: v}",
+            "     |   ^^^^^^^^^",
+            "  hint: did you mean 'slots'?",
+        )
