@@ -8,6 +8,7 @@ bounded report and the exit status of an invalid file, never an internal error.
 from __future__ import annotations
 
 import subprocess
+import time
 from pathlib import Path
 
 from concurrency import MIB, run_python
@@ -122,3 +123,88 @@ def test_a_param_named_like_python_machinery_is_a_diagnostic_not_an_internal_err
             "     |   ^^^^^^^^^",
             "  hint: did you mean 'slots'?",
         )
+
+
+def ten_by_ten(folder: Path, levels: int) -> None:
+    """``f0`` .. ``f<levels-1>``: ten sections each, each including the next file's ten."""
+    for level in range(levels):
+        lines = [f"key: f{level}", "sections:"]
+        for j in range(10):
+            lines += [f"  - key: s{j}", "    title: S", f"    template: Level {level}."]
+            if level < levels - 1:
+                lines.append("    children:")
+                lines += [f"      - include: f{level + 1}.wink.yaml#s{k}" for k in range(10)]
+        (folder / f"f{level}.wink.yaml").write_text("\n".join(lines) + "\n")
+
+
+def test_includes_that_multiply_stop_at_the_section_limit_before_they_expand(
+    tmp_path: Path,
+) -> None:
+    ten_by_ten(tmp_path, 7)  # 20 KB of files; 11 million sections, expanded
+    started = time.monotonic()
+    done = wink(tmp_path, "validate", "--root", ".", "f0.wink.yaml", timeout=30)
+    took = time.monotonic() - started
+    assert (done.returncode, done.stdout) == (1, "")
+    assert done.stderr == lines(
+        "f0.wink.yaml:7:18: error: This include takes the prompt past the limit of 10,000 "
+        "sections.",
+        "  expected: at most 10,000 sections, includes expanded (max_sections)",
+        "   7 |       - include: f1.wink.yaml#s0",
+        "     |                  ^^^^^^^^^^^^^^^",
+        "  hint: include fewer sections, or raise the limit: --limit max_sections=20000",
+        "1 file checked: 0 valid, 1 invalid (1 error, 0 warnings)",
+    )
+    assert took < 15  # about 1 s; six levels (1.1 million sections) took 103 s and 1.1 GB before
+
+
+def test_includes_nest_at_most_eight_deep_unless_the_limit_is_raised(tmp_path: Path) -> None:
+    for level in range(1, 11):
+        children = (
+            f"    children:\n      - include: n{level + 1}.wink.yaml#s\n" if level < 10 else ""
+        )
+        (tmp_path / f"n{level}.wink.yaml").write_text(
+            f"key: n{level}\nsections:\n  - key: s\n    title: S\n{children}"
+        )
+    (tmp_path / "main.wink.yaml").write_text("key: main\nsections:\n  - include: n1.wink.yaml#s\n")
+    done = wink(tmp_path, "validate", "--root", ".", "main.wink.yaml")
+    assert (done.returncode, done.stdout) == (1, "")
+    chain = " -> ".join(f"n{level}.wink.yaml#s" for level in range(1, 10))
+    assert done.stderr == lines(
+        "main.wink.yaml:3:14: error: Included section 's' has errors (listed with it).",
+        "   3 |   - include: n1.wink.yaml#s",
+        "     |              ^^^^^^^^^^^^^^",
+    ) + "".join(
+        lines(
+            f"n{level}.wink.yaml:6:18: error: Included section 's' has errors (listed with it).",
+            f"   6 |       - include: n{level + 1}.wink.yaml#s",
+            "     |                  ^^^^^^^^^^^^^^",
+        )
+        for level in range(1, 8)
+    ) + lines(
+        f"n8.wink.yaml:6:18: error: Includes nest more than 8 deep here: {chain}.",
+        "  expected: includes at most 8 deep (max_include_depth)",
+        "   6 |       - include: n9.wink.yaml#s",
+        "     |                  ^^^^^^^^^^^^^^",
+        "  hint: include the section from a file nearer the top, or raise the limit: "
+        "--limit max_include_depth=16",
+        "1 file checked: 0 valid, 1 invalid (9 errors, 0 warnings)",
+    )
+    raised = wink(
+        tmp_path, "validate", "--root", ".", "main.wink.yaml", "--limit", "max_include_depth=16"
+    )
+    assert (raised.returncode, raised.stderr) == (0, "1 file checked: 1 valid, 0 invalid\n")
+
+
+def test_an_include_through_a_loop_of_links_is_a_diagnostic(tmp_path: Path) -> None:
+    (tmp_path / "a").symlink_to(tmp_path / "b")
+    (tmp_path / "b").symlink_to(tmp_path / "a")
+    (tmp_path / "main.wink.yaml").write_text("key: main\nsections:\n  - include: a/x.wink.yaml#s\n")
+    done = wink(tmp_path, "validate", "--root", ".", "main.wink.yaml")
+    assert (done.returncode, done.stdout) == (1, "")
+    assert done.stderr == lines(  # an internal error (RuntimeError) on Python 3.11 and 3.12
+        "main.wink.yaml:3:14: error: Included file 'a/x.wink.yaml' cannot be read: its path goes "
+        "round a loop of symbolic links.",
+        "   3 |   - include: a/x.wink.yaml#s",
+        "     |              ^^^^^^^^^^^^^^^",
+        "1 file checked: 0 valid, 1 invalid (1 error, 0 warnings)",
+    )

@@ -213,6 +213,7 @@ class _Builder:
             policies=policies.policies,
             predicates=policies.predicate,
             include=self.includer.include,
+            budget=self.includer.budget,
         )
         sections = compile_sections(self.ctx, ("sections",), list(data["sections"]), scope)
         prompt_policies = policies.policies(self.ctx, ("policies",), list(data.get("policies", [])))
