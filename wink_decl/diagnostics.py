@@ -225,13 +225,13 @@ def printable(text: str) -> str:
 _YAML_BREAKS = re.compile("\r\n|[\r\n\x85\u2028\u2029]")
 
 
-def source_lines(text: str, path: str = "") -> list[str]:
-    """The lines of a file as its loader counts them (by its name: ``.toml`` or YAML).
+def source_lines(text: str, path: str = "", *, toml: bool | None = None) -> list[str]:
+    """The lines of a file as its loader counts them (``toml`` or else by its name).
 
     TOML breaks at LF only, YAML at CR LF, CR, LF, NEL, LS and PS; ``str.splitlines`` breaks
     at more characters, which would quote the wrong line.
     """
-    if path.lower().endswith(".toml"):
+    if path.lower().endswith(".toml") if toml is None else toml:
         lines = [line.removesuffix("\r") for line in text.split("\n")]
     else:
         lines = _YAML_BREAKS.split(text)

@@ -208,3 +208,70 @@ def test_an_include_through_a_loop_of_links_is_a_diagnostic(tmp_path: Path) -> N
         "     |              ^^^^^^^^^^^^^^^",
         "1 file checked: 0 valid, 1 invalid (1 error, 0 warnings)",
     )
+
+
+def test_nan_infinity_and_huge_numbers_are_diagnostics_in_every_command(tmp_path: Path) -> None:
+    huge = "0x" + "f" * 5000  # 6,021 decimal digits: Python cannot print it
+    (tmp_path / "numbers.wink.yaml").write_text(
+        f"key: {huge}\nparams:\n  x: {{type: number, default: .nan}}\n"
+        "sections: [{title: T, template: '${x}'}]\n"
+    )
+    (tmp_path / "numbers.wink.toml").write_text(
+        'key = "t"\n[params.x]\ntype = "number"\nenum = [1.5, inf]\n'
+        '[[sections]]\ntitle = "T"\nenabled = {equals = {param = "x", value = 1e400}}\n'
+    )
+    toml_report = lines(
+        "numbers.wink.toml:4:14: error: 'inf' (infinity) cannot be written in JSON.",
+        "  expected: a finite number",
+        "   4 | enum = [1.5, inf]",
+        "     |              ^^^",
+        "  hint: put it in quotes if it is meant as text",
+        "numbers.wink.toml:7:43: error: '1e400' is too large: it reads as infinity, which JSON "
+        "cannot write.",
+        "  expected: a finite number",
+        '   7 | enabled = {equals = {param = "x", value = 1e400}}',
+        "     |                                           ^^^^^",
+        "  hint: put it in quotes if it is meant as text",
+    )
+    yaml_report = lines(
+        "numbers.wink.yaml:1:6: error: The whole number '0xfffffffffffffffffffffffffffffffffff...' "
+        "is too large.",
+        "  expected: a whole number from -9223372036854775808 to 9223372036854775807 (64 bits)",
+        "   1 | key: " + huge[:95] + "...",
+        "     |      " + "^" * 95,
+        "  hint: put it in quotes if it is meant as text",
+        "numbers.wink.yaml:3:30: error: '.nan' (not a number) cannot be written in JSON.",
+        "  expected: a finite number",
+        "   3 |   x: {type: number, default: .nan}",
+        "     |                              ^^^^",
+        "  hint: put it in quotes if it is meant as text",
+    )
+    done = wink(tmp_path, "validate", ".")
+    assert (done.returncode, done.stdout) == (1, "")
+    assert done.stderr == toml_report + yaml_report + lines(
+        "2 files checked: 0 valid, 2 invalid (4 errors, 0 warnings)"
+    )
+    for command in ("render", "compile", "tools"):
+        for name, report in (
+            ("numbers.wink.yaml", yaml_report),
+            ("numbers.wink.toml", toml_report),
+        ):
+            done = wink(tmp_path, command, name)
+            assert (done.returncode, done.stdout, done.stderr) == (1, "", report)
+
+
+def test_hex_literals_that_fit_compile_to_plain_json_numbers(tmp_path: Path) -> None:
+    (tmp_path / "hex.wink.toml").write_text(
+        'key = "hex"\n[params.mask]\ntype = "integer"\ndefault = 0xff\n'
+        '[[sections]]\ntitle = "T"\ntemplate = "mask ${mask}"\n'
+    )
+    done = wink(tmp_path, "compile", "hex.wink.toml")
+    assert (done.returncode, done.stderr) == (0, "")
+    assert '"default": 255,' in done.stdout
+    assert "NaN" not in done.stdout
+    assert "Infinity" not in done.stdout
+    rendered = wink(tmp_path, "render", "hex.wink.toml")
+    assert (rendered.returncode, rendered.stdout) == (
+        0,
+        "## 1. T (t)\n\nmask 255\n\ntools: (none)\n",
+    )

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from wink_decl.compiler._context import CompileContext, quotable
+from wink_decl.compiler._numbers import number_problems
 from wink_decl.compiler._policies import PolicyCompiler
 from wink_decl.compiler._sections import SectionBudget, SectionScope, compile_section
 from wink_decl.compiler._stamp import IncludeState, digest, stamp_of
@@ -216,9 +217,14 @@ class Includer:
             self.sources.update(quotable(target, shown_path))  # its errors quote its lines
         else:
             self.sources[file.path] = file.text
-            document, schema_problems = validate_document(file.data, file.source_map)
-            problems.extend(schema_problems)
-            file = file if document is not None and not schema_problems else None
+            numbers = number_problems(file)
+            if numbers:  # refused before anything reads them (see compile_loaded)
+                problems.extend(numbers)
+                file = None
+            else:
+                document, schema_problems = validate_document(file.data, file.source_map)
+                problems.extend(schema_problems)
+                file = file if document is not None and not schema_problems else None
         self._problems.extend(problems)
         self._files[target] = (
             None if file is None else _Included(file, CompileContext(file), {}, {}, {})
