@@ -25,7 +25,7 @@ from wink_decl.diagnostics import Diagnostic, Span, clip, some_of
 from wink_decl.errors import PromptValidationError
 from wink_decl.limits import DEFAULT_LIMITS, Limits
 from wink_decl.loader import JSONPath, LoadedFile, load_file, read_stamped
-from wink_decl.runtime._keys import did_you_mean, key_from_title
+from wink_decl.runtime._keys import key_from_title
 from wink_decl.schema.validate import validate_document
 
 if TYPE_CHECKING:
@@ -273,7 +273,7 @@ class Includer:
             found = _find(sections, wanted.split("."), ("sections",))
             if found is None:
                 keys = _all_keys(sections, "")
-                suggestion = did_you_mean(dotted, keys)
+                suggestion = self.budget.suggest(dotted, keys)
                 found = _Missing(
                     expected=f"one of {some_of(keys)}" if keys else "a file with keyed sections",
                     hint=suggestion.strip().lower() or None,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass, field
 from typing import Any, cast
 
@@ -37,6 +37,10 @@ _FULL = SectionVisibility.FULL
 _VISIBILITIES = {visibility.value: visibility for visibility in SectionVisibility}
 
 
+_MOST_CANDIDATES = 1_000
+"""Names a did-you-mean search compares with at most; past this, no suggestion is made."""
+
+
 @dataclass
 class SectionBudget:
     """The sections one prompt may still have, includes expanded (``Limits.max_sections``).
@@ -50,6 +54,16 @@ class SectionBudget:
     used: int = 0
     reported: bool = False
     """True once the diagnostic is written: one per prompt, where the limit was passed."""
+    lookups: int = 100
+    """Did-you-mean searches left: each compares a name with every candidate, so a file of
+    thousands of unknown names among thousands of declared ones would take minutes."""
+
+    def suggest(self, word: str, candidates: Collection[str]) -> str:
+        """``did_you_mean``, while searches are left and among at most 1,000 candidates."""
+        if self.lookups <= 0 or len(candidates) > _MOST_CANDIDATES:
+            return ""
+        self.lookups -= 1
+        return did_you_mean(word, candidates)
 
     @property
     def spent(self) -> bool:
@@ -302,10 +316,11 @@ def _check_placeholders(
         return False
     ok = True
     params = scope.params
-    for name in sorted(n for n in compiled.placeholders if n not in params and n not in extra):
-        suggestion = did_you_mean(name, params)
+    unknown = sorted(n for n in compiled.placeholders if n not in params and n not in extra)
+    declared = some_of(list(params)) if unknown and params else "none are declared"
+    for name in unknown:
+        suggestion = scope.budget.suggest(name, params)
         needle = "${" + name + "}" if "${" + name + "}" in text else "$" + name
-        declared = some_of(list(params)) or "none are declared"
         ctx.error(
             "unknown-param",
             f"Placeholder '{clip(needle)}' is not a declared param.",
@@ -363,7 +378,7 @@ def _tools(
             continue
         listed.add(name)
         if name not in scope.tools:
-            suggestion = did_you_mean(name, scope.tools)
+            suggestion = scope.budget.suggest(name, scope.tools)
             declared = some_of(list(scope.tools)) or "none are declared"
             ctx.error(
                 "unknown-tool",
