@@ -7,26 +7,48 @@ Text form (the style every editor and CI log can jump to)::
        5 |     visibility: ful
          |                 ^^^
       hint: did you mean 'full'?
+
+Prompt files may be written to hurt, and reports land in terminals and CI logs: the text form
+escapes control characters (``printable``), quotes at most a window of a long line and shows at
+most ``SHOWN_PER_LINE`` diagnostics of one code on one line; every text is bounded.
 """
 
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any, Final, Literal
 
 __all__ = [
+    "LONGEST_TEXT",
+    "SHOWN_PER_LINE",
+    "WINDOW",
     "Diagnostic",
     "DiagnosticBag",
     "DiagnosticError",
     "Severity",
     "Span",
     "as_hint",
+    "clip",
+    "printable",
     "render_json",
     "render_text",
+    "some_of",
     "sort_diagnostics",
+    "source_lines",
 ]
+
+WINDOW: Final = 100
+"""Characters of a quoted line shown at most; a longer line is cut around the span."""
+_BEFORE: Final = 40
+"""How many of them come before the span when a line is cut."""
+LONGEST_TEXT: Final = 2_000
+"""Characters of a message, ``expected`` or ``hint`` at most; the middle of a longer one is cut."""
+SHOWN_PER_LINE: Final = 10
+"""Diagnostics of one code on one line shown in full by the text form; the rest are counted."""
+_CUT: Final = "..."
 
 Severity = Literal["error", "warning"]
 
@@ -65,9 +87,17 @@ class Diagnostic:
     """The file when there is no span (for example an unreadable file)."""
 
     def __post_init__(self) -> None:
-        """Hints read alike whoever wrote them: one lower-case clause after ``hint:``."""
+        """Hints read alike whoever wrote them: one lower-case clause after ``hint:``.
+
+        Every text is bounded (``LONGEST_TEXT``): a value quoted in a message may be huge, and
+        a file can repeat it with aliases.
+        """
         if self.hint:
-            object.__setattr__(self, "hint", as_hint(self.hint))
+            object.__setattr__(self, "hint", _bounded(as_hint(self.hint)))
+        if len(self.message) > LONGEST_TEXT:
+            object.__setattr__(self, "message", _bounded(self.message))
+        if self.expected is not None and len(self.expected) > LONGEST_TEXT:
+            object.__setattr__(self, "expected", _bounded(self.expected))
 
     @property
     def file(self) -> str:
@@ -141,6 +171,75 @@ class DiagnosticError(Exception):
         super().__init__(summary + (f" (and {more} more)" if more > 0 else ""))
 
 
+def clip(text: str, longest: int = 64) -> str:
+    """``text`` when it has at most ``longest`` characters, else its start and ``...``.
+
+    For values quoted in messages: a name or a path written in a file may be any length.
+    """
+    return text if len(text) <= longest else text[: longest - len(_CUT)] + _CUT
+
+
+def some_of(words: Sequence[str], shown: int = 20) -> str:
+    """``a, b, c``; past ``shown`` words, the first ones and how many more (``and 12 more``)."""
+    if len(words) <= shown:
+        return ", ".join(words)
+    return f"{', '.join(words[:shown])} and {len(words) - shown:,} more"
+
+
+def _bounded(text: str) -> str:
+    """``text``, its middle cut when it is longer than ``LONGEST_TEXT`` (its end often matters)."""
+    if len(text) <= LONGEST_TEXT:
+        return text
+    tail = LONGEST_TEXT // 4
+    head = LONGEST_TEXT - tail - len(_CUT)
+    return text[:head] + _CUT + text[-tail:]
+
+
+_UNSAFE = re.compile("[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069]")
+"""What could drive a terminal or hide text: C0 and C1 controls, DEL, line and paragraph
+separators, and the marks that reorder text (bidirectional overrides and isolates)."""
+_JSON_UNSAFE = re.compile("[\x7f-\x9f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069]")
+"""The same, less what ``json.dumps`` escapes itself (C0 controls)."""
+_NAMED_ESCAPES: Final = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
+_LATIN_1: Final = 0x100
+"""Below this, an escape is ``\\x`` and two hex digits; from it on, ``\\u`` and four."""
+
+
+def _escape(match: re.Match[str]) -> str:
+    char = match.group()
+    named = _NAMED_ESCAPES.get(char)
+    if named is not None:
+        return named
+    code = ord(char)
+    return f"\\x{code:02x}" if code < _LATIN_1 else f"\\u{code:04x}"
+
+
+def printable(text: str) -> str:
+    """``text`` with control characters written as Python writes them in strings, safe to print.
+
+    ESC becomes the four characters of its escape, a line break the two of its own.
+    """
+    return _UNSAFE.sub(_escape, text)
+
+
+_YAML_BREAKS = re.compile("\r\n|[\r\n\x85\u2028\u2029]")
+
+
+def source_lines(text: str, path: str = "", *, toml: bool | None = None) -> list[str]:
+    """The lines of a file as its loader counts them (``toml`` or else by its name).
+
+    TOML breaks at LF only, YAML at CR LF, CR, LF, NEL, LS and PS; ``str.splitlines`` breaks
+    at more characters, which would quote the wrong line.
+    """
+    if path.lower().endswith(".toml") if toml is None else toml:
+        lines = [line.removesuffix("\r") for line in text.split("\n")]
+    else:
+        lines = _YAML_BREAKS.split(text)
+    if not lines[-1]:
+        lines.pop()  # the break that ends the file starts no line (and "" has no lines)
+    return lines
+
+
 def sort_diagnostics(diagnostics: Iterable[Diagnostic]) -> list[Diagnostic]:
     """Sorted by file, line and column; duplicates (same place, same message) dropped."""
     unique = {(d.sort_key(), d.code): d for d in diagnostics}
@@ -148,48 +247,112 @@ def sort_diagnostics(diagnostics: Iterable[Diagnostic]) -> list[Diagnostic]:
 
 
 def render_text(diagnostics: Iterable[Diagnostic], sources: Mapping[str, str] | None = None) -> str:
-    """Every diagnostic with the offending line quoted and a caret under the value."""
-    blocks = [_render_one(d, (sources or {}).get(d.file)) for d in sort_diagnostics(diagnostics)]
+    """Every diagnostic with the offending line quoted and a caret under the value.
+
+    Control characters are escaped everywhere, a long line is quoted only around the span,
+    and past ``SHOWN_PER_LINE`` diagnostics of one code on one line the rest are counted in
+    one line (``validate --format json`` lists every one): the report grows with the file, no
+    faster.
+    """
+    sources = sources or {}
+    lines_of: dict[str, list[str] | None] = {}
+    blocks: list[str] = []
+    shown: dict[str, int] = {}
+    hidden: dict[str, int] = {}
+    place: tuple[str, int] | None = None
+    for diagnostic in sort_diagnostics(diagnostics):
+        span = diagnostic.span
+        here = (diagnostic.file, span.line if span else 0)
+        if here != place:
+            blocks.extend(_more(hidden, place))
+            shown.clear()
+            hidden.clear()
+            place = here
+        count = shown[diagnostic.code] = shown.get(diagnostic.code, 0) + 1
+        if span is not None and count > SHOWN_PER_LINE:
+            hidden[diagnostic.code] = hidden.get(diagnostic.code, 0) + 1
+            continue
+        file = diagnostic.file
+        if file not in lines_of:
+            source = sources.get(file)
+            lines_of[file] = None if source is None else source_lines(source, file)
+        blocks.append(_render_one(diagnostic, lines_of[file]))
+    blocks.extend(_more(hidden, place))
     return "\n".join(blocks)
 
 
+def _more(hidden: Mapping[str, int], place: tuple[str, int] | None) -> list[str]:
+    """One line per code with diagnostics left out on the line at ``place``."""
+    if place is None:
+        return []
+    path, line = place
+    return [
+        f"  ... and {count:,} more {code} {'diagnostic' if count == 1 else 'diagnostics'} on "
+        f"line {line} of {printable(path)} (wink-decl validate --format json lists every one)"
+        for code, count in hidden.items()
+    ]
+
+
 def render_json(diagnostics: Iterable[Diagnostic]) -> str:
-    """One JSON object per line, sorted like the text form."""
+    """One JSON object per line, sorted like the text form; C1 controls escaped as well."""
     return "\n".join(
-        json.dumps(d.to_json(), ensure_ascii=False) for d in sort_diagnostics(diagnostics)
+        _JSON_UNSAFE.sub(_json_escape, json.dumps(d.to_json(), ensure_ascii=False))
+        for d in sort_diagnostics(diagnostics)
     )
+
+
+def _json_escape(match: re.Match[str]) -> str:
+    return f"\\u{ord(match.group()):04x}"
 
 
 def _header(diagnostic: Diagnostic) -> str:
     span = diagnostic.span
     where = f"{span.path}:{span.line}:{span.column}" if span else (diagnostic.file or "<input>")
-    return f"{where}: {diagnostic.severity}: {diagnostic.message}"
+    return printable(f"{where}: {diagnostic.severity}: {diagnostic.message}")
 
 
-def _render_one(diagnostic: Diagnostic, source: str | None) -> str:
-    lines = [_header(diagnostic)]
+def _render_one(diagnostic: Diagnostic, lines: list[str] | None) -> str:
+    out = [_header(diagnostic)]
     if diagnostic.expected:
-        lines.append(f"  expected: {diagnostic.expected}")
-    lines.extend(_excerpt(diagnostic.span, source))
+        out.append(f"  expected: {printable(diagnostic.expected)}")
+    out.extend(_excerpt(diagnostic.span, lines))
     if diagnostic.hint:
-        lines.append(f"  hint: {diagnostic.hint}")
-    return "\n".join(lines)
+        out.append(f"  hint: {printable(diagnostic.hint)}")
+    return "\n".join(out)
 
 
-def _excerpt(span: Span | None, source: str | None) -> list[str]:
-    """The offending line and a caret run under the span (clipped to that line)."""
-    if span is None or source is None:
+def _excerpt(span: Span | None, lines: list[str] | None) -> list[str]:
+    """The offending line and a caret run under the span (clipped to that line).
+
+    A line longer than ``WINDOW`` is cut to a window around the span, each cut marked with
+    ``...``; control characters show as escapes and the caret stays under what it marks.
+    """
+    if span is None or lines is None or not 1 <= span.line <= len(lines):
         return []
-    text_lines = source.splitlines()
-    if not 1 <= span.line <= len(text_lines):
-        return []
-    text = text_lines[span.line - 1].expandtabs(1)
-    last = span.end_column if span.end_line == span.line else len(text)
-    width = max(1, min(last, max(len(text), span.column)) - span.column + 1)
+    text = lines[span.line - 1]
+    size = len(text)
+    start = span.column - 1
+    last = span.end_column if span.end_line == span.line else size
+    stop = start + max(1, min(last, max(size, span.column)) - span.column + 1)
+    low = 0 if size <= WINDOW else max(0, min(start - _BEFORE, size - WINDOW))
+    high = min(size, low + WINDOW)
+    before = _CUT if low > 0 else ""
+    after = _CUT if high < size else ""
+    if start >= size:  # past the end of the line: one caret after it
+        offset = len(before) + len(_shown(text[low:])) + start - size
+        width = 1
+    else:
+        offset = len(before) + len(_shown(text[low:start]))
+        width = max(1, len(_shown(text[start : min(stop, high)])))
     return [
-        f"{span.line:>4} | {text}",
-        f"{'':>4} | {' ' * (span.column - 1)}{'^' * width}",
+        f"{span.line:>4} | {before}{_shown(text[low:high])}{after}",
+        f"{'':>4} | {' ' * offset}{'^' * width}",
     ]
+
+
+def _shown(text: str) -> str:
+    """Part of a quoted line as printed: a tab as one space (columns count it as one)."""
+    return printable(text.replace("\t", " "))
 
 
 @dataclass(slots=True)

@@ -291,7 +291,7 @@ def test_a_writes_that_is_not_a_param_name_is_underlined(server: LspClient, tmp_
         (
             (7, 12, 7, 16),
             "Not a valid param name: use 1-64 lowercase letters, digits or '_', starting with a "
-            "letter or '_'.",
+            "letter.",
             "yaml-schema: Tool",
         )
     ]

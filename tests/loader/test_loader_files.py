@@ -275,7 +275,7 @@ def test_utf_16_gets_its_own_hint() -> None:
     assert render_text(result.diagnostics, {"p": text}) == lines(
         "p:1:1: error: This file is not valid UTF-8 text (byte 0xff).",
         "  expected: UTF-8 text",
-        f"   1 | {text.splitlines()[0]}",
+        "   1 | \ufffd\ufffdk\\x00e\\x00y\\x00 \\x00=\\x00 \\x001\\x00",  # NULs escaped
         "     | ^",
         "  hint: the file looks like UTF-16; save it as UTF-8 in your editor",
     )

@@ -125,8 +125,8 @@ def test_a_toml_number_python_will_not_convert_is_refused() -> None:
     assert render_text(result.diagnostics, {"p": text}) == lines(
         "p:1:5: error: This number has 5,000 digits, more than Python reads (4,300).",
         "  expected: a whole number of at most 4,300 digits",
-        f"   1 | {text.rstrip()}",
-        "     |     " + "^" * 5001,
+        f"   1 | {text[:100]}...",  # a window of the line
+        "     |     " + "^" * 96,
         "  hint: put it in quotes to keep it as text",
     )
 

@@ -363,8 +363,8 @@ TOML_MISTAKES = [
         lines(
             "review.wink.toml:1:14: error: The control character U+0001 is not allowed here.",
             "  expected: printable text",
-            '   1 | title = "Code\x01review"',
-            "     |              ^",
+            '   1 | title = "Code\\x01review"',
+            "     |              ^^^^",
             '  hint: delete it (most editors do not show it); inside text write it as "\\u0001"',
         ),
         id="control-character-in-text",
@@ -375,8 +375,8 @@ TOML_MISTAKES = [
         lines(
             "review.wink.toml:1:7: error: The control character U+0001 is not allowed here.",
             "  expected: printable text",
-            "   1 | # note\x01",
-            "     |       ^",
+            "   1 | # note\\x01",
+            "     |       ^^^^",
             '  hint: delete it (most editors do not show it); inside text write it as "\\u0001"',
         ),
         id="control-character-in-comment",
@@ -574,8 +574,8 @@ def test_brackets_too_deep_for_tomllib_are_found_first() -> None:
     assert render_text(result.diagnostics, {PATH: text}) == lines(
         "review.wink.toml:1:68: error: Values are nested more than 64 levels deep here.",
         "  expected: at most 64 levels of nested mappings and lists",
-        f"   1 | {text.rstrip()}",
-        "     | " + " " * 67 + "^",
+        f"   1 | ...{text[27:127]}...",  # a window of the line, the caret 40 characters in
+        "     | " + " " * 43 + "^",
         "  hint: flatten the structure: nest mappings and lists less deeply"
         ", or allow more with --limit max_depth=128",
     )

@@ -655,7 +655,7 @@ sections: [{title: Task}]
         ("pattern",),
         """\
 prompts/review.wink.yaml:3:3: error: 'Max Items' is not a valid param name
-  expected: 1-64 lowercase letters, digits or '_', starting with a letter or '_'
+  expected: 1-64 lowercase letters, digits or '_', starting with a letter
    3 |   Max Items: {type: integer}
      |   ^^^^^^^^^
   hint: did you mean 'max_items'?""",

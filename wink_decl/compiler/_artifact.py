@@ -83,8 +83,14 @@ def _parameters(params_type: type) -> dict[str, object]:
 
 
 def artifact_json(artifact: Mapping[str, Any]) -> str:
-    """Canonical text: sorted keys, two-space indent, a final newline."""
-    return json.dumps(artifact, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+    """Canonical text: sorted keys, two-space indent, a final newline; strict JSON.
+
+    NaN and infinity raise ``ValueError`` instead of being written as ``NaN``, which no JSON
+    reader takes (the compiler refuses them in prompt files, so none should arrive here).
+    """
+    return (
+        json.dumps(artifact, indent=2, sort_keys=True, ensure_ascii=False, allow_nan=False) + "\n"
+    )
 
 
 def _node(node: Any) -> dict[str, Any]:

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 from wink_decl.diagnostics import Diagnostic, DiagnosticBag, Span
 
 if TYPE_CHECKING:
-    from wink_decl.loader import JSONPath, LoadedFile
+    from wink_decl.loader import JSONPath, LoadedFile, LoadResult
 
 __all__ = ["CompileContext", "folder_ns", "quotable"]
 
@@ -42,12 +42,13 @@ def _folder_ns(root_text: str, folder_text: str, cwd: str) -> str:
     return "/".join(p.lower() for p in parts) or root.name.lower()
 
 
-def quotable(path: Path, shown: str) -> dict[str, str]:
-    """The file's text for quoting lines in a report, even when it did not load."""
-    try:
-        return {shown: path.read_bytes().decode("utf-8", errors="replace").removeprefix("\ufeff")}
-    except OSError:
-        return {}
+def quotable(result: LoadResult, shown: str) -> dict[str, str]:
+    """The text a file's report quotes, as the loader read it.
+
+    Never read again: the file may have changed since, or be a FIFO or a device that must
+    not be read at all.
+    """
+    return {} if result.text is None else {shown: result.text}
 
 
 @dataclass

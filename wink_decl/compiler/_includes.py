@@ -1,29 +1,62 @@
-"""``include: file#section``: a section from another file under the same prompt root."""
+"""``include: file#section``: a section from another file under the same prompt root.
+
+Bounded for files written to hurt: includes nest at most ``max_include_depth`` deep, read at
+most ``max_include_files`` files, and every section they bring counts against ``max_sections``
+before it is compiled. Each file is read, checked and searched once, and each of its tools
+compiled once, however often it is included.
+"""
 
 from __future__ import annotations
 
+import errno
 import os
 from collections.abc import Mapping
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from wink_decl.compiler._context import CompileContext, quotable
+from wink_decl.compiler._numbers import number_problems
 from wink_decl.compiler._policies import PolicyCompiler
+from wink_decl.compiler._sections import SectionBudget, SectionScope, compile_section
 from wink_decl.compiler._stamp import IncludeState, digest, stamp_of
 from wink_decl.compiler._tools import compile_tool
-from wink_decl.diagnostics import Diagnostic
+from wink_decl.diagnostics import Diagnostic, Span, clip, some_of
 from wink_decl.errors import PromptValidationError
 from wink_decl.limits import DEFAULT_LIMITS, Limits
 from wink_decl.loader import JSONPath, LoadedFile, load_file, read_stamped
-from wink_decl.runtime._keys import did_you_mean, key_from_title
+from wink_decl.runtime._keys import key_from_title
 from wink_decl.schema.validate import validate_document
 
 if TYPE_CHECKING:
-    from wink_decl.compiler._sections import SectionScope
     from wink_decl.plugins import PluginCatalog
     from wink_decl.runtime.section import Section
+    from wink_decl.runtime.tool import Tool
 
 __all__ = ["Includer"]
+
+
+@dataclass(frozen=True, slots=True)
+class _Missing:
+    """What an include of a section a file does not have reports (worked out once)."""
+
+    expected: str
+    hint: str | None
+
+
+@dataclass(slots=True)
+class _Included:
+    """One included file, loaded and checked once per compilation."""
+
+    file: LoadedFile
+    ctx: CompileContext
+    """Where every diagnostic found in the file's sections and tools goes."""
+    found: dict[str, tuple[JSONPath, Mapping[str, Any]] | _Missing]
+    """Each dotted section path asked for: where the section is, or why it is not there."""
+    tools: dict[str, Tool[Any, Any] | None]
+    """The file's tools compiled so far, by name (None: it has errors, reported)."""
+    scopes: dict[int, tuple[SectionScope, Mapping[str, object]]]
+    """The scope its sections compile in, by the including scope's tools (kept alive here)."""
 
 
 class Includer:
@@ -42,17 +75,29 @@ class Includer:
         bound each file read and how many and how deep includes may go.
         """
         self.limits = limits
+        self.budget = SectionBudget(limits.max_sections)
+        """The prompt's sections, shared with its own scope: includes count against it."""
         self._given_root = root
         self._resolved_root: Path | None = None
         self._catalog = catalog
-        self._stack: list[str] = []
-        self._files: dict[Path, LoadedFile | None] = {}
+        self._stack: list[tuple[tuple[Path, str], str]] = []
+        """The includes being expanded: (file, section) and the reference as written."""
+        self._files: dict[Path, _Included | None] = {}
+        self._problems: list[Diagnostic] = []
         self.sources = sources
-        self.diagnostics: list[Diagnostic] = []
         self.named: dict[Path, None] = {}
         """Every file an include named, found or not, in order: the result depends on them."""
         self.states: dict[Path, IncludeState] = {}
         """Each named file as this compile found it: caches compare these, not the file later."""
+
+    @property
+    def diagnostics(self) -> list[Diagnostic]:
+        """Every problem found in the included files (not at the includes themselves)."""
+        found = list(self._problems)
+        for included in self._files.values():
+            if included is not None:
+                found.extend(included.ctx.bag.items)
+        return found
 
     def include(
         self,
@@ -74,101 +119,186 @@ class Includer:
         if not file_part or not section_part:
             return None  # the schema reports a reference without a section after '#'.
         try:
-            target = (root / file_part).resolve()
+            # realpath, not Path.resolve: it leaves a loop of links in the path on every
+            # Python (3.11 and 3.12's resolve raise RuntimeError), and stat() then names it.
+            target = Path(os.path.realpath(root / file_part))
         except (OSError, ValueError):  # a NUL, say: the schema reports the reference
             return None
-        if not target.is_relative_to(root):
+        here = (target, section_part.lower())
+        if not self._may_enter(ctx, span, root, here, reference):
+            return None
+        included = self._load(ctx, path, target, file_part)
+        if included is None:
+            return None
+        self._stack.append((here, reference))
+        try:
+            section = self._compile(ctx, path, included, section_part, scope, parent)
+        finally:
+            self._stack.pop()
+        if section is None and self.budget.spent and not scope.included:
+            self.budget.report(ctx, path, include=True)
+        return section
+
+    def _may_enter(
+        self, ctx: CompileContext, span: Span, root: Path, here: tuple[Path, str], reference: str
+    ) -> bool:
+        """False, reported, when the include leaves the root, closes a cycle or nests too deep."""
+        if not here[0].is_relative_to(root):
             ctx.error(
                 "include-outside-root",
-                f"Include '{reference}' points outside the prompt root.",
+                f"Include '{clip(reference)}' points outside the prompt root.",
                 span,
                 hint="included files must live under the folder the prompts are loaded from",
             )
-            return None
-        if reference in self._stack:
-            chain = " -> ".join([*self._stack, reference])
+            return False
+        chain = " -> ".join(clip(shown) for shown in [*(s for _, s in self._stack), reference])
+        if any(key == here for key, _ in self._stack):
             ctx.error("include-cycle", f"Includes form a cycle: {chain}.", span)
-            return None
-        loaded = self._load(ctx, path, target, file_part)
-        if loaded is None:
-            return None
-        self._stack.append(reference)
-        try:
-            return self._compile(ctx, path, loaded, section_part, scope, parent)
-        finally:
-            self._stack.pop()
+            return False
+        limit = self.limits.max_include_depth
+        if len(self._stack) >= limit:
+            ctx.error(
+                "include-depth",
+                f"Includes nest more than {limit} deep here: {chain}.",
+                span,
+                expected=f"includes at most {limit} deep (max_include_depth)",
+                hint="include the section from a file nearer the top, or raise the limit: "
+                f"--limit max_include_depth={limit * 2}",
+            )
+            return False
+        return True
 
     def _load(
         self, ctx: CompileContext, path: JSONPath, target: Path, shown: str
-    ) -> LoadedFile | None:
+    ) -> _Included | None:
+        if target not in self._files and not self._read(ctx, path, target, shown):
+            return None
+        included = self._files[target]
+        if included is None:  # at every include of it, not only the first
+            ctx.error(
+                "include-invalid",
+                f"Included file '{clip(shown)}' has errors (listed with it).",
+                ctx.span(path),
+            )
+        return included
+
+    def _read(self, ctx: CompileContext, path: JSONPath, target: Path, shown: str) -> bool:
+        """Read, load and check ``target`` into ``_files``; False when it cannot be read."""
+        span = ctx.span(path)
+        if len(self._files) >= self.limits.max_include_files:
+            limit = self.limits.max_include_files
+            ctx.error(
+                "include-files",
+                f"Included file '{clip(shown)}' would be file {limit + 1} that this prompt's "
+                f"includes read, past the limit of {limit}.",
+                span,
+                expected=f"at most {limit} files read through includes (max_include_files)",
+                hint="include sections from fewer files, or raise the limit: "
+                f"--limit max_include_files={limit * 2}",
+            )
+            return False
         self.named[target] = None
-        if target not in self._files:
-            # Stamped before it is read: an edit from here on shows as another stamp.
-            before = stamp_of(target)
-            if not target.is_file():
-                self.states.setdefault(target, IncludeState(before, None))
-                what = "is a folder, not a file" if target.is_dir() else "does not exist"
-                ctx.error("include-missing", f"Included file '{shown}' {what}.", ctx.span(path))
-                return None
-            shown_path = _display(target)
-            try:
-                content, stamp = read_stamped(target, self.limits)
-            except OSError:  # gone or unreadable since is_file(): load_file says which
-                content, stamp = None, before
-            self.states[target] = IncludeState(stamp, digest(content))
-            result = load_file(target, display_path=shown_path, content=content, limits=self.limits)
-            file = result.file
-            problems = list(result.diagnostics)
-            if file is None:
-                self.sources.update(quotable(target, shown_path))  # its errors quote its lines
+        # Stamped before it is read: an edit from here on shows as another stamp.
+        before = stamp_of(target)
+        if not target.is_file():
+            self.states.setdefault(target, IncludeState(before, None))
+            ctx.error("include-missing", f"Included file '{clip(shown)}' {_why(target)}.", span)
+            return False
+        shown_path = _display(target)
+        try:
+            content, stamp = read_stamped(target, self.limits)
+        except OSError:  # gone or unreadable since is_file(): load_file says which
+            content, stamp = None, before
+        self.states[target] = IncludeState(stamp, digest(content))
+        result = load_file(target, display_path=shown_path, content=content, limits=self.limits)
+        file = result.file
+        problems = list(result.diagnostics)
+        if file is None:
+            self.sources.update(quotable(result, shown_path))  # its errors quote its lines
+        else:
+            self.sources[file.path] = file.text
+            numbers = number_problems(file)
+            if numbers:  # refused before anything reads them (see compile_loaded)
+                problems.extend(numbers)
+                file = None
             else:
-                self.sources[file.path] = file.text
                 document, schema_problems = validate_document(file.data, file.source_map)
                 problems.extend(schema_problems)
                 file = file if document is not None and not schema_problems else None
-            self.diagnostics.extend(problems)
-            self._files[target] = file
-        if self._files[target] is None:  # at every include of it, not only the first
-            ctx.error(
-                "include-invalid",
-                f"Included file '{shown}' has errors (listed with it).",
-                ctx.span(path),
-            )
-        return self._files[target]
+        self._problems.extend(problems)
+        self._files[target] = (
+            None if file is None else _Included(file, CompileContext(file), {}, {}, {})
+        )
+        return True
 
     def _compile(
         self,
         ctx: CompileContext,
         path: JSONPath,
-        file: LoadedFile,
+        included: _Included,
         dotted: str,
         scope: SectionScope,
         parent: str,
     ) -> Section[Any] | None:
-        from wink_decl.compiler._sections import (  # noqa: PLC0415  # cycle
-            SectionScope,
-            compile_sections,
-        )
-
-        data: Mapping[str, Any] = file.data  # pyright: ignore[reportAssignmentType]
-        found = _find(data.get("sections", []), dotted.lower().split("."), ("sections",))
-        if found is None:
-            keys = list(_all_keys(data.get("sections", []), ""))
-            suggestion = did_you_mean(dotted, keys)
+        found = self._find(included, dotted)
+        if isinstance(found, _Missing):
             ctx.error(
                 "include-section",
-                f"'{file.path}' has no section '{dotted}'.",
+                f"'{included.file.path}' has no section '{clip(dotted)}'.",
                 ctx.span(path),
-                expected=f"one of {', '.join(keys)}" if keys else "a file with keyed sections",
-                hint=suggestion.strip().lower() or None,
+                expected=found.expected,
+                hint=found.hint,
             )
             return None
         section_path, section_data = found
-        sub = CompileContext(file)
+        inner = self._scope(included, scope)
+        compiled = compile_section(included.ctx, section_path, section_data, inner, parent)
+        if compiled is None and not self.budget.spent:
+            ctx.error(
+                "include-invalid",
+                f"Included section '{clip(dotted)}' has errors (listed with it).",
+                ctx.span(path),
+            )
+        return compiled
+
+    def _find(
+        self, included: _Included, dotted: str
+    ) -> tuple[JSONPath, Mapping[str, Any]] | _Missing:
+        """Where the section ``dotted`` is in the file, or why not: searched once per path."""
+        wanted = dotted.lower()
+        found = included.found.get(wanted)
+        if found is None:
+            data: Mapping[str, Any] = included.file.data  # pyright: ignore[reportAssignmentType]
+            sections = data.get("sections", [])
+            found = _find(sections, wanted.split("."), ("sections",))
+            if found is None:
+                keys = _all_keys(sections, "")
+                suggestion = self.budget.suggest(dotted, keys)
+                found = _Missing(
+                    expected=f"one of {some_of(keys)}" if keys else "a file with keyed sections",
+                    hint=suggestion.strip().lower() or None,
+                )
+            included.found[wanted] = found
+        return found
+
+    def _scope(self, included: _Included, scope: SectionScope) -> SectionScope:
+        """The scope an included section compiles in: the includer's tools, then the file's.
+
+        One per file and including scope: the file's tools are compiled once, not at every
+        include of it.
+        """
+        kept = included.scopes.get(id(scope.tools))
+        if kept is not None:
+            return kept[0]
         tools = dict(scope.tools)
+        data: Mapping[str, Any] = included.file.data  # pyright: ignore[reportAssignmentType]
         for name, spec in data.get("tools", {}).items():
             if name not in tools:
-                tools[name] = compile_tool(sub, ("tools", name), name, spec, self._catalog)
+                if name not in included.tools:
+                    included.tools[name] = compile_tool(
+                        included.ctx, ("tools", name), name, spec, self._catalog
+                    )
+                tools[name] = included.tools[name]
         inner = SectionScope(
             params=scope.params,
             params_type=scope.params_type,
@@ -177,17 +307,23 @@ class Includer:
             predicates=scope.predicates,
             include=scope.include,
             tool_owner=scope.tool_owner,
+            budget=scope.budget,
+            included=True,
         )
-        compiled = compile_sections(sub, section_path[:-1], [section_data], inner, parent)
-        self.diagnostics.extend(sub.bag.items)
-        if compiled is None:
-            ctx.error(
-                "include-invalid",
-                f"Included section '{dotted}' has errors (listed with it).",
-                ctx.span(path),
-            )
-            return None
-        return compiled[0]
+        included.scopes[id(scope.tools)] = (inner, scope.tools)
+        return inner
+
+
+def _why(target: Path) -> str:
+    """Why an included path is not a file: a folder, a loop of links, or nothing there."""
+    if target.is_dir():
+        return "is a folder, not a file"
+    try:
+        target.stat()
+    except OSError as error:
+        if error.errno == errno.ELOOP:
+            return "cannot be read: its path goes round a loop of symbolic links"
+    return "does not exist"
 
 
 def _key_of(section: Mapping[str, Any]) -> str:

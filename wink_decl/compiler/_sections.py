@@ -4,14 +4,16 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass, field
 from typing import Any, cast
 
 from wink_decl.compiler._conditions import Check, compile_condition
 from wink_decl.compiler._context import CompileContext
 from wink_decl.compiler._lazy import LazyPredicate
+from wink_decl.diagnostics import clip, some_of
 from wink_decl.errors import PromptValidationError
+from wink_decl.limits import DEFAULT_LIMITS
 from wink_decl.loader import JSONPath
 from wink_decl.runtime._keys import did_you_mean, key_from_title
 from wink_decl.runtime._template import compile_text
@@ -23,7 +25,7 @@ from wink_decl.runtime.visibility import SectionVisibility
 SECTION_KEY = "section_key"
 """The one placeholder wink-decl fills in itself, in ``summary_suffix`` only."""
 
-__all__ = ["SectionScope", "compile_sections"]
+__all__ = ["SectionBudget", "SectionScope", "compile_section", "compile_sections"]
 
 _STRAY_DOLLAR = re.compile(
     r"(?:[^$]|\$\$|\$[_a-z][_a-z0-9]*|\$\{[_a-z][_a-z0-9]*\})*+(\$)", re.IGNORECASE | re.ASCII
@@ -33,6 +35,65 @@ _STRAY_DOLLAR = re.compile(
 _SUMMARY = SectionVisibility.SUMMARY
 _FULL = SectionVisibility.FULL
 _VISIBILITIES = {visibility.value: visibility for visibility in SectionVisibility}
+
+
+_MOST_CANDIDATES = 1_000
+"""Names a did-you-mean search compares with at most; past this, no suggestion is made."""
+
+
+@dataclass
+class SectionBudget:
+    """The sections one prompt may still have, includes expanded (``Limits.max_sections``).
+
+    Every entry of a ``sections:`` or ``children:`` list takes one, an include too (it stands
+    for the section it brings), before any work is done for it: a file that includes another
+    ten times, which includes a third ten times, stops at the limit instead of expanding all.
+    """
+
+    limit: int
+    used: int = 0
+    reported: bool = False
+    """True once the diagnostic is written: one per prompt, where the limit was passed."""
+    lookups: int = 100
+    """Did-you-mean searches left: each compares a name with every candidate, so a file of
+    thousands of unknown names among thousands of declared ones would take minutes."""
+
+    def suggest(self, word: str, candidates: Collection[str]) -> str:
+        """``did_you_mean``, while searches are left and among at most 1,000 candidates."""
+        if self.lookups <= 0 or len(candidates) > _MOST_CANDIDATES:
+            return ""
+        self.lookups -= 1
+        return did_you_mean(word, candidates)
+
+    @property
+    def spent(self) -> bool:
+        """True when no section is left."""
+        return self.used > self.limit
+
+    def take(self) -> bool:
+        """Count one section; False when that is one past the limit."""
+        self.used += 1
+        return self.used <= self.limit
+
+    def report(self, ctx: CompileContext, path: JSONPath, *, include: bool) -> None:
+        """Say once that the prompt has too many sections, at the entry at ``path``."""
+        if self.reported:
+            return
+        self.reported = True
+        limit = self.limit
+        if include:
+            message = f"This include takes the prompt past the limit of {limit:,} sections."
+            hint = "include fewer sections, or raise the limit"
+        else:
+            message = f"This section is past the limit of {limit:,} sections per prompt."
+            hint = "split the prompt, or raise the limit"
+        ctx.error(
+            "too-many-sections",
+            message,
+            ctx.span(path),
+            expected=f"at most {limit:,} sections, includes expanded (max_sections)",
+            hint=f"{hint}: --limit max_sections={limit * 2}",
+        )
 
 
 @dataclass
@@ -48,6 +109,12 @@ class SectionScope:
     include: Callable[[CompileContext, JSONPath, str, SectionScope, str], Section[Any] | None]
     """``(ctx, path, reference, scope, parent)``: ``parent`` is the dotted path it lands under."""
     tool_owner: dict[str, str] = field(default_factory=dict[str, str])
+    budget: SectionBudget = field(
+        default_factory=lambda: SectionBudget(DEFAULT_LIMITS.max_sections)
+    )
+    """Shared by every scope of one prompt, included files' too."""
+    included: bool = False
+    """True for the sections of an included file (the limit is reported at the include)."""
 
     @functools.cached_property
     def section_class(self) -> Any:
@@ -58,13 +125,22 @@ class SectionScope:
 def compile_sections(
     ctx: CompileContext, path: JSONPath, items: list[Any], scope: SectionScope, parent: str = ""
 ) -> list[Section[Any]] | None:
-    """Compile a list of sections; None when any has errors (all are still checked)."""
+    """Compile a list of sections; None when any has errors (all are still checked).
+
+    Each entry takes one section of the prompt's budget first; past it, nothing more is done.
+    """
     sections: list[Section[Any]] = []
     keys: dict[str, JSONPath] = {}
     ok = True
+    budget = scope.budget
     for index, data in enumerate(items):
         here = (*path, index)
-        if "include" in data:
+        include = "include" in data
+        if not budget.take():
+            if not scope.included:  # inside an include, the include in this prompt says it
+                budget.report(ctx, (*here, "include") if include else here, include=include)
+            return None
+        if include:
             reference = str(data["include"])
             section = scope.include(ctx, (*here, "include"), reference, scope, parent)
             key = None if section is None else section.key
@@ -78,6 +154,14 @@ def compile_sections(
         else:
             sections.append(section)
     return sections if ok else None
+
+
+def compile_section(
+    ctx: CompileContext, path: JSONPath, data: Mapping[str, Any], scope: SectionScope, parent: str
+) -> Section[Any] | None:
+    """One section (not an include) at ``path``, its budget already taken; None on errors."""
+    key = _key(data)
+    return None if key is None else _section(ctx, path, data, scope, parent, key)
 
 
 def _unique(
@@ -231,17 +315,19 @@ def _check_placeholders(
         )
         return False
     ok = True
-    for name in sorted(compiled.placeholders - extra - set(scope.params)):
-        suggestion = did_you_mean(name, scope.params)
+    params = scope.params
+    unknown = sorted(n for n in compiled.placeholders if n not in params and n not in extra)
+    declared = some_of(list(params)) if unknown and params else "none are declared"
+    for name in unknown:
+        suggestion = scope.budget.suggest(name, params)
         needle = "${" + name + "}" if "${" + name + "}" in text else "$" + name
-        declared = ", ".join(scope.params) or "none are declared"
         ctx.error(
             "unknown-param",
-            f"Placeholder '{needle}' is not a declared param.",
+            f"Placeholder '{clip(needle)}' is not a declared param.",
             ctx.find_in_value(path, needle),
             expected=f"a declared param ({declared})",
             hint=suggestion.strip().lower() if suggestion else _declare_hint(name),
-            suggestions=[p for p in scope.params if suggestion and f"'{p}'" in suggestion],
+            suggestions=[p for p in params if suggestion and f"'{p}'" in suggestion],
         )
         ok = False
     return ok
@@ -250,7 +336,7 @@ def _check_placeholders(
 def _declare_hint(name: str) -> str:
     if name == SECTION_KEY:  # reserved: it cannot be declared, only used where it is filled in
         return f"'${{{SECTION_KEY}}}' is filled in only in summary_suffix; write the key here"
-    return f"declare '{name}' under params:"
+    return f"declare '{clip(name)}' under params:"
 
 
 def _visibility(
@@ -292,8 +378,8 @@ def _tools(
             continue
         listed.add(name)
         if name not in scope.tools:
-            suggestion = did_you_mean(name, scope.tools)
-            declared = ", ".join(scope.tools) or "none are declared"
+            suggestion = scope.budget.suggest(name, scope.tools)
+            declared = some_of(list(scope.tools)) or "none are declared"
             ctx.error(
                 "unknown-tool",
                 f"Tool '{name}' is not declared under tools:.",

@@ -14,6 +14,7 @@ from wink_decl.compiler._artifact import build_artifact
 from wink_decl.compiler._context import CompileContext, folder_ns, quotable
 from wink_decl.compiler._includes import Includer
 from wink_decl.compiler._lazy import LazyHandler, LazyPolicy, LazyPredicate
+from wink_decl.compiler._numbers import number_problems
 from wink_decl.compiler._once import computed_once
 from wink_decl.compiler._policies import PolicyCompiler
 from wink_decl.compiler._sections import SectionScope, compile_sections
@@ -120,7 +121,7 @@ def compile_file(
     loaded = load_file(file_path, display_path=display_path, content=content, limits=limits)
     if loaded.file is None:
         shown = display_path or file_path
-        return CompileResult(None, loaded.diagnostics, quotable(Path(file_path), shown))
+        return CompileResult(None, loaded.diagnostics, quotable(loaded, shown))
     if root is None:
         prompt_root = Path(os.path.dirname(file_path))  # noqa: PTH120 - a str already
     else:
@@ -138,8 +139,16 @@ def compile_loaded(
     catalog: PluginCatalog | None = None,
     limits: Limits = DEFAULT_LIMITS,
 ) -> CompileResult:
-    """Validate and compile an already loaded file."""
+    """Validate and compile an already loaded file.
+
+    A number no JSON reader takes (NaN, infinity, a whole number past 64 bits) is refused
+    before anything else reads the data: checks would have to print it, and Python cannot
+    print a whole number of more than 4,300 digits.
+    """
     sources = {file.path: file.text}  # the includer adds the files it reads
+    numbers = number_problems(file)
+    if numbers:
+        return CompileResult(None, tuple(sort_diagnostics(numbers)), sources)
     document, problems = validate_document(file.data, file.source_map)
     ctx = CompileContext(file)
     builder = _Builder(ctx, file_path, root, catalog or default_catalog(), sources, limits)
@@ -213,6 +222,7 @@ class _Builder:
             policies=policies.policies,
             predicates=policies.predicate,
             include=self.includer.include,
+            budget=self.includer.budget,
         )
         sections = compile_sections(self.ctx, ("sections",), list(data["sections"]), scope)
         prompt_policies = policies.policies(self.ctx, ("policies",), list(data.get("policies", [])))

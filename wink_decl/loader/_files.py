@@ -43,9 +43,14 @@ class NotAFileError(OSError):
 class FileTooLargeError(OSError):
     """The file holds more than the cap; ``size`` is None when it did not say how much."""
 
-    def __init__(self, path: str | os.PathLike[str], size: int | None, limit: int) -> None:
+    def __init__(
+        self, path: str | os.PathLike[str], size: int | None, limit: int, head: bytes = b""
+    ) -> None:
         self.size = size
         self.limit = limit
+        self.head = head
+        """What was read before the file proved too large (its first ``limit`` bytes at most),
+        for quoting; empty when its size said so before anything was read."""
         super().__init__(errno.EFBIG, "the file is larger than the limit", os.fspath(path))
 
 
@@ -64,7 +69,7 @@ def read_capped(file: str | os.PathLike[str], cap: int) -> tuple[bytes, os.stat_
         content = _read_up_to(descriptor, info.st_size, cap + 1)
         if len(content) > cap:  # it grew while it was read: say how large it is now
             size = os.fstat(descriptor).st_size
-            raise FileTooLargeError(file, size if size > cap else None, cap)
+            raise FileTooLargeError(file, size if size > cap else None, cap, content[:cap])
     finally:
         os.close(descriptor)
     return content, info

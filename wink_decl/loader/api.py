@@ -100,6 +100,9 @@ def load_file(
     if content is None:
         try:
             content = read_bytes(file, limits)
+        except FileTooLargeError as error:
+            quoted = quotable_text(error.head, limits.max_bytes) if error.head else None
+            return LoadResult(None, (read_problem(error, shown),), quoted)
         except OSError as error:
             return _no_span(read_problem(error, shown))
     return load_text(content, path=shown, format=file_format, limits=limits)

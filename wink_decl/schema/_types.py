@@ -211,10 +211,19 @@ def _fix_identifier(value: str) -> str:
     return _slug(value, junk=r"[^a-z0-9_]+", joiner="_")[:64]
 
 
+def _fix_name(value: str) -> str:
+    """A near miss as a name: ``__class__`` gives ``class_``, as keywords are taken."""
+    fixed = _fix_identifier(value).lstrip("0123456789_")[:63]
+    return f"{fixed}_" if fixed in _PYTHON_KEYWORDS or fixed == "section_key" else fixed
+
+
 _KEY = r"[a-z0-9][a-z0-9_-]{0,63}"
 _KEY_RULE = "1-64 lowercase letters, digits, '_' or '-', starting with a letter or digit"
 _TOOL_RULE = "1-64 lowercase letters, digits, '_' or '-'"
-_NAME_RULE = "1-64 lowercase letters, digits or '_', starting with a letter or '_'"
+_NAME_RULE = "1-64 lowercase letters, digits or '_', starting with a letter"
+"""Names become fields of generated dataclasses: one starting with '_' could be Python's own
+(``__slots__``, ``__init__``, ``__dict__``) or the machinery's (``__dataclass_fields__``), and
+a private one is no better, so every name starts with a letter."""
 _PYTHON_KEYWORDS = frozenset(word for word in keyword.kwlist if word.islower())
 
 KEY = TextRule("key", f"^{_KEY}$", _KEY_RULE, fix=_fix_key)
@@ -233,14 +242,14 @@ DECLARED_TOOL_NAME = TextRule(
     reserved_why="wink-decl adds that tool itself",
     fix=_fix_key,
 )
-PARAM_REF = TextRule("param name", "^[a-z_][a-z0-9_]{0,63}$", _NAME_RULE, fix=_fix_identifier)
+PARAM_REF = TextRule("param name", "^[a-z][a-z0-9_]{0,63}$", _NAME_RULE, fix=_fix_name)
 FIELD_NAME = TextRule(
     PARAM_REF.noun,
     PARAM_REF.pattern,
     PARAM_REF.rule,
     reserved=_PYTHON_KEYWORDS,
     reserved_why="it is a Python keyword",
-    fix=_fix_identifier,
+    fix=_fix_name,
 )
 PARAM_NAME = TextRule(
     PARAM_REF.noun,
@@ -248,7 +257,7 @@ PARAM_NAME = TextRule(
     PARAM_REF.rule,
     reserved=_PYTHON_KEYWORDS | {"section_key"},
     reserved_why="Python keywords and 'section_key' (filled in by wink-decl) are taken",
-    fix=_fix_identifier,
+    fix=_fix_name,
 )
 ENTRY_POINT = TextRule(
     "entry-point name",
