@@ -57,6 +57,9 @@ exit status:
 
 The prompt root (--root) defaults to the 'root' setting under [tool.wink-decl] in the nearest
 pyproject.toml: includes resolve against it, and a prompt's default ns is its folder below it.
+
+Plugin code (handlers, predicates, policies) is imported by render, tools, compile and run, and
+by validate --import-plugins; validate and plugins read package metadata only.
 """
 
 SCHEMA_HELP = """\
@@ -78,13 +81,16 @@ examples:
 
 VALIDATE_HELP = """\
 usage: wink-decl validate [-h] [-v] [--root DIR] [--limit NAME=VALUE] [--format {text,json}]
-                          [-j N] [--cache-dir DIR]
+                          [-j N] [--import-plugins] [--cache-dir DIR]
                           PATH [PATH ...]
 
 Load and check prompt files: syntax, the schema, references between sections, tools, params and
-includes, and that every handler, predicate and policy is installed (read from package metadata;
-nothing is imported). Every problem of every file is reported, sorted by file and line. Exit
-status: 0 every file is valid (warnings allowed), 1 a file has errors, 2 usage error.
+includes, and that every handler, predicate and policy is installed. Plugins are looked up in
+package metadata only: no plugin code is imported. What needs a plugin's code is checked by
+compile, render, tools and run, or here with --import-plugins: signatures and, for a tool that
+leaves its params to its handler, those params and its reads:, writes: and examples. Every problem
+of every file is reported, sorted by file and line. Exit status: 0 every file is valid (warnings
+allowed), 1 a file has errors, 2 usage error.
 
 positional arguments:
   PATH                  a prompt file, or a folder searched for .wink.yaml, .wink.yml, .wink.toml
@@ -102,6 +108,9 @@ options:
   --format {text,json}  text: diagnostics with the lines quoted, then a summary, on stderr; json:
                         one array of diagnostic objects on stdout (default: text)
   -j N, --jobs N        worker processes (default: one per CPU from 64 files on, else 1)
+  --import-plugins      also import every handler, predicate and policy the files name and check
+                        each against its use, as compile does (installed plugin code runs, chosen
+                        by the files; with --cache-dir every file is still compiled)
   --cache-dir DIR       keep each file's result in DIR (JSON, created if missing): a file, its
                         includes, wink-decl and the installed plugins all unchanged, it is not
                         checked again
@@ -110,6 +119,7 @@ examples:
   wink-decl validate prompts/
   wink-decl validate prompts/agents/code-review.wink.yaml --format json
   wink-decl validate prompts/ --cache-dir .wink-decl-cache
+  wink-decl validate prompts/ --import-plugins
 """
 
 

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from compiler_support import make_catalog
 
-from wink_decl.compiler import artifact_json, compile_file
+from wink_decl.compiler import artifact_json, bind_plugins, compile_file
 from wink_decl.compiler import compile as compile_module
 
 Run = Callable[..., tuple[int, str, str]]
@@ -108,6 +108,7 @@ def test_compile_prints_the_artifact(cli: Run, project: Path) -> None:
     path = "prompts/release/pipeline.wink.toml"
     result = compile_file(path, root="prompts", display_path=path)
     assert result.prompt is not None
+    assert bind_plugins(result.prompt) == []  # as compile does: its tools' types are known
     assert cli("compile", path) == (0, artifact_json(result.prompt.artifact), "")
 
 

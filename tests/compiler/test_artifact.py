@@ -9,7 +9,14 @@ from pathlib import Path
 from compiler_support import compile_in, make_catalog, report, write
 
 from wink_decl import __version__
-from wink_decl.compiler import ARTIFACT_FORMAT, CompiledPrompt, artifact_json, compile_file
+from wink_decl.compiler import (
+    ARTIFACT_FORMAT,
+    CompiledPrompt,
+    artifact_json,
+    bind_plugins,
+    compile_file,
+)
+from wink_decl.compiler._lazy import LazyTool
 from wink_decl.plugins import PluginCatalog
 
 STYLE = """\
@@ -51,6 +58,7 @@ def test_the_whole_artifact_of_a_small_prompt(here: Path, catalog: PluginCatalog
     prompt = compiled(result.prompt)
     digest = "sha256:" + hashlib.sha256(STYLE.encode()).hexdigest()
     assert prompt.content_hash == digest
+    assert bind_plugins(prompt) == []  # the lookup tool's types come from its handler
     assert json.loads(artifact_json(prompt.artifact)) == {
         "format": ARTIFACT_FORMAT,
         "wink_decl": __version__,
@@ -111,6 +119,35 @@ def test_the_whole_artifact_of_a_small_prompt(here: Path, catalog: PluginCatalog
             "prompt": ["sequential_dependency", "test.call_limit"],
             "tools": {"lookup": ["test.call_limit", "sequential_dependency", "test.call_limit"]},
         },
+    }
+
+
+def test_before_binding_a_tool_typed_by_its_handler_has_null_schemas(
+    here: Path, catalog: PluginCatalog
+) -> None:
+    # Reading the artifact imports nothing (validate --cache-dir keeps one for every file).
+    prompt = compiled(compile_in(here, STYLE, catalog=catalog).prompt)
+    early = prompt.artifact
+    tool = prompt.tools["lookup"]
+    assert isinstance(tool, LazyTool)
+    assert not tool.settled
+    assert early["tools"]["lookup"] == {
+        "description": "Look up a rule.",
+        "handler": "test.lookup",
+        "parameters": None,
+        "result": None,
+        "reads": None,
+        "writes": None,
+        "examples": 0,
+        "section": "rules",
+    }
+    assert prompt.artifact is early  # one object while unbound
+    assert bind_plugins(prompt) == []
+    late = prompt.artifact
+    assert late["tools"]["lookup"]["parameters"]["required"] == ["rule_id"]
+    assert prompt.artifact is late
+    assert {k: v for k, v in late.items() if k != "tools"} == {
+        k: v for k, v in early.items() if k != "tools"
     }
 
 

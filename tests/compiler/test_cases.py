@@ -3,7 +3,9 @@
 ``tests/cases/valid/<case>/``: the prompt, optional ``params.json`` and ``open.json`` (section
 keys to render at full), and ``expected.txt``: the rendered text and the tool names.
 ``tests/cases/invalid/<case>/``: the prompt (plus any files it includes), optional
-``params.json``, and ``expected.txt``: every diagnostic, exactly as authors see it.
+``params.json``, and ``expected.txt``: every diagnostic, exactly as authors see it: the
+compiler's (what ``validate`` reports), then, for a file that compiles, those of binding its
+plugins (``compile``, ``render``, ``run``), else of its params.
 Adding a case is adding a folder. ``WINK_UPDATE_GOLDEN=1`` rewrites the expected files.
 """
 
@@ -17,7 +19,7 @@ from typing import cast
 import pytest
 
 from wink_decl import SectionVisibility
-from wink_decl.compiler import compile_file, make_params
+from wink_decl.compiler import bind_plugins, compile_file, make_params
 from wink_decl.compiler.registry import find_prompt_files
 from wink_decl.diagnostics import DiagnosticError, render_text
 
@@ -53,6 +55,7 @@ def test_valid_case(case: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     result = compile_file(main_prompt(case).name, root=".")
     assert render_text(result.diagnostics, result.sources) == ""
     assert result.prompt is not None
+    assert bind_plugins(result.prompt, rendering_only=True) == []  # as wink-decl render binds
     params = make_params(result.prompt, options(case, "params.json", {}))  # pyright: ignore[reportArgumentType]
     opened = cast("list[str]", options(case, "open.json", []))
     overrides = dict.fromkeys(opened, SectionVisibility.FULL)  # pyright: ignore[reportGeneralTypeIssues]
@@ -65,7 +68,9 @@ def test_invalid_case(case: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(case)
     result = compile_file(main_prompt(case).name, root=".")
     diagnostics = list(result.diagnostics)
-    if result.prompt is not None:
+    bound = [] if result.prompt is None else bind_plugins(result.prompt)
+    diagnostics.extend(bound)
+    if result.prompt is not None and not bound:
         with pytest.raises(DiagnosticError) as info:
             make_params(result.prompt, options(case, "params.json", {}))  # pyright: ignore[reportArgumentType]
         diagnostics.extend(info.value.diagnostics)

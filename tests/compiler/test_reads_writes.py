@@ -6,7 +6,7 @@ from pathlib import Path
 
 import compiler_plugins
 import pytest
-from compiler_support import compile_in, compiled, lazy, one_tool, report
+from compiler_support import bound_report, compile_in, compiled, lazy, one_tool, report
 
 from wink_decl import ReadBeforeWritePolicy
 from wink_decl.plugins import PluginCatalog
@@ -40,8 +40,9 @@ def test_without_params_in_the_file_they_name_the_handlers_params(
         "    description: Look up a rule.\n    handler: test.lookup\n    reads: rule_id\n"
     )
     tool = compiled(compile_in(here, text, catalog=catalog)).tools["lookup"]
-    assert tool.params_type is compiler_plugins.LookupParams
     assert (tool.reads, tool.writes) == ("rule_id", None)
+    assert lazy(tool.handler).target is None  # the handler's params are checked when bound
+    assert tool.params_type is compiler_plugins.LookupParams
 
 
 HEADER = "    description: Save a file.\n    handler: test.lookup\n"
@@ -81,26 +82,6 @@ HEADER = "    description: Save a file.\n    handler: test.lookup\n"
             id="declared-empty-params",
         ),
         pytest.param(
-            HEADER + "    reads: rule\n",
-            "prompt.wink.yaml:10:12: error: Tool 'lookup' reads the file named by param 'rule', "
-            "which it does not take.\n"
-            "  expected: one of its params (rule_id, verbose)\n"
-            "  10 |     reads: rule\n"
-            "     |            ^^^^\n"
-            "  hint: did you mean 'rule_id'?",
-            id="the-handlers-params",
-        ),
-        pytest.param(
-            "    description: Tell the time.\n    handler: time.now\n    writes: path\n",
-            "prompt.wink.yaml:10:13: error: Tool 'lookup' writes the file named by param 'path', "
-            "which it does not take.\n"
-            "  expected: one of its params (it takes none)\n"
-            "  10 |     writes: path\n"
-            "     |             ^^^^\n"
-            "  hint: give the tool a param that holds the path, or remove writes:",
-            id="a-handler-that-takes-none",
-        ),
-        pytest.param(
             HEADER + "    params:\n      count: {type: integer}\n      path: {type: string}\n"
             "      name: {type: string}\n    writes: count\n",
             "prompt.wink.yaml:14:13: error: Tool 'lookup' writes the file named by param "
@@ -137,6 +118,41 @@ def test_a_param_that_cannot_hold_the_path_is_reported_at_the_value(
     result = compile_in(here, one_tool(declaration), catalog=catalog)
     assert report(result) == expected
     assert result.prompt is None
+
+
+@pytest.mark.parametrize(
+    ("declaration", "expected"),
+    [
+        pytest.param(
+            HEADER + "    reads: rule\n",
+            "prompt.wink.yaml:10:12: error: Tool 'lookup' reads the file named by param 'rule', "
+            "which it does not take.\n"
+            "  expected: one of its params (rule_id, verbose)\n"
+            "  10 |     reads: rule\n"
+            "     |            ^^^^\n"
+            "  hint: did you mean 'rule_id'?",
+            id="the-handlers-params",
+        ),
+        pytest.param(
+            "    description: Tell the time.\n    handler: time.now\n    writes: path\n",
+            "prompt.wink.yaml:10:13: error: Tool 'lookup' writes the file named by param 'path', "
+            "which it does not take.\n"
+            "  expected: one of its params (it takes none)\n"
+            "  10 |     writes: path\n"
+            "     |             ^^^^\n"
+            "  hint: give the tool a param that holds the path, or remove writes:",
+            id="a-handler-that-takes-none",
+        ),
+    ],
+)
+def test_a_param_the_handler_does_not_take_is_reported_when_it_is_bound(
+    here: Path, catalog: PluginCatalog, declaration: str, expected: str
+) -> None:
+    # The handler's params are known only once it is imported: validation leaves it alone.
+    result = compile_in(here, one_tool(declaration), catalog=catalog)
+    assert report(result) == ""
+    assert lazy(compiled(result).tools["lookup"].handler).target is None
+    assert bound_report(result) == expected
 
 
 def test_declared_params_are_checked_even_when_the_handler_cannot_be_used(

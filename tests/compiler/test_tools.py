@@ -8,11 +8,21 @@ from typing import Any, cast
 
 import compiler_plugins
 import pytest
-from compiler_support import call, compile_in, compiled, executor, lazy, one_tool, report
+from compiler_support import (
+    bound_report,
+    call,
+    compile_in,
+    compiled,
+    executor,
+    lazy,
+    one_tool,
+    report,
+)
 
-from wink_decl import Session, ToolExample
+from wink_decl import PromptRenderError, Session, ToolExample
 from wink_decl.compiler import bind_plugins
 from wink_decl.compiler._context import CompileContext
+from wink_decl.compiler._lazy import LazyTool
 from wink_decl.compiler._tools import compile_tool, pascal
 from wink_decl.diagnostics import render_text
 from wink_decl.loader import load_text
@@ -73,10 +83,14 @@ def test_the_handlers_own_dataclasses_are_used_when_the_file_declares_none(
         "        output: {rule_id: E501, text: Lines are short.}\n"
     )
     tool = compiled(compile_in(here, text, catalog=catalog)).tools["lookup"]
-    assert tool.params_type is compiler_plugins.LookupParams
+    assert isinstance(tool, LazyTool)
+    assert lazy(tool.handler).target is None  # compiling imported nothing
+    assert repr(tool) == "LazyTool(name='lookup', handler='test.lookup@test-plugins', untyped)"
+    assert tool.params_type is compiler_plugins.LookupParams  # the first read imports it
     assert tool.result_type is compiler_plugins.LookupResult
     assert tool.examples[0].input == compiler_plugins.LookupParams("E501")
     assert lazy(tool.handler).target is compiler_plugins.lookup
+    assert repr(tool) == "LazyTool(name='lookup', handler='test.lookup@test-plugins', typed)"
 
 
 def test_declared_params_with_examples_take_the_result_from_the_handler(
@@ -129,7 +143,8 @@ def test_an_example_output_needs_a_result(here: Path, catalog: PluginCatalog) ->
         "        output: {text: x}\n"
     )
     result = compile_in(here, text, catalog=catalog)
-    assert report(result) == (
+    assert report(result) == ""  # whether the handler gives a result is known once bound
+    assert bound_report(result) == (
         "prompt.wink.yaml:15:9: error: This example has an output, but the tool declares no "
         "result.\n"
         "  15 |         output: {text: x}\n"
@@ -168,7 +183,8 @@ def test_example_input_and_output_must_fit_the_fields(here: Path, catalog: Plugi
         "        input: {rule_id: E1}\n"
     )
     result = compile_in(here, text, catalog=catalog)
-    assert report(result) == (
+    assert report(result) == ""  # the fields are the handler's: checked when it is bound
+    assert bound_report(result) == (
         "prompt.wink.yaml:12:16: error: This example does not fit the declared fields: "
         "Missing required field 'rule_id'. Unknown field 'rule' (allowed: rule_id, verbose).\n"
         "  12 |         input: {rule: E1}\n"
@@ -190,7 +206,8 @@ def test_a_handler_without_a_params_dataclass_needs_declared_params(
     result = compile_in(
         here, one_tool("    description: Untyped.\n    handler: test.untyped\n"), catalog=catalog
     )
-    assert report(result) == (
+    assert report(result) == ""
+    assert bound_report(result) == (
         "prompt.wink.yaml:9:14: error: Handler 'test.untyped' does not annotate its params "
         "with a dataclass.\n"
         "   9 |     handler: test.untyped\n"
@@ -220,25 +237,6 @@ def test_a_handler_without_a_params_dataclass_needs_declared_params(
             "  hint: choose one: shared.lookup@other-plugins, shared.lookup@test-plugins",
             id="ambiguous",
         ),
-        pytest.param(
-            "test.missing",
-            "prompt.wink.yaml:9:14: error: Could not import handler 'test.missing' "
-            "(test-plugins 1.0, value 'compiler_plugins:not_there'): AttributeError: module "
-            "'compiler_plugins' has no attribute 'not_there'\n"
-            "   9 |     handler: test.missing\n"
-            "     |              ^^^^^^^^^^^^",
-            id="import-failure-when-types-are-needed",
-        ),
-        pytest.param(
-            "test.wrong_shape",
-            "prompt.wink.yaml:9:14: error: Handler 'test.wrong_shape' (test-plugins 1.0, value "
-            "'compiler_plugins:wrong_shape') for tool 'lookup' must have the signature "
-            "(params, *, context); wrong_shape has (params: 'LookupParams') -> "
-            "'ToolResult[LookupResult]'.\n"
-            "   9 |     handler: test.wrong_shape\n"
-            "     |              ^^^^^^^^^^^^^^^^",
-            id="bad-signature-when-types-are-needed",
-        ),
     ],
 )
 def test_handler_references_that_do_not_resolve(
@@ -250,10 +248,59 @@ def test_handler_references_that_do_not_resolve(
     assert result.prompt is None
 
 
+@pytest.mark.parametrize(
+    ("handler", "expected"),
+    [
+        pytest.param(
+            "test.missing",
+            "prompt.wink.yaml:9:14: error: Tool 'lookup' cannot use handler 'test.missing': "
+            "Could not import handler 'test.missing' (test-plugins 1.0, value "
+            "'compiler_plugins:not_there'): AttributeError: module 'compiler_plugins' has no "
+            "attribute 'not_there'\n"
+            "   9 |     handler: test.missing\n"
+            "     |              ^^^^^^^^^^^^\n"
+            "  hint: check that the plugin's version matches this prompt, or name another entry "
+            "point",
+            id="import-failure",
+        ),
+        pytest.param(
+            "test.wrong_shape",
+            "prompt.wink.yaml:9:14: error: Tool 'lookup' cannot use handler 'test.wrong_shape': "
+            "Handler 'test.wrong_shape' (test-plugins 1.0, value 'compiler_plugins:wrong_shape') "
+            "for tool 'lookup' must have the signature (params, *, context); wrong_shape has "
+            "(params: 'LookupParams') -> 'ToolResult[LookupResult]'.\n"
+            "   9 |     handler: test.wrong_shape\n"
+            "     |              ^^^^^^^^^^^^^^^^\n"
+            "  hint: check that the plugin's version matches this prompt, or name another entry "
+            "point",
+            id="bad-signature",
+        ),
+    ],
+)
+def test_a_handler_that_would_give_the_types_is_checked_when_it_is_bound(
+    here: Path, catalog: PluginCatalog, handler: str, expected: str
+) -> None:
+    text = one_tool(f"    description: Look up a rule.\n    handler: {handler}\n")
+    result = compile_in(here, text, catalog=catalog)
+    assert report(result) == ""  # installed, as far as the metadata says: that is all it checks
+    assert bound_report(result) == expected
+    tool = compiled(result).tools["lookup"]
+    assert isinstance(tool, LazyTool)
+    assert (tool.settled, tool.typed) == (True, False)
+    (raw,) = tool.bind()  # what it found; bind_plugins reported the handler in its own words
+    assert raw.code == "handler"
+    with pytest.raises(PromptRenderError) as info:
+        _ = tool.params_type
+    assert info.value.message.startswith(
+        f"Tool 'lookup' takes its types from handler '{handler}', which cannot give them: "
+    )
+
+
 def test_naming_the_distribution_picks_one_of_two(here: Path, catalog: PluginCatalog) -> None:
     text = one_tool("    description: Look up a rule.\n    handler: shared.lookup@other-plugins\n")
     tool = compiled(compile_in(here, text, catalog=catalog)).tools["lookup"]
     assert lazy(tool.handler).entry.distribution == "other-plugins"
+    assert tool.params_type is compiler_plugins.LookupParams
     assert lazy(tool.handler).target is compiler_plugins.lookup_elsewhere
 
 
@@ -291,10 +338,31 @@ def test_the_runtime_refusal_of_a_tool_is_reported_at_its_declaration(
     assert loaded is not None
     ctx = CompileContext(loaded)
     spec: dict[str, Any] = cast("dict[str, Any]", loaded.data)["tools"]["lookup"]
-    assert compile_tool(ctx, ("tools", "lookup"), "lookup", spec, catalog) is None
-    assert render_text(ctx.bag.items, {loaded.path: loaded.text}) == (
+    tool = compile_tool(ctx, ("tools", "lookup"), "lookup", spec, catalog)
+    assert isinstance(tool, LazyTool)  # its example waits for the handler's types
+    assert ctx.bag.items == []
+    assert render_text(tool.bind(), {loaded.path: loaded.text}) == (
         "prompt.wink.yaml:2:3: error: Tool 'lookup' example 1: description must be 1-200 "
         "characters after stripping.\n"
+        "   2 |   lookup:\n"
+        "     |   ^^^^^^"
+    )
+    assert tool.bind() is tool.bind()  # once
+
+
+def test_the_runtime_refusal_of_a_tool_typed_by_its_handler_is_reported_when_compiled(
+    catalog: PluginCatalog,
+) -> None:
+    # What is known without the handler is checked by the runtime at once (the description).
+    text = "tools:\n  lookup:\n    description: Look up a r\u00fcle.\n    handler: test.lookup\n"
+    loaded = load_text(text, path="prompt.wink.yaml", format="yaml").file
+    assert loaded is not None
+    ctx = CompileContext(loaded)
+    spec: dict[str, Any] = cast("dict[str, Any]", loaded.data)["tools"]["lookup"]
+    assert compile_tool(ctx, ("tools", "lookup"), "lookup", spec, catalog) is None
+    assert render_text(ctx.bag.items, {loaded.path: loaded.text}) == (
+        "prompt.wink.yaml:2:3: error: Tool 'lookup' description must be ASCII; it contains "
+        "'\u00fc'.\n"
         "   2 |   lookup:\n"
         "     |   ^^^^^^"
     )
@@ -352,7 +420,8 @@ def test_examples_of_a_tool_without_params_have_an_empty_input(
         ToolExample("Any time", None, compiler_plugins.Clock("2026-01-01T00:00:00Z")),
     )
     wrong = text.replace("input: {}", "input: {zone: UTC}")
-    assert report(compile_in(here, wrong, catalog=catalog)) == (
+    assert report(compile_in(here, wrong, catalog=catalog)) == ""
+    assert bound_report(compile_in(here, wrong, catalog=catalog)) == (
         "prompt.wink.yaml:12:16: error: This example has an input, but the tool takes no "
         "params.\n"
         "  12 |         input: {zone: UTC}\n"

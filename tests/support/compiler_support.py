@@ -12,7 +12,7 @@ from typing import Any
 from plugin_support import MemoryDistribution
 
 from wink_decl import Prompt, ProviderToolCall, Session, ToolExecutionOutcome, ToolExecutor
-from wink_decl.compiler import CompiledPrompt, CompileResult, compile_file
+from wink_decl.compiler import CompiledPrompt, CompileResult, bind_plugins, compile_file
 from wink_decl.compiler._lazy import LazyHandler
 from wink_decl.diagnostics import render_text
 from wink_decl.plugins import HANDLERS, POLICIES, PREDICATES, PluginCatalog
@@ -87,6 +87,11 @@ def compile_in(
 def report(result: CompileResult) -> str:
     """Every diagnostic as authors see it."""
     return render_text(result.diagnostics, result.sources)
+
+
+def bound_report(result: CompileResult) -> str:
+    """What binding the compiled prompt reports (its handlers imported), as authors see it."""
+    return render_text(bind_plugins(compiled(result)), result.sources)
 
 
 def compiled(result: CompileResult) -> CompiledPrompt:

@@ -58,7 +58,10 @@ exit status:
   141  the output's reader stopped early (as with | head); nothing more is written
 
 The prompt root (--root) defaults to the 'root' setting under [tool.wink-decl] in the nearest
-pyproject.toml: includes resolve against it, and a prompt's default ns is its folder below it."""
+pyproject.toml: includes resolve against it, and a prompt's default ns is its folder below it.
+
+Plugin code (handlers, predicates, policies) is imported by render, tools, compile and run, and
+by validate --import-plugins; validate and plugins read package metadata only."""
 
 
 class _Shown(Exception):  # noqa: N818  # not an error: help or version text to print, then exit 0

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import math
 import os
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 
-from wink_decl.compiler import PromptRegistry, compile_file
-from wink_decl.diagnostics import Diagnostic
+from wink_decl.compiler import CompileResult, PromptRegistry, bind_plugins, compile_file
+from wink_decl.diagnostics import Diagnostic, sort_diagnostics
 from wink_decl.limits import DEFAULT_LIMITS, Limits
 
 __all__ = ["PARALLEL_MIN_FILES", "Checked", "Job", "available_cpus", "check_all", "check_chunk"]
@@ -31,6 +32,8 @@ class Job:
     """Where results are kept between runs (``--cache-dir``); None: compile every file."""
     limits: Limits = DEFAULT_LIMITS
     """What checking the file may cost (``--limit``)."""
+    import_plugins: bool = False
+    """Also import the plugins the file names and check them (``--import-plugins``)."""
 
 
 @dataclass(frozen=True)
@@ -44,20 +47,46 @@ class Checked:
 
 
 def check_chunk(jobs: Sequence[Job]) -> list[Checked]:
-    """Compile each file (metadata only: no handler is imported); runs in a worker too."""
+    """Check each file; runs in a worker too. Plugins are imported only for ``import_plugins``."""
     checked: list[Checked] = []
     for job in jobs:
-        if job.cache_dir is None:
-            result = compile_file(job.path, root=job.root, display_path=job.path, limits=job.limits)
-            ok, diagnostics, all_sources = result.ok, result.diagnostics, result.sources
-        else:
-            found = _registry(job.root, job.cache_dir, job.limits).check(job.path)
-            ok, diagnostics, all_sources = found.ok, found.diagnostics, found.sources
+        ok, diagnostics, all_sources = _check(job)
         quoted = {d.file for d in diagnostics}
         # Only the quoted texts cross back from a worker: most files have nothing to quote.
         sources = {name: text for name, text in all_sources.items() if name in quoted}
         checked.append(Checked(job.path, ok, diagnostics, sources))
     return checked
+
+
+_Found = tuple[bool, tuple[Diagnostic, ...], Mapping[str, str]]
+"""Whether the file is valid, its diagnostics, and the texts they may quote."""
+
+
+def _check(job: Job) -> _Found:
+    if job.import_plugins:
+        # Binding needs the compiled prompt, which a result kept on disk does not hold.
+        if job.cache_dir is None:
+            return _bound(_compile(job))
+        return _bound(_registry(job.root, job.cache_dir, job.limits).compile(job.path))
+    if job.cache_dir is None:  # metadata only: compile_file imports no plugin code
+        result = _compile(job)
+        return result.ok, result.diagnostics, result.sources
+    found = _registry(job.root, job.cache_dir, job.limits).check(job.path)
+    return found.ok, found.diagnostics, found.sources
+
+
+def _compile(job: Job) -> CompileResult:
+    return compile_file(job.path, root=job.root, display_path=job.path, limits=job.limits)
+
+
+def _bound(result: CompileResult) -> _Found:
+    """The file's diagnostics and, once it compiles, those of importing its plugins."""
+    prompt = result.prompt
+    if prompt is None:
+        return False, result.diagnostics, result.sources
+    problems = bind_plugins(prompt)
+    diagnostics = tuple(sort_diagnostics([*result.diagnostics, *problems]))
+    return not problems, diagnostics, result.sources
 
 
 _REGISTRIES: dict[tuple[str, str, Limits], PromptRegistry] = {}
@@ -90,12 +119,35 @@ def check_all(jobs: Sequence[Job], workers: int, advance: Callable[[int], None])
         return results
     size = math.ceil(len(jobs) / (workers * _CHUNKS_PER_WORKER))
     results = []
-    with ProcessPoolExecutor(max_workers=workers) as pool:
+    with _workers_without_the_working_folder(), ProcessPoolExecutor(max_workers=workers) as pool:
         # map() yields in submission order, so the report is the serial one, byte for byte.
         for found in pool.map(check_chunk, _chunks(jobs, size)):
             results.extend(found)
             advance(len(found))
     return results
+
+
+@contextmanager
+def _workers_without_the_working_folder() -> Iterator[None]:
+    """Worker processes started meanwhile keep the working folder off their ``sys.path``.
+
+    A worker started fresh (spawn or forkserver, as on macOS and Windows) is ``python -c``,
+    which puts the working folder first on ``sys.path`` while it imports multiprocessing's
+    modules, before it takes this process's path: a checkout's ``runpy.py`` would run there.
+    PYTHONSAFEPATH keeps it off. A forked worker is a copy of this process and never looks.
+    """
+    before = os.environ.get(_SAFE_PATH)
+    os.environ[_SAFE_PATH] = "1"
+    try:
+        yield
+    finally:
+        if before is None:
+            del os.environ[_SAFE_PATH]
+        else:
+            os.environ[_SAFE_PATH] = before
+
+
+_SAFE_PATH = "PYTHONSAFEPATH"
 
 
 def _chunks(jobs: Sequence[Job], size: int) -> Iterator[Sequence[Job]]:

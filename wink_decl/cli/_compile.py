@@ -46,8 +46,10 @@ COMMAND = Command(
         "Compile one prompt file and print its artifact: the resolved section tree, each "
         "tool's parameter and result schemas, handler and policies, as canonical JSON (sorted "
         "keys, two-space indent), equal for equal input. Unlike validate, this imports every "
-        "tool handler and checks its signature against the tool. Exit status: 0 compiled, "
-        "1 the file or a handler has errors, 2 usage error."
+        "handler, predicate and policy the file names (plugin code runs) and checks each "
+        "against its use: signatures, params, and the tools that take their params from "
+        "their handler. Exit status: 0 compiled, 1 the file or a plugin has errors, 2 usage "
+        "error."
     ),
     examples=(
         "wink-decl compile prompts/agents/code-review.wink.yaml",

@@ -13,7 +13,13 @@ from wink_decl.cli._command import Console
 from wink_decl.cli._params_file import ParamsFile, load_params_file
 from wink_decl.cli._prompt import add_file_options, compile_prompt, limits_from, report
 from wink_decl.cli._usage import UsageError, closest, did_you_mean
-from wink_decl.compiler import CompiledPrompt, CompileResult, make_params, unknown_param
+from wink_decl.compiler import (
+    CompiledPrompt,
+    CompileResult,
+    bind_plugins,
+    make_params,
+    unknown_param,
+)
 from wink_decl.diagnostics import Diagnostic, DiagnosticError
 from wink_decl.runtime.prompt import RenderedPrompt
 from wink_decl.runtime.visibility import SectionPath, SectionVisibility
@@ -68,9 +74,17 @@ class BoundPrompt:
 
 
 def render_from_args(args: argparse.Namespace, console: Console) -> RenderedPrompt | None:
-    """Compile and render ``args.file``; None (diagnostics written) when anything is wrong."""
+    """Compile and render ``args.file``; None (diagnostics written) when anything is wrong.
+
+    Only the plugin code the render needs is imported: predicates, and the handlers that
+    give their tools' schemas.
+    """
     bound = bind_from_args(args, console)
     if bound is None:
+        return None
+    problems = bind_plugins(bound.prompt, rendering_only=True)
+    if problems:
+        report(console, problems, bound.result.sources)
         return None
     return bound.prompt.template.render(*bound.params, visibility_overrides=bound.overrides)
 

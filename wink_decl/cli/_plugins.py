@@ -137,9 +137,9 @@ COMMAND = Command(
     description=(
         "Lists every handler, policy and predicate that installed packages register, with "
         "the package (distribution) and version providing it and the code it points at. "
-        "No plugin code is run. When two packages register the same name, both are listed "
-        "as name@package, the form a prompt file uses to choose one, and a warning says so; "
-        "the exit status is still 0."
+        "Only package metadata is read: no plugin code is imported. When two packages "
+        "register the same name, both are listed as name@package, the form a prompt file "
+        "uses to choose one, and a warning says so; the exit status is still 0."
     ),
     examples=("wink-decl plugins", "wink-decl plugins --format json"),
     configure=_configure,

@@ -52,8 +52,11 @@ COMMAND = Command(
     description=(
         "Compile one prompt file, bind its params and render it: the text a model receives, "
         "then the tools it may call, in order. Summarized sections stay summarized unless "
-        "--open names them. Handlers are not imported. Exit status: 0 rendered, 1 the file "
-        "or the params have errors (reported on stderr), 2 usage error."
+        "--open names them. Imports the plugin code a render needs, and only that: every "
+        "predicate the file names, and the handler of each tool that leaves its params (or "
+        "its result) to the handler, whose schema comes from it; other handlers and policies "
+        "are not imported. Exit status: 0 rendered, 1 the file, a plugin or the params have "
+        "errors (reported on stderr), 2 usage error."
     ),
     examples=(
         "wink-decl render prompts/agents/code-review.wink.yaml"

@@ -293,8 +293,9 @@ COMMAND = Command(
     name="run",
     summary="Run a prompt file against a model, executing the tools it calls, to an answer.",
     description=(
-        "Compile one prompt file, bind its params and its plugins' handlers (their code is "
-        "imported), and run it against a model until it answers: every tool the model calls "
+        "Compile one prompt file, bind its params, import and check every handler, predicate "
+        "and policy it names (plugin code runs), and run it against a model until it "
+        "answers: every tool the model calls "
         "runs under the prompt's policies, read_section opens summarized sections, and the "
         "answer is printed on stdout (a declared output as one line of JSON). While it runs, "
         "each turn and tool call is shown on stderr when stderr is a terminal. API keys come "

@@ -48,7 +48,9 @@ COMMAND = Command(
         "Compile and render one prompt file like 'wink-decl render' and print only its tools, "
         "in the order the model receives them. Tools depend on what is shown: a summarized "
         "section adds read_section, and --open reveals the tools of the sections it opens. "
-        "Exit status: 0 printed, 1 the file or the params have errors, 2 usage error."
+        "Imports the plugin code render imports: every predicate the file names, and the "
+        "handler of each tool that leaves its params (or its result) to the handler. Exit "
+        "status: 0 printed, 1 the file, a plugin or the params have errors, 2 usage error."
     ),
     examples=(
         "wink-decl tools prompts/agents/code-review.wink.yaml --param language=Python"

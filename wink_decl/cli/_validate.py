@@ -47,6 +47,13 @@ def _configure(parser: argparse.ArgumentParser) -> None:
         help=f"worker processes (default: one per CPU from {PARALLEL_MIN_FILES} files on, else 1)",
     )
     parser.add_argument(
+        "--import-plugins",
+        action="store_true",
+        help="also import every handler, predicate and policy the files name and check each "
+        "against its use, as compile does (installed plugin code runs, chosen by the files; "
+        "with --cache-dir every file is still compiled)",
+    )
+    parser.add_argument(
         "--cache-dir",
         metavar="DIR",
         help="keep each file's result in DIR (JSON, created if missing): a file, its includes, "
@@ -62,7 +69,7 @@ def _positive(text: str) -> int:
 
 
 def _run(args: argparse.Namespace, console: Console) -> int:
-    jobs = _gather(args.paths, args.root, args.cache_dir, limits_from(args))
+    jobs = _gather(args.paths, args.root, args.cache_dir, limits_from(args), args.import_plugins)
     workers = args.jobs or (available_cpus() if len(jobs) >= PARALLEL_MIN_FILES else 1)
     show = console.interactive and args.format == "text" and len(jobs) >= PROGRESS_MIN_FILES
     progress = Progress(console.err if show else None, len(jobs))
@@ -91,7 +98,11 @@ def _run(args: argparse.Namespace, console: Console) -> int:
 
 
 def _gather(
-    paths: Sequence[str], root: str | None, cache_dir: str | None, limits: Limits
+    paths: Sequence[str],
+    root: str | None,
+    cache_dir: str | None,
+    limits: Limits,
+    import_plugins: bool,
 ) -> list[Job]:
     """Every prompt file named or found under a folder, once each, in the order given."""
     find_root = root_finder(root)
@@ -110,7 +121,7 @@ def _gather(
             key = str(file.resolve())
             if key not in seen:
                 seen.add(key)
-                jobs.append(Job(str(file), prompt_root, cache_dir, limits))
+                jobs.append(Job(str(file), prompt_root, cache_dir, limits, import_plugins))
     return jobs
 
 
@@ -123,15 +134,19 @@ COMMAND = Command(
     summary="Check prompt files and folders, reporting every problem with its line.",
     description=(
         "Load and check prompt files: syntax, the schema, references between sections, tools, "
-        "params and includes, and that every handler, predicate and policy is installed (read "
-        "from package metadata; nothing is imported). Every problem of every file is reported, "
-        "sorted by file and line. Exit status: 0 every file is valid (warnings allowed), "
-        "1 a file has errors, 2 usage error."
+        "params and includes, and that every handler, predicate and policy is installed. "
+        "Plugins are looked up in package metadata only: no plugin code is imported. What "
+        "needs a plugin's code is checked by compile, render, tools and run, or here with "
+        "--import-plugins: signatures and, for a tool that leaves its params to its handler, "
+        "those params and its reads:, writes: and examples. Every problem of "
+        "every file is reported, sorted by file and line. Exit status: 0 every file is valid "
+        "(warnings allowed), 1 a file has errors, 2 usage error."
     ),
     examples=(
         "wink-decl validate prompts/",
         "wink-decl validate prompts/agents/code-review.wink.yaml --format json",
         "wink-decl validate prompts/ --cache-dir .wink-decl-cache",
+        "wink-decl validate prompts/ --import-plugins",
     ),
     configure=_configure,
     run=_run,

@@ -7,6 +7,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, cast
 
 from wink_decl import __version__
+from wink_decl.compiler._lazy import LazyTool
 from wink_decl.runtime.prompt import PromptTemplate
 from wink_decl.runtime.tool_schema import params_json_schema
 from wink_decl.runtime.visibility import SectionVisibility
@@ -54,13 +55,9 @@ def _artifact(
                 "description": tool.description,
                 # As written; a tool declared in an included file names its entry exactly.
                 "handler": declared.get(name, {}).get("handler") or _entry(tool).reference,
-                "parameters": _parameters(tool.params_type),
-                "result": None
-                if tool.result_type is None
-                else params_json_schema(tool.result_type),
+                **_typed_parts(tool),
                 "reads": tool.reads,
                 "writes": tool.writes,
-                "examples": len(tool.examples),
                 "section": _owner(template, name),
             }
             for name, tool in sorted(tools.items())
@@ -72,6 +69,21 @@ def _artifact(
                 for name in sorted(tools)
             },
         },
+    }
+
+
+def _typed_parts(tool: Tool[Any, Any]) -> dict[str, object]:
+    """Parameters, result and example count; null schemas for a tool not yet typed.
+
+    Only a ``LazyTool`` waits for its handler's types: reading them here would import it.
+    """
+    if isinstance(tool, LazyTool) and not tool.typed:
+        return {"parameters": None, "result": None, "examples": tool.example_count}
+    result = tool.result_type
+    return {
+        "parameters": _parameters(tool.params_type),
+        "result": None if result is None else params_json_schema(result),
+        "examples": len(tool.examples),
     }
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import inspect
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from wink_decl.errors import PromptRenderError
@@ -12,17 +12,26 @@ from wink_decl.plugins import PluginLoadError, check_handler
 from wink_decl.runtime._callables import builtin_name
 from wink_decl.runtime._keys import did_you_mean
 from wink_decl.runtime.policy import PolicyDecision
-from wink_decl.runtime.tool import BuiltinToolHandler
+from wink_decl.runtime.tool import BuiltinToolHandler, Tool
 from wink_decl.runtime.tool_result import ToolResult
 
 if TYPE_CHECKING:
-    from wink_decl.diagnostics import Span
+    from wink_decl.diagnostics import Diagnostic, Span
     from wink_decl.plugins import PluginCatalog, PluginEntry  # types only
-    from wink_decl.runtime.tool import Tool
+    from wink_decl.runtime.tool import ToolExample
     from wink_decl.runtime.tool_context import ToolContext
 
-__all__ = ["LazyHandler", "LazyPolicy", "LazyPredicate"]
+    _AnyTool = Tool[Any, Any]
+else:
+    _AnyTool = Tool  # Tool[Any, Any] would make a specialised subclass at run time
 
+__all__ = ["Completion", "LazyHandler", "LazyPolicy", "LazyPredicate", "LazyTool"]
+
+Completion = Callable[[], "tuple[Tool[Any, Any] | None, Sequence[Diagnostic]]"]
+"""Imports a tool's handler and builds the typed tool: it, or None and the problems found."""
+
+_set = object.__setattr__
+"""How frozen runtime objects are given their fields (as their own ``__post_init__`` does)."""
 _POLICY_METHODS = ("check", "on_result")
 _PREDICATE = "(params, *, session)"
 _SETTABLE = (inspect.Parameter.POSITIONAL_OR_KEYWORD, inspect.Parameter.KEYWORD_ONLY)
@@ -254,3 +263,116 @@ def _parameters(factory: Callable[..., object]) -> list[inspect.Parameter] | Non
         return list(inspect.signature(factory).parameters.values())
     except (TypeError, ValueError):
         return None
+
+
+class LazyTool(_AnyTool):
+    """A tool whose params (or result) the file leaves to its handler, typed on first need.
+
+    Compiling reads package metadata only, so these types are unknown until the handler is
+    imported. ``bind`` imports it and makes the checks that need it (``bind_plugins`` calls
+    it); so does the first read of ``params_type``, ``result_type`` or ``examples``, as a
+    render makes. Name, description, handler, ``reads`` and ``writes`` come from the file.
+    """
+
+    __slots__ = ("_complete", "_entry", "_lock", "_problems", "_settled", "_typed", "example_count")
+
+    example_count: int
+    _entry: PluginEntry
+    _complete: Completion | None
+    _typed: Tool[Any, Any] | None
+    _problems: tuple[Diagnostic, ...]
+    _settled: bool
+    _lock: threading.Lock
+
+    def __init__(
+        self,
+        *,
+        name: str,
+        description: str,
+        handler: LazyHandler,
+        accepts_overrides: bool,
+        reads: str | None,
+        writes: str | None,
+        example_count: int,
+        complete: Completion,
+    ) -> None:
+        """Check what is known now as the runtime does (``PromptValidationError``)."""
+        # A tool without params stands in: the runtime's checks of name and description.
+        shell: Tool[None, Any] = Tool(
+            name=name,
+            description=description,
+            handler=handler,
+            accepts_overrides=accepts_overrides,
+            params_type=type(None),
+        )
+        # Tool is frozen: its own fields, and these, are set as its __post_init__ sets them.
+        for field in ("name", "description", "handler", "accepts_overrides"):
+            _set(self, field, getattr(shell, field))
+        _set(self, "reads", reads)
+        _set(self, "writes", writes)
+        _set(self, "example_count", example_count)
+        """How many examples the file gives (known without typing the tool)."""
+        _set(self, "_entry", handler.entry)
+        _set(self, "_complete", complete)
+        _set(self, "_typed", None)
+        _set(self, "_problems", ())
+        _set(self, "_settled", False)  # noqa: FBT003  # setattr's value
+        """Set last, once ``_typed`` and ``_problems`` hold the answer: read without the lock."""
+        _set(self, "_lock", threading.Lock())
+
+    @property
+    def settled(self) -> bool:
+        """True once ``bind`` has run: the types are known, or why they cannot be."""
+        return self._settled
+
+    @property
+    def typed(self) -> bool:
+        """True once the handler is imported and the tool typed without problems."""
+        return self._typed is not None
+
+    def bind(self) -> tuple[Diagnostic, ...]:
+        """Import the handler and type the tool now (once); the problems, none when it works."""
+        if not self._settled:
+            with self._lock:
+                if not self._settled:  # a thread that waited here finds the answer made
+                    complete = self._complete
+                    assert complete is not None  # noqa: S101  # dropped only once settled
+                    typed, problems = complete()
+                    _set(self, "_typed", typed)
+                    _set(self, "_problems", tuple(problems))
+                    _set(self, "_complete", None)  # let go of the file it was compiled from
+                    _set(self, "_settled", True)  # noqa: FBT003  # setattr's value
+        return self._problems
+
+    # Read-only stand-ins for three of Tool's fields (the pyright ignores: a property in place
+    # of a field is what it flags, and is what is meant here).
+    @property
+    def params_type(self) -> type[Any]:  # pyright: ignore[reportIncompatibleVariableOverride]
+        """The params dataclass, from the handler unless declared (imported on first read)."""
+        return self._tool().params_type
+
+    @property
+    def result_type(self) -> type[Any] | None:  # pyright: ignore[reportIncompatibleVariableOverride]
+        """The result dataclass, from the handler unless declared (imported on first read)."""
+        return self._tool().result_type
+
+    @property
+    def examples(self) -> Sequence[ToolExample[Any, Any]]:  # pyright: ignore[reportIncompatibleVariableOverride]
+        """The examples, parsed with the tool's types (imported on first read)."""
+        return self._tool().examples
+
+    def _tool(self) -> Tool[Any, Any]:
+        problems = self.bind()
+        typed = self._typed
+        if typed is None:
+            reasons = " ".join(problem.message for problem in problems)
+            raise PromptRenderError(
+                f"Tool '{self.name}' takes its types from handler '{self._entry.name}', which "
+                f"cannot give them: {reasons}"
+            )
+        return typed
+
+    def __repr__(self) -> str:
+        """Names the tool and its handler; reading the types would import the handler."""
+        state = "typed" if self.typed else "untyped"
+        return f"LazyTool(name={self.name!r}, handler={self._entry.reference!r}, {state})"

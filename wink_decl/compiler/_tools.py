@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping
-from typing import Any, cast
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any, cast
 
 from wink_decl.compiler._context import CompileContext
-from wink_decl.compiler._lazy import LazyHandler
+from wink_decl.compiler._lazy import LazyHandler, LazyTool
 from wink_decl.compiler._types import FieldSpec, make_dataclass_for, spec_from_data
 from wink_decl.errors import PromptValidationError, ToolValidationError
 from wink_decl.loader import JSONPath
@@ -21,6 +21,9 @@ from wink_decl.plugins import (
 from wink_decl.runtime._keys import did_you_mean
 from wink_decl.runtime.serde import parse
 from wink_decl.runtime.tool import Tool, ToolExample
+
+if TYPE_CHECKING:
+    from wink_decl.diagnostics import Diagnostic
 
 __all__ = ["compile_tool", "pascal"]
 
@@ -39,12 +42,13 @@ def compile_tool(
     data: Mapping[str, Any],
     catalog: PluginCatalog,
 ) -> Tool[Any, Any] | None:
-    """One tool, or None when it has errors (reported).
+    """One tool, or None when it has errors (reported). Nothing is imported.
 
-    Declared ``params``/``result`` become generated dataclasses; when the file leaves them
-    out, the handler's own dataclasses are used (which imports the handler now).
-    ``reads``/``writes`` are checked against the declared params without importing anything;
-    against the handler's params only when those were imported anyway.
+    Declared ``params``/``result`` become generated dataclasses. When the file leaves the
+    params out (or the result, for a tool with examples), the handler's own dataclasses are
+    used: the tool is a ``LazyTool``, and what needs them (``reads``/``writes`` against the
+    handler's params, the examples) is checked when it is bound. What the file declares is
+    checked now.
     """
     declared: Mapping[str, Any] | None = data.get("params")
     paths_ok = declared is None or _check_paths(
@@ -53,17 +57,126 @@ def compile_tool(
     handler = _handler(ctx, (*path, "handler"), name, str(data["handler"]), catalog)
     if handler is None:
         return None
-    types = _types(ctx, path, name, data, handler)
+    types = _declared_types(name, data)
+    items = data.get("examples", ())
+    if _types_from_handler(data):
+        examples_ok = _check_declared_examples(ctx, (*path, "examples"), items, *types)
+        if not (examples_ok and paths_ok):
+            return None
+        return _lazy_tool(ctx, path, name, data, handler, types)
+    params_type, result_type = types
+    assert params_type is not None  # noqa: S101  # declared, or the types come from the handler
+    examples = _examples(ctx, (*path, "examples"), items, params_type, result_type)
+    if examples is None or not paths_ok:
+        return None
+    return _build(ctx, path, name, data, handler, (params_type, result_type), examples)
+
+
+_Declared = tuple[type | None, type | None]
+"""The params and result classes the file declares; None for each it leaves out."""
+
+
+def _types_from_handler(data: Mapping[str, Any]) -> bool:
+    """Whether the handler's dataclasses are needed: params left out, or a result for examples."""
+    if data.get("params") is None:
+        return True
+    return data.get("result") is None and "examples" in data
+
+
+def _declared_types(name: str, data: Mapping[str, Any]) -> _Declared:
+    params, result = data.get("params"), data.get("result")
+    return (
+        None if params is None else _fields_class(f"{pascal(name)}Params", params),
+        None if result is None else _fields_class(f"{pascal(name)}Result", result),
+    )
+
+
+def _lazy_tool(
+    ctx: CompileContext,
+    path: JSONPath,
+    name: str,
+    data: Mapping[str, Any],
+    handler: LazyHandler,
+    declared: _Declared,
+) -> Tool[Any, Any] | None:
+    """The tool, typed when bound: its binding reports at the places the file names."""
+    file = ctx.file
+
+    def complete() -> tuple[Tool[Any, Any] | None, Sequence[Diagnostic]]:
+        bound = CompileContext(file)
+        return _complete(bound, path, name, data, handler, declared), bound.bag.items
+
+    try:
+        return LazyTool(
+            name=name,
+            description=str(data["description"]),
+            handler=handler,
+            accepts_overrides=bool(data.get("accepts_overrides", True)),
+            reads=_text(data.get("reads")),
+            writes=_text(data.get("writes")),
+            example_count=len(data.get("examples", ())),
+            complete=complete,
+        )
+    except PromptValidationError as error:
+        ctx.refused("tool", error.message, ctx.key_span(path))
+        return None
+
+
+def _complete(
+    ctx: CompileContext,
+    path: JSONPath,
+    name: str,
+    data: Mapping[str, Any],
+    handler: LazyHandler,
+    declared: _Declared,
+) -> Tool[Any, Any] | None:
+    """The typed tool, its handler imported; None when it cannot be made (reported)."""
+    problem = handler.resolve()
+    if problem is not None:
+        ctx.error("handler", problem, ctx.span((*path, "handler")))
+        return None
+    types = _handler_types(ctx, path, handler, declared)
     if types is None:
         return None
     params_type, result_type = types
-    if declared is None:
-        paths_ok = _check_paths(ctx, path, name, data, _field_names(params_type))
-    examples = _examples(
-        ctx, (*path, "examples"), data.get("examples", ()), params_type, result_type
+    paths_ok = declared[0] is not None or _check_paths(
+        ctx, path, name, data, _field_names(params_type)
     )
+    items = data.get("examples", ())
+    examples = _examples(ctx, (*path, "examples"), items, params_type, result_type)
     if examples is None or not paths_ok:
         return None
+    return _build(ctx, path, name, data, handler, types, examples)
+
+
+def _handler_types(
+    ctx: CompileContext, path: JSONPath, handler: LazyHandler, declared: _Declared
+) -> tuple[type, type | None] | None:
+    """The declared types, and the imported handler's for those the file leaves out."""
+    params, result = declared
+    if params is None:
+        params = handler_params_type(handler.target)
+    if params is None:
+        ctx.error(
+            "handler",
+            f"Handler '{handler.entry.name}' does not annotate its params with a dataclass.",
+            ctx.span((*path, "handler")),
+            hint="declare the tool's fields under params:",
+        )
+        return None
+    return params, result if result is not None else handler_result_type(handler.target)
+
+
+def _build(
+    ctx: CompileContext,
+    path: JSONPath,
+    name: str,
+    data: Mapping[str, Any],
+    handler: LazyHandler,
+    types: tuple[type, type | None],
+    examples: list[ToolExample[Any, Any]],
+) -> Tool[Any, Any] | None:
+    params_type, result_type = types
     try:
         return Tool(
             name=name,
@@ -79,45 +192,6 @@ def compile_tool(
     except PromptValidationError as error:
         ctx.refused("tool", error.message, ctx.key_span(path))
         return None
-
-
-def _types(
-    ctx: CompileContext, path: JSONPath, name: str, data: Mapping[str, Any], handler: LazyHandler
-) -> tuple[type, type | None] | None:
-    """The params and result types: declared in the file, or read from the handler."""
-    declared_params = data.get("params")
-    declared_result = data.get("result")
-    if declared_params is not None and (declared_result is not None or "examples" not in data):
-        params = _fields_class(f"{pascal(name)}Params", declared_params)
-        result = (
-            None
-            if declared_result is None
-            else _fields_class(f"{pascal(name)}Result", declared_result)
-        )
-        return params, result
-    problem = handler.resolve()
-    if problem is not None:
-        ctx.error("handler", problem, ctx.span((*path, "handler")))
-        return None
-    params = (
-        _fields_class(f"{pascal(name)}Params", declared_params)
-        if declared_params is not None
-        else handler_params_type(handler.target)
-    )
-    if params is None:
-        ctx.error(
-            "handler",
-            f"Handler '{handler.entry.name}' does not annotate its params with a dataclass.",
-            ctx.span((*path, "handler")),
-            hint="declare the tool's fields under params:",
-        )
-        return None
-    result = (
-        _fields_class(f"{pascal(name)}Result", declared_result)
-        if declared_result is not None
-        else handler_result_type(handler.target)
-    )
-    return params, result
 
 
 def _text(value: object) -> str | None:
@@ -233,6 +307,29 @@ def _examples(
             continue
         examples.append(ToolExample(str(item["description"]), given, produced))
     return examples if ok else None
+
+
+def _check_declared_examples(
+    ctx: CompileContext,
+    path: JSONPath,
+    items: Any,
+    params_type: type | None,
+    result_type: type | None,
+) -> bool:
+    """The parts of each example whose fields the file declares (None: left to the handler).
+
+    The rest is checked when the tool is bound, with the handler's own dataclasses.
+    """
+    ok = True
+    for index, item in enumerate(items):
+        here = (*path, index)
+        if params_type is not None:
+            given = _parse_input(ctx, (*here, "input"), params_type, item.get("input", {}))
+            ok = given is not _REFUSED and ok
+        if result_type is not None:
+            produced = _parse_part(ctx, (*here, "output"), result_type, item.get("output") or {})
+            ok = produced is not None and ok
+    return ok
 
 
 _REFUSED = object()

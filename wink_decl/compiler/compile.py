@@ -13,7 +13,7 @@ from typing import Any
 from wink_decl.compiler._artifact import build_artifact
 from wink_decl.compiler._context import CompileContext, folder_ns, quotable
 from wink_decl.compiler._includes import Includer
-from wink_decl.compiler._lazy import LazyHandler, LazyPolicy, LazyPredicate
+from wink_decl.compiler._lazy import LazyHandler, LazyPolicy, LazyPredicate, LazyTool
 from wink_decl.compiler._numbers import number_problems
 from wink_decl.compiler._once import computed_once
 from wink_decl.compiler._policies import PolicyCompiler
@@ -69,12 +69,28 @@ class CompiledPrompt:
                 digest.update(b"\0" + path.encode() + b"\0" + text.encode())
         return "sha256:" + digest.hexdigest()
 
-    @computed_once
+    @property
     def artifact(self) -> Mapping[str, Any]:
         """The deterministic JSON artifact, built on first use (rendering never needs it).
 
+        A tool whose params come from its handler has null ``parameters`` and ``result``
+        until the prompt is bound (``bind_plugins``): reading the artifact imports nothing.
         Threads reading it at once all get one object.
         """
+        tools = self.tools.values()
+        if any(isinstance(tool, LazyTool) and not tool.settled for tool in tools):
+            return self._artifact_unbound
+        return self._artifact_bound
+
+    @computed_once
+    def _artifact_unbound(self) -> Mapping[str, Any]:
+        return self._build_artifact()
+
+    @computed_once
+    def _artifact_bound(self) -> Mapping[str, Any]:
+        return self._build_artifact()
+
+    def _build_artifact(self) -> Mapping[str, Any]:
         return build_artifact(
             self.template, self.document, source=self.source, content_hash=self.content_hash
         )
@@ -115,6 +131,10 @@ def compile_file(
 
     ``content`` is the file's bytes when the caller has read them already (to hash them);
     ``limits`` bound the work for this file and everything it includes.
+
+    No plugin code is imported: handlers, predicates and policies are looked up by name in
+    the installed packages' metadata (``catalog``), and the checks that need their code wait
+    for ``bind_plugins`` (docs/security.md).
     """
     # Strings, not Path objects, on the way to the loader: a Path costs microseconds to build.
     file_path = os.fspath(path)
@@ -139,7 +159,7 @@ def compile_loaded(
     catalog: PluginCatalog | None = None,
     limits: Limits = DEFAULT_LIMITS,
 ) -> CompileResult:
-    """Validate and compile an already loaded file.
+    """Validate and compile an already loaded file; like ``compile_file``, imports nothing.
 
     A number no JSON reader takes (NaN, infinity, a whole number past 64 bits) is refused
     before anything else reads the data: checks would have to print it, and Python cannot
@@ -292,22 +312,24 @@ class _Builder:
                 )
 
 
-def bind_plugins(prompt: CompiledPrompt) -> list[Diagnostic]:
+def bind_plugins(prompt: CompiledPrompt, *, rendering_only: bool = False) -> list[Diagnostic]:
     """Import every handler, predicate and policy now, and check each against its use.
 
-    Validation reads package metadata only; binding imports plugin code, so it runs when the
-    prompt is about to be used (or on demand, for ``wink-decl compile``). Each problem points
-    at the place in the file that named the plugin.
+    Compiling reads package metadata only; binding imports plugin code, so it runs when the
+    prompt is about to be used (or on demand, for ``wink-decl compile``). A tool whose params
+    (or result) come from its handler is typed here, and its ``reads``/``writes`` and
+    examples checked against them. Each problem points at the place in the file that named
+    the plugin. ``rendering_only`` imports only what a render needs: every predicate, and
+    the handler of each tool typed by its handler; other handlers and policies wait.
     """
     problems: list[Diagnostic] = []
     for tool in prompt.tools.values():
         handler = tool.handler
-        if isinstance(handler, LazyHandler):
-            message = _handler_problem(tool, handler)
-            if message is not None:
-                text = f"Tool '{tool.name}' cannot use handler '{handler.entry.name}': {message}"
-                problems.append(_binding(text, "handler", handler.span, prompt.source))
+        if isinstance(handler, LazyHandler) and (isinstance(tool, LazyTool) or not rendering_only):
+            problems.extend(_tool_problems(tool, handler, prompt.source))
     for plugin in prompt.plugins:
+        if rendering_only and isinstance(plugin, LazyPolicy):
+            continue
         message = plugin.resolve()
         if message is not None:
             code = "policy" if isinstance(plugin, LazyPolicy) else "predicate"
@@ -315,11 +337,23 @@ def bind_plugins(prompt: CompiledPrompt) -> list[Diagnostic]:
     return sort_diagnostics(problems)
 
 
-def _handler_problem(tool: Tool[Any, Any], handler: LazyHandler) -> str | None:
+def _tool_problems(tool: Tool[Any, Any], handler: LazyHandler, source: str) -> list[Diagnostic]:
     """Why the handler cannot serve ``tool``: not importable, wrong shape, or other params."""
     message = handler.resolve()
-    if message is not None:
-        return message
+    if isinstance(tool, LazyTool):
+        typing_problems = tool.bind()  # settled either way, so the artifact is final
+        if message is None and typing_problems:  # the file misfits the handler's dataclasses
+            return list(typing_problems)
+    if message is None:
+        message = _params_mismatch(tool, handler)
+    if message is None:
+        return []
+    text = f"Tool '{tool.name}' cannot use handler '{handler.entry.name}': {message}"
+    return [_binding(text, "handler", handler.span, source)]
+
+
+def _params_mismatch(tool: Tool[Any, Any], handler: LazyHandler) -> str | None:
+    """How the declared params differ from the (imported) handler's, or None."""
     actual = handler_params_type(handler.target)
     if actual is None or actual is tool.params_type:  # params omitted: the handler's own type
         return None

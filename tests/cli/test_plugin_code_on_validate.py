@@ -1,0 +1,146 @@
+"""``wink-decl validate`` runs no plugin code, even from a checkout written to make it.
+
+A pull request can ship a package named like an installed plugin's module: under
+``python -m wink_decl`` the working folder came first on ``sys.path``, so importing the
+plugin ran the checkout's code. Each case runs the real command in a fresh interpreter
+(``run_python``: time and memory capped) in such a checkout, with the real ``wink-decl-files``
+plugin installed, and asks the interpreter which of the plugin's modules it imported.
+"""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+import pytest
+from concurrency import MIB, run_python
+
+CLI = """
+import runpy, sys
+try:
+    runpy.run_module("wink_decl", run_name="__main__", alter_sys=True)
+finally:
+    plugin = sorted(name for name in sys.modules if name.startswith("wink_decl_files"))
+    print("plugin modules:", plugin, file=sys.stderr)
+"""
+"""``python -m wink_decl ARGV`` (``-c`` puts the working folder first on ``sys.path`` as
+``-m`` does), then the plugin modules the process imported, on stderr."""
+
+SHADOW = 'import pathlib\npathlib.Path("shadow-ran").write_text("checkout code ran")\n'
+
+PROMPT = """\
+key: review
+sections:
+  - key: task
+    title: Task
+    template: Read the file.
+    tools: [open]
+tools:
+  open:
+    description: Read one file of the workspace.
+    handler: files.read_file
+"""
+"""A tool without ``params:``: they come from its handler, which validate once imported."""
+
+NOTHING = "plugin modules: []\n"
+REAL_PLUGIN = "plugin modules: ['wink_decl_files', 'wink_decl_files.handlers']\n"
+
+
+@pytest.fixture
+def checkout(tmp_path: Path) -> Path:
+    """A folder with a prompt file and a ``wink_decl_files`` package that leaves a mark."""
+    package = tmp_path / "wink_decl_files"
+    package.mkdir()
+    (package / "__init__.py").write_text(SHADOW)
+    (package / "handlers.py").write_text(SHADOW)
+    (tmp_path / "review.wink.yaml").write_text(PROMPT)
+    return tmp_path
+
+
+def wink(checkout: Path, *argv: str) -> subprocess.CompletedProcess[str]:
+    return run_python(CLI, args=argv, cwd=checkout, timeout=60, memory=1024 * MIB)
+
+
+def test_the_checkout_would_shadow_the_plugin_on_a_path_that_starts_with_it(
+    checkout: Path,
+) -> None:
+    done = run_python("import wink_decl_files", cwd=checkout, timeout=60)
+    assert (done.returncode, done.stderr) == (0, "")
+    assert (checkout / "shadow-ran").read_text() == "checkout code ran"
+
+
+@pytest.mark.parametrize("output", ["text", "json"])
+def test_validate_imports_no_plugin_module(checkout: Path, output: str) -> None:
+    done = wink(checkout, "validate", "review.wink.yaml", "--format", output)
+    summary = "1 file checked: 1 valid, 0 invalid\n" if output == "text" else ""
+    assert (done.returncode, done.stdout, done.stderr) == (
+        0,
+        "[]\n" if output == "json" else "",
+        summary + NOTHING,
+    )
+    assert not (checkout / "shadow-ran").exists()
+
+
+def test_validate_in_worker_processes_imports_no_plugin_module(checkout: Path) -> None:
+    for i in range(3):
+        (checkout / f"copy{i}.wink.yaml").write_text(PROMPT)
+    done = wink(checkout, "validate", ".", "--jobs", "2")
+    assert (done.returncode, done.stdout, done.stderr) == (
+        0,
+        "",
+        "4 files checked: 4 valid, 0 invalid\n" + NOTHING,
+    )
+    assert not (checkout / "shadow-ran").exists()
+
+
+def test_import_plugins_imports_the_installed_plugin_not_the_checkouts(checkout: Path) -> None:
+    done = wink(checkout, "validate", "review.wink.yaml", "--import-plugins")
+    assert (done.returncode, done.stdout, done.stderr) == (
+        0,
+        "",
+        "1 file checked: 1 valid, 0 invalid\n" + REAL_PLUGIN,
+    )
+    assert not (checkout / "shadow-ran").exists()
+
+
+def test_render_imports_the_installed_plugin_not_the_checkouts(checkout: Path) -> None:
+    done = wink(checkout, "render", "review.wink.yaml")
+    assert (done.returncode, done.stdout, done.stderr) == (
+        0,
+        "## 1. Task (task)\n\nRead the file.\n\ntools:\n  open  Read one file of the workspace.\n",
+        REAL_PLUGIN,
+    )
+    assert not (checkout / "shadow-ran").exists()
+
+
+SPAWNING_CLI = """
+import sys
+first = sys.path.pop(0)  # this harness takes the real modules; the command is what is tested
+import multiprocessing, runpy
+sys.path.insert(0, first)
+multiprocessing.set_start_method("spawn")  # as on macOS and Windows
+runpy.run_module("wink_decl", run_name="__main__", alter_sys=True)
+"""
+
+
+def test_workers_started_fresh_do_not_import_the_checkouts_standard_modules(
+    checkout: Path,
+) -> None:
+    # A spawned worker is ``python -c``: it imports runpy (through multiprocessing) before it
+    # takes the command's sys.path, from the working folder unless PYTHONSAFEPATH is set.
+    (checkout / "runpy.py").write_text(SHADOW)
+    for i in range(3):
+        (checkout / f"copy{i}.wink.yaml").write_text(PROMPT)
+    done = run_python(
+        SPAWNING_CLI,
+        args=["validate", ".", "--jobs", "2", "--import-plugins"],
+        cwd=checkout,
+        timeout=120,
+        memory=2048 * MIB,
+    )
+    assert (done.returncode, done.stdout, done.stderr) == (
+        0,
+        "",
+        "4 files checked: 4 valid, 0 invalid\n",
+    )
+    assert not (checkout / "shadow-ran").exists()
