@@ -1,5 +1,9 @@
 """wink-decl: prompts for LLM agents as YAML or TOML files, compiled into a typed runtime."""
 
+# First, before any other import: under ``python -m wink_decl``, importing it takes the
+# working folder off ``sys.path``, so a checkout's modules cannot stand in for those below.
+# Imported for that effect alone; it sorts first.
+from wink_decl import _launch  # noqa: F401  # pyright: ignore[reportUnusedImport]
 from wink_decl.errors import (
     DeadlineExceededError,
     PromptError,

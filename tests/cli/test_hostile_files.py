@@ -169,7 +169,8 @@ def test_flow_collections_nested_past_the_parser_recursion(
 
 def test_a_link_to_dev_null_named_like_a_prompt_file(tmp_path: Path) -> None:
     (tmp_path / "x.wink.yaml").symlink_to("/dev/null")
-    assert validate(tmp_path, "x.wink.yaml") == (
+    # A root holding /dev too: then the device itself is what is refused (never opened).
+    assert validate(tmp_path, "x.wink.yaml", "--root", "/") == (
         1,
         "",
         "x.wink.yaml: error: This file cannot be read: it is a character device, not a regular "
@@ -234,7 +235,9 @@ def test_a_fifo_named_like_a_prompt_file(tmp_path: Path) -> None:
 def test_a_link_to_dev_zero_named_like_a_prompt_file(tmp_path: Path) -> None:
     (tmp_path / "x.wink.yaml").symlink_to("/dev/zero")
     expected = REFUSED.format(kind="a character device")
-    assert validate(tmp_path, "x.wink.yaml", timeout=10) == (1, "", expected)
+    assert validate(tmp_path, "x.wink.yaml", "--root", "/", timeout=10) == (1, "", expected)
+    outside = validate(tmp_path, "x.wink.yaml", timeout=10)  # under its own folder's root
+    assert outside[2].startswith("x.wink.yaml: error: This file is a symbolic link to a file ")
 
 
 def test_many_duplicate_keys_reported_as_text(tmp_path: Path) -> None:
@@ -269,3 +272,38 @@ def test_the_hostile_files_benchmark_runs() -> None:
         "nested lists, TOML",
     ]
     assert lines[-1].startswith("  ratio ")
+
+
+OUTSIDE_TEXT = "token: s3cr3t-never-printed\n"
+
+
+def test_a_link_to_a_file_outside_the_checkout_is_not_read(tmp_path: Path) -> None:
+    # A YAML file the reader may read: loaded, its lines would be quoted in the CI log.
+    (tmp_path / "credentials.yaml").write_text(OUTSIDE_TEXT)
+    checkout = tmp_path / "checkout"
+    (checkout / "prompts").mkdir(parents=True)
+    (checkout / "prompts" / "x.wink.yaml").symlink_to(tmp_path / "credentials.yaml")
+    refused = (
+        "prompts/x.wink.yaml: error: This file is a symbolic link to a file outside the prompt "
+        "root, so it is not read.\n"
+        "  expected: a prompt file whose real path lies inside the prompt root\n"
+        "  hint: replace the link with the file itself, or choose a prompt root that holds what "
+        "it links to (--root)\n" + ONE_ERROR
+    )
+    assert validate(checkout, "prompts") == (1, "", refused)
+    assert validate(checkout, "prompts/x.wink.yaml") == (1, "", refused)
+    code, out, _ = validate(checkout, "prompts", "--format", "json")
+    assert (code, "s3cr3t" in out, json.loads(out)[0]["code"]) == (1, False, "outside-root")
+
+
+def test_a_link_to_a_prompt_file_inside_the_root_is_read(tmp_path: Path) -> None:
+    (tmp_path / "shared").mkdir()
+    (tmp_path / "shared" / "a.wink.yaml").write_text(
+        "key: a\nsections: [{key: s, title: S, template: x}]\n"
+    )
+    (tmp_path / "b.wink.yaml").symlink_to(tmp_path / "shared" / "a.wink.yaml")
+    assert validate(tmp_path, "b.wink.yaml", "--root", ".") == (
+        0,
+        "",
+        "1 file checked: 1 valid, 0 invalid\n",
+    )

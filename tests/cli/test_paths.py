@@ -82,8 +82,8 @@ def test_root_usage_errors(cli: Run, project: Path, argv: list[str], expected: s
     [
         (
             "[tool.wink-decl\n",
-            "wink-decl: error: cannot read pyproject.toml: Expected ']' at the end of a table "
-            "declaration (at line 1, column 16)\n"
+            "wink-decl: error: cannot read pyproject.toml (line 1, column 16): This table "
+            "header is missing its closing ']'.\n"
             "  hint: fix the file, or pass --root to choose the prompt root yourself\n",
         ),
         (
@@ -96,10 +96,31 @@ def test_root_usage_errors(cli: Run, project: Path, argv: list[str], expected: s
             "wink-decl: error: pyproject.toml: [tool.wink-decl] root = 3 is not a folder\n"
             "  hint: set root to a folder relative to that pyproject.toml, such as 'prompts'\n",
         ),
+        (
+            '[tool.wink-decl]\nroot = "/"\n',
+            "wink-decl: error: pyproject.toml: [tool.wink-decl] root = '/' lies outside the "
+            "folder of that pyproject.toml\n"
+            "  hint: set root to a folder inside the project, such as 'prompts', or pass --root "
+            "to choose a prompt root elsewhere\n",
+        ),
+        (
+            '[tool.wink-decl]\nroot = "prompts/../.."\n',
+            "wink-decl: error: pyproject.toml: [tool.wink-decl] root = 'prompts/../..' lies "
+            "outside the folder of that pyproject.toml\n"
+            "  hint: set root to a folder inside the project, such as 'prompts', or pass --root "
+            "to choose a prompt root elsewhere\n",
+        ),
+        (
+            '[tool.wink-decl]\nroot = "prompts"\n' + "# padding\n" * 100_001,
+            "wink-decl: error: cannot read pyproject.toml (line 1, column 1): This file is "
+            "1,000,044 bytes long, more than the limit of 1,000,000 bytes.\n"
+            "  hint: fix the file, or pass --root to choose the prompt root yourself\n",
+        ),
     ],
-    ids=["broken-toml", "missing-folder", "not-text"],
+    ids=["broken-toml", "missing-folder", "not-text", "root-is-slash", "root-climbs", "huge"],
 )
 def test_configuration_errors(cli: Run, project: Path, pyproject: str, expected: str) -> None:
+    # The pyproject.toml comes with the checkout: read bounded, it cannot widen the root.
     (project / "pyproject.toml").write_text(pyproject)
     assert cli("validate", "prompts") == (2, "", expected)
     assert cli("validate", "prompts", "--root", "prompts") == (

@@ -15,16 +15,14 @@ from pathlib import Path
 import pytest
 from concurrency import MIB, run_python
 
+from wink_decl._launch import main_module
+
 CLI = """
-import runpy, sys
-try:
-    runpy.run_module("wink_decl", run_name="__main__", alter_sys=True)
-finally:
-    plugin = sorted(name for name in sys.modules if name.startswith("wink_decl_files"))
-    print("plugin modules:", plugin, file=sys.stderr)
+import os, sys
+command = [sys.executable, "-X", "importtime", "-m", "wink_decl", *sys.argv[1:]]
+os.execv(sys.executable, command)  # the limits on this process hold for the command too
 """
-"""``python -m wink_decl ARGV`` (``-c`` puts the working folder first on ``sys.path`` as
-``-m`` does), then the plugin modules the process imported, on stderr."""
+"""``python -m wink_decl ARGV`` exactly as people type it, telling every module it imports."""
 
 SHADOW = 'import pathlib\npathlib.Path("shadow-ran").write_text("checkout code ran")\n'
 
@@ -43,7 +41,8 @@ tools:
 """A tool without ``params:``: they come from its handler, which validate once imported."""
 
 NOTHING = "plugin modules: []\n"
-REAL_PLUGIN = "plugin modules: ['wink_decl_files', 'wink_decl_files.handlers']\n"
+REAL_PLUGIN = "plugin modules: ['wink_decl_files.handlers']\n"
+"""-X importtime names the modules imported by name (a package imported as a parent is not)."""
 
 
 @pytest.fixture
@@ -58,7 +57,18 @@ def checkout(tmp_path: Path) -> Path:
 
 
 def wink(checkout: Path, *argv: str) -> subprocess.CompletedProcess[str]:
-    return run_python(CLI, args=argv, cwd=checkout, timeout=60, memory=1024 * MIB)
+    """The command's exit status, output and errors, its imports of the plugin at the end."""
+    done = run_python(CLI, args=argv, cwd=checkout, timeout=60, memory=1024 * MIB)
+    lines = done.stderr.splitlines(keepends=True)
+    imported = [line.rsplit("|", 1)[1].strip() for line in lines if line.startswith(_TIMED)]
+    plugin = [name for name in imported if name.startswith("wink_decl_files")]
+    errors = "".join(line for line in lines if not line.startswith(_TIMED))
+    return subprocess.CompletedProcess(
+        done.args, done.returncode, done.stdout, f"{errors}plugin modules: {plugin}\n"
+    )
+
+
+_TIMED = "import time:"
 
 
 def test_the_checkout_would_shadow_the_plugin_on_a_path_that_starts_with_it(
@@ -115,9 +125,8 @@ def test_render_imports_the_installed_plugin_not_the_checkouts(checkout: Path) -
 
 SPAWNING_CLI = """
 import sys
-first = sys.path.pop(0)  # this harness takes the real modules; the command is what is tested
+del sys.path[0]  # as python -m wink_decl leaves it; only -c can choose how workers start
 import multiprocessing, runpy
-sys.path.insert(0, first)
 multiprocessing.set_start_method("spawn")  # as on macOS and Windows
 runpy.run_module("wink_decl", run_name="__main__", alter_sys=True)
 """
@@ -144,3 +153,36 @@ def test_workers_started_fresh_do_not_import_the_checkouts_standard_modules(
         "4 files checked: 4 valid, 0 invalid\n",
     )
     assert not (checkout / "shadow-ran").exists()
+
+
+def test_python_m_imports_none_of_the_checkouts_modules(checkout: Path) -> None:
+    # typing is imported by the package itself, long before any plugin.
+    (checkout / "typing.py").write_text(SHADOW)
+    done = wink(checkout, "validate", "review.wink.yaml")
+    assert (done.returncode, done.stdout, done.stderr) == (
+        0,
+        "",
+        "1 file checked: 1 valid, 0 invalid\n" + NOTHING,
+    )
+    assert not (checkout / "shadow-ran").exists()
+
+
+@pytest.mark.parametrize(
+    ("argv", "module"),
+    [
+        (["python", "-m", "wink_decl", "validate"], "wink_decl"),
+        (["python", "-mwink_decl.cli"], "wink_decl.cli"),
+        (["python", "-Im", "wink_decl"], "wink_decl"),
+        (["python", "-X", "importtime", "-W", "error", "-X", "dev", "-m", "app"], "app"),
+        (["python", "-Xfrozen_modules=off", "-m", "wink_decl"], "wink_decl"),
+        (["python", "-m"], ""),
+        (["python", "script.py", "-m", "wink_decl"], ""),
+        (["python", "-c", "code", "-m", "wink_decl"], ""),
+        (["python", "--check-hash-based-pycs", "always", "-m", "app"], "app"),
+        (["python", "--version"], ""),
+        (["python", "-"], ""),
+        (["python"], ""),
+    ],
+)
+def test_the_module_python_was_told_to_run(argv: list[str], module: str) -> None:
+    assert main_module(argv) == module

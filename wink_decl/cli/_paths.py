@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import functools
 import os
-import tomllib
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, cast
+from typing import cast
 
 from wink_decl._atomic import write_atomically
 from wink_decl.cli._usage import UsageError, closest
 from wink_decl.compiler import PROMPT_SUFFIXES, find_prompt_files
+from wink_decl.loader import load_file
 
 __all__ = [
     "configured_root",
@@ -60,24 +60,48 @@ def configured_root(start: Path) -> Path | None:
 
 
 def _root_setting(pyproject: Path) -> Path | None:
-    try:
-        data = tomllib.loads(pyproject.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as error:
+    """The configured root, which must lie inside the folder of its ``pyproject.toml``.
+
+    The file comes with the checkout, so it is read as prompt files are (a regular file,
+    bounded, linear), and it cannot widen what includes may read: ``root = "/"`` would let
+    an include quote any YAML file on the machine. ``--root`` is not held to this.
+    """
+    shown = _shown(pyproject)
+    loaded = load_file(pyproject, display_path=shown)
+    if loaded.file is None:
+        problem = loaded.diagnostics[0]
+        span = problem.span
+        where = "" if span is None else f" (line {span.line}, column {span.column})"
         raise UsageError(
-            f"cannot read {_shown(pyproject)}: {error}",
+            f"cannot read {shown}{where}: {problem.message}",
             hint="fix the file, or pass --root to choose the prompt root yourself",
-        ) from None
-    tool = cast("Mapping[str, Any]", data.get("tool", {}))
-    settings = cast("Mapping[str, Any]", tool.get("wink-decl", {}))
-    root: object = settings.get("root")
+        )
+    root = _setting(loaded.file.data, "tool", "wink-decl", "root")
     if root is None:
         return None
-    if not isinstance(root, str) or not (pyproject.parent / root).is_dir():
+    project = pyproject.parent
+    if not isinstance(root, str) or "\0" in root or not (project / root).is_dir():
         raise UsageError(
-            f"{_shown(pyproject)}: [tool.wink-decl] root = {root!r} is not a folder",
+            f"{shown}: [tool.wink-decl] root = {root!r} is not a folder",
             hint="set root to a folder relative to that pyproject.toml, such as 'prompts'",
         )
-    return pyproject.parent / root
+    if not (project / root).resolve().is_relative_to(project.resolve()):
+        raise UsageError(
+            f"{shown}: [tool.wink-decl] root = {root!r} lies outside the folder of that "
+            "pyproject.toml",
+            hint="set root to a folder inside the project, such as 'prompts', or pass --root "
+            "to choose a prompt root elsewhere",
+        )
+    return project / root
+
+
+def _setting(data: object, *keys: str) -> object:
+    """The value under ``keys`` in nested tables, or None where one is missing or no table."""
+    for key in keys:
+        if not isinstance(data, dict):
+            return None
+        data = cast("dict[str, object]", data).get(key)
+    return data
 
 
 def _shown(path: Path) -> str:

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from wink_decl.compiler._artifact import build_artifact
+from wink_decl.compiler._confined import outside_root
 from wink_decl.compiler._context import CompileContext, folder_ns, quotable
 from wink_decl.compiler._includes import Includer
 from wink_decl.compiler._lazy import LazyHandler, LazyPolicy, LazyPredicate, LazyTool
@@ -129,6 +130,9 @@ def compile_file(
 ) -> CompileResult:
     """Load and compile one file; ``root`` bounds includes and names the default ns.
 
+    The file is read only when its real path lies inside ``root`` (default: its folder): a
+    symbolic link to a file elsewhere is refused unread (docs/security.md).
+
     ``content`` is the file's bytes when the caller has read them already (to hash them);
     ``limits`` bound the work for this file and everything it includes.
 
@@ -138,14 +142,15 @@ def compile_file(
     """
     # Strings, not Path objects, on the way to the loader: a Path costs microseconds to build.
     file_path = os.fspath(path)
+    root_text = os.path.dirname(file_path) if root is None else os.fspath(root)  # noqa: PTH120
+    shown = display_path or file_path
+    refused = outside_root(file_path, root_text or os.curdir, shown)
+    if refused is not None:
+        return CompileResult(None, (refused,), {})
     loaded = load_file(file_path, display_path=display_path, content=content, limits=limits)
     if loaded.file is None:
-        shown = display_path or file_path
         return CompileResult(None, loaded.diagnostics, quotable(loaded, shown))
-    if root is None:
-        prompt_root = Path(os.path.dirname(file_path))  # noqa: PTH120 - a str already
-    else:
-        prompt_root = root if isinstance(root, Path) else Path(root)
+    prompt_root = root if isinstance(root, Path) else Path(root_text)
     return compile_loaded(
         loaded.file, file_path=file_path, root=prompt_root, catalog=catalog, limits=limits
     )

@@ -1,0 +1,42 @@
+"""A prompt file is read only when its real path lies inside its prompt root.
+
+A checkout from someone untrusted can hold ``review.wink.yaml`` as a symbolic link to any
+file the reader may read (a key, a token). Reading it would quote its lines in the report,
+which CI prints for everyone. Includes are held to the root the same way (``_includes``).
+docs/security.md lists what this does not cover.
+"""
+
+from __future__ import annotations
+
+import os
+
+from wink_decl.diagnostics import Diagnostic
+
+__all__ = ["outside_root"]
+
+
+def outside_root(file_path: str, root: str, shown: str) -> Diagnostic | None:
+    """Why the file at ``file_path`` may not be read from ``root``, or None when it may.
+
+    ``realpath`` names the file a link leads to; a loop of links leaves a path that the
+    loader reports when it cannot open it.
+    """
+    # os.path on strings: Path objects cost microseconds each, on every file compiled.
+    real = os.path.realpath(file_path)
+    # Most roots hold no link: their absolute path is their real one (one realpath saved).
+    if _under(real, os.path.abspath(root)) or _under(real, os.path.realpath(root)):  # noqa: PTH100
+        return None
+    return Diagnostic(
+        message="This file is a symbolic link to a file outside the prompt root, so it is "
+        "not read.",
+        span=None,
+        code="outside-root",
+        expected="a prompt file whose real path lies inside the prompt root",
+        hint="Replace the link with the file itself, or choose a prompt root that holds "
+        "what it links to (--root).",
+        path=shown,
+    )
+
+
+def _under(path: str, folder: str) -> bool:
+    return path == folder or path.startswith(folder.rstrip(os.sep) + os.sep)
