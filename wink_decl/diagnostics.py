@@ -34,6 +34,7 @@ __all__ = [
     "clip",
     "printable",
     "render_json",
+    "render_json_array",
     "render_text",
     "some_of",
     "sort_diagnostics",
@@ -299,6 +300,13 @@ def render_json(diagnostics: Iterable[Diagnostic]) -> str:
         _JSON_UNSAFE.sub(_json_escape, json.dumps(d.to_json(), ensure_ascii=False))
         for d in sort_diagnostics(diagnostics)
     )
+
+
+def render_json_array(diagnostics: Iterable[Diagnostic]) -> str:
+    """One indented JSON array of every diagnostic (``--format json``), escaped as above."""
+    objects = [d.to_json() for d in sort_diagnostics(diagnostics)]
+    text = json.dumps(objects, indent=2, ensure_ascii=False)
+    return _JSON_UNSAFE.sub(_json_escape, text) + "\n"
 
 
 def _json_escape(match: re.Match[str]) -> str:

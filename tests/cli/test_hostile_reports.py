@@ -7,6 +7,7 @@ bounded report and the exit status of an invalid file, never an internal error.
 
 from __future__ import annotations
 
+import json
 import subprocess
 import time
 from pathlib import Path
@@ -103,6 +104,17 @@ def test_control_characters_in_keys_values_and_paths_are_escaped(tmp_path: Path)
         'it as the escape "\\u001B" inside double quotes',
         "3 files checked: 0 valid, 3 invalid (4 errors, 0 warnings)",
     )
+
+
+def test_json_reports_escape_c1_controls_and_reordering_marks(tmp_path: Path) -> None:
+    # JSON escapes C0 controls itself; C1 controls and bidirectional overrides are kept by
+    # ensure_ascii=False unless escaped, and a log viewer would act on them.
+    text = 'key: evil\nsections:\n  - {key: task, title: T, "\\u202eab\\x9bc\\u00e9": 1}\n'
+    (tmp_path / "j.wink.yaml").write_text(text)
+    done = wink(tmp_path, "validate", "j.wink.yaml", "--format", "json")
+    assert (done.returncode, done.stderr) == (1, "")
+    assert '"message": "Unknown key \'\\u202eab\\u009bc\u00e9\' in section.",' in done.stdout
+    assert json.loads(done.stdout)[0]["message"] == "Unknown key '\u202eab\x9bc\u00e9' in section."
 
 
 def test_a_param_named_like_python_machinery_is_a_diagnostic_not_an_internal_error(

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import json
 from collections.abc import Sequence
 
 from wink_decl.cli._checking import PARALLEL_MIN_FILES, Job, available_cpus, check_all
@@ -13,7 +12,7 @@ from wink_decl.cli._progress import Progress
 from wink_decl.cli._prompt import add_limit_option, add_root_option, limits_from, report
 from wink_decl.cli._usage import UsageError
 from wink_decl.compiler import PROMPT_SUFFIXES, find_prompt_files
-from wink_decl.diagnostics import sort_diagnostics
+from wink_decl.diagnostics import render_json_array, sort_diagnostics
 from wink_decl.limits import Limits
 
 __all__ = ["COMMAND", "PROGRESS_MIN_FILES"]
@@ -79,8 +78,7 @@ def _run(args: argparse.Namespace, console: Console) -> int:
         progress.close()
     diagnostics = sort_diagnostics(d for checked in results for d in checked.diagnostics)
     if args.format == "json":
-        objects = [d.to_json() for d in diagnostics]
-        console.out.write(json.dumps(objects, indent=2, ensure_ascii=False) + "\n")
+        console.out.write(render_json_array(diagnostics))
     else:
         sources = {name: text for checked in results for name, text in checked.sources.items()}
         report(console, diagnostics, sources)
