@@ -307,3 +307,16 @@ def test_a_link_to_a_prompt_file_inside_the_root_is_read(tmp_path: Path) -> None
         "",
         "1 file checked: 1 valid, 0 invalid\n",
     )
+
+
+def test_an_include_that_is_a_fifo_is_refused_unopened(tmp_path: Path) -> None:
+    os.mkfifo(tmp_path / "lib.wink.yaml")
+    (tmp_path / "a.wink.yaml").write_text("key: a\nsections:\n  - include: lib.wink.yaml#x\n")
+    assert validate(tmp_path, "a.wink.yaml", timeout=10) == (
+        1,
+        "",
+        "a.wink.yaml:3:14: error: Included file 'lib.wink.yaml' cannot be read: it is a named "
+        "pipe (FIFO), not a regular file.\n"
+        "   3 |   - include: lib.wink.yaml#x\n"
+        "     |              ^^^^^^^^^^^^^^^\n" + ONE_ERROR,
+    )

@@ -43,6 +43,12 @@ def test_a_file_in_the_working_folder_has_that_folder_as_its_root(
     assert compile_file("a.wink.yaml").ok
 
 
+def test_a_file_named_outside_the_root_is_the_callers_choice(tmp_path: Path) -> None:
+    (tmp_path / "root").mkdir()
+    (tmp_path / "elsewhere.wink.yaml").write_text(PROMPT)
+    assert compile_file(tmp_path / "elsewhere.wink.yaml", root=tmp_path / "root").ok
+
+
 def test_under_compares_whole_names() -> None:
     assert [_under(path, "/a/b") for path in ("/a/b", "/a/b/c", "/a/bc", "/a")] == [
         True,

@@ -18,14 +18,18 @@ __all__ = ["outside_root"]
 def outside_root(file_path: str, root: str, shown: str) -> Diagnostic | None:
     """Why the file at ``file_path`` may not be read from ``root``, or None when it may.
 
-    ``realpath`` names the file a link leads to; a loop of links leaves a path that the
-    loader reports when it cannot open it.
+    Refused: a path inside the root whose links lead out of it. A path the caller names
+    outside the root is theirs to choose (the command never names one). ``realpath`` names
+    the file a link leads to; a loop of links leaves a path the loader reports unopened.
     """
     # os.path on strings: Path objects cost microseconds each, on every file compiled.
     real = os.path.realpath(file_path)
+    named_root = os.path.abspath(root)  # noqa: PTH100
     # Most roots hold no link: their absolute path is their real one (one realpath saved).
-    if _under(real, os.path.abspath(root)) or _under(real, os.path.realpath(root)):  # noqa: PTH100
+    if _under(real, named_root) or _under(real, os.path.realpath(root)):
         return None
+    if not _under(os.path.abspath(file_path), named_root):  # noqa: PTH100
+        return None  # named outside the root by whoever called: their choice, not a link's
     return Diagnostic(
         message="This file is a symbolic link to a file outside the prompt root, so it is "
         "not read.",

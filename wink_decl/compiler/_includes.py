@@ -24,7 +24,7 @@ from wink_decl.compiler._tools import compile_tool
 from wink_decl.diagnostics import Diagnostic, Span, clip, some_of
 from wink_decl.errors import PromptValidationError
 from wink_decl.limits import DEFAULT_LIMITS, Limits
-from wink_decl.loader import JSONPath, LoadedFile, load_file, read_stamped
+from wink_decl.loader import JSONPath, LoadedFile, NotAFileError, load_file, read_stamped
 from wink_decl.runtime._keys import key_from_title
 from wink_decl.schema.validate import validate_document
 
@@ -315,15 +315,16 @@ class Includer:
 
 
 def _why(target: Path) -> str:
-    """Why an included path is not a file: a folder, a loop of links, or nothing there."""
+    """Why an included path is not a regular file (a FIFO or a device is never opened)."""
     if target.is_dir():
         return "is a folder, not a file"
     try:
-        target.stat()
+        mode = target.stat().st_mode
     except OSError as error:
         if error.errno == errno.ELOOP:
             return "cannot be read: its path goes round a loop of symbolic links"
-    return "does not exist"
+        return "does not exist"
+    return f"cannot be read: {NotAFileError(target, mode).strerror}"
 
 
 def _key_of(section: Mapping[str, Any]) -> str:
