@@ -3,19 +3,10 @@
 from __future__ import annotations
 
 import os
-import stat
+
+from wink_decl.loader._files import NotAFileError, open_regular, read_up_to
 
 __all__ = ["read_regular"]
-
-_OPEN = (
-    os.O_RDONLY
-    | getattr(os, "O_NONBLOCK", 0)  # a FIFO swapped in after the lstat opens without a writer
-    | getattr(os, "O_NOFOLLOW", 0)  # and a link swapped in is refused, not followed
-    | getattr(os, "O_CLOEXEC", 0)
-    | getattr(os, "O_BINARY", 0)
-)
-_STEP = 1 << 16
-"""Bytes per read once the size the file reported has been read (it grew)."""
 
 
 def read_regular(
@@ -34,24 +25,14 @@ def read_regular(
     Raises:
         OSError: ``path`` does not exist (``FileNotFoundError``) or cannot be read.
     """
-    if not stat.S_ISREG(os.lstat(path).st_mode):
-        return None
-    descriptor = os.open(path, _OPEN)
     try:
-        info = os.fstat(descriptor)
-        if not stat.S_ISREG(info.st_mode) or (whole and info.st_size > most):
+        descriptor, info = open_regular(path, follow_links=False)
+    except NotAFileError:
+        return None
+    try:
+        if whole and info.st_size > most:
             return None
-        wanted = most + 1 if whole else most
-        chunks: list[bytes] = []
-        size = 0
-        step = info.st_size + 1  # one byte more than it says: one read takes it all
-        while size < wanted:
-            chunk = os.read(descriptor, min(step, wanted - size))
-            if not chunk:
-                break
-            chunks.append(chunk)
-            size += len(chunk)
-            step = _STEP
+        content = read_up_to(descriptor, info.st_size, most + 1 if whole else most)
     finally:
         os.close(descriptor)
-    return None if size > most else (b"".join(chunks), info)
+    return None if len(content) > most else (content, info)

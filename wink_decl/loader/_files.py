@@ -14,11 +14,11 @@ import os
 import stat
 from collections.abc import Callable
 
-__all__ = ["FileTooLargeError", "NotAFileError", "read_capped"]
+__all__ = ["FileTooLargeError", "NotAFileError", "open_regular", "read_capped", "read_up_to"]
 
 _O_BINARY: int = getattr(os, "O_BINARY", 0)  # Windows translates line breaks without it
 _O_NOFOLLOW: int = getattr(os, "O_NOFOLLOW", 0)
-_FLAGS = os.O_RDONLY | _O_BINARY | getattr(os, "O_NONBLOCK", 0)
+_FLAGS = os.O_RDONLY | _O_BINARY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
 _STEP = 65_536
 """Bytes per read once a file has given more than it said it held."""
 
@@ -62,11 +62,11 @@ def read_capped(file: str | os.PathLike[str], cap: int) -> tuple[bytes, os.stat_
         FileTooLargeError: it holds more than ``cap`` bytes; nothing is read when it says so.
         OSError: it cannot be opened or read.
     """
-    descriptor, info = _open_regular(file)
+    descriptor, info = open_regular(file)
     try:
         if info.st_size > cap:
             raise FileTooLargeError(file, info.st_size, cap)
-        content = _read_up_to(descriptor, info.st_size, cap + 1)
+        content = read_up_to(descriptor, info.st_size, cap + 1)
         if len(content) > cap:  # it grew while it was read: say how large it is now
             size = os.fstat(descriptor).st_size
             raise FileTooLargeError(file, size if size > cap else None, cap, content[:cap])
@@ -75,11 +75,21 @@ def read_capped(file: str | os.PathLike[str], cap: int) -> tuple[bytes, os.stat_
     return content, info
 
 
-def _open_regular(file: str | os.PathLike[str]) -> tuple[int, os.stat_result]:
-    """A descriptor of the regular file at ``file`` and its ``fstat``; anything else refused."""
+def open_regular(
+    file: str | os.PathLike[str], *, follow_links: bool = True
+) -> tuple[int, os.stat_result]:
+    """A descriptor of the regular file at ``file`` and its ``fstat``; anything else refused.
+
+    ``follow_links=False`` refuses a link too, for files no one should have linked (a cache
+    entry, a key file). The caller closes the descriptor.
+
+    Raises:
+        NotAFileError: ``file`` is (or leads to) anything but a regular file; never opened.
+        OSError: it cannot be opened.
+    """
     info = os.lstat(file)
     flags = _FLAGS
-    if stat.S_ISLNK(info.st_mode):
+    if stat.S_ISLNK(info.st_mode) and follow_links:
         info = os.stat(file)  # noqa: PTH116 - where the link leads (a link to a file is fine)
     else:
         flags |= _O_NOFOLLOW  # a link swapped in after the check is refused, not followed
@@ -97,7 +107,7 @@ def _open_regular(file: str | os.PathLike[str]) -> tuple[int, os.stat_result]:
     return descriptor, info
 
 
-def _read_up_to(descriptor: int, size: int, wanted: int) -> bytes:
+def read_up_to(descriptor: int, size: int, wanted: int) -> bytes:
     """At most ``wanted`` bytes; the first read asks for one byte more than ``size``.
 
     A file that says its size is read whole by one ``read`` (and one more that finds the end);
