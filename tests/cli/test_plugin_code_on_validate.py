@@ -9,13 +9,22 @@ plugin installed, and asks the interpreter which of the plugin's modules it impo
 
 from __future__ import annotations
 
+import os
+import shutil
 import subprocess
+import sys
+from collections.abc import Callable
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 from concurrency import MIB, run_python
 
+from wink_decl import _launch
 from wink_decl._launch import main_module
+from wink_decl.cli import _checking
+
+Run = Callable[..., tuple[int, str, str]]
 
 CLI = """
 import os, sys
@@ -186,3 +195,97 @@ def test_python_m_imports_none_of_the_checkouts_modules(checkout: Path) -> None:
 )
 def test_the_module_python_was_told_to_run(argv: list[str], module: str) -> None:
     assert main_module(argv) == module
+
+
+@pytest.mark.parametrize(
+    ("argv", "path", "safe_path", "left"),
+    [
+        (["-m"], ["{cwd}", "/lib"], False, ["/lib"]),
+        (["-m"], ["/lib", "{cwd}"], False, ["/lib", "{cwd}"]),  # not first: someone chose it
+        (["-m"], ["{cwd}", "/lib"], True, ["{cwd}", "/lib"]),  # -P: what is first was wanted
+        (["-m"], [], False, []),
+        (["-c"], ["{cwd}", "/lib"], False, ["{cwd}", "/lib"]),  # found already: not ours to do
+    ],
+    ids=["python-m", "not-first", "safe-path", "empty-path", "not-starting"],
+)
+def test_the_working_folder_leaves_the_path_only_while_python_m_starts_us(
+    monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path,
+    argv: list[str],
+    path: list[str],
+    safe_path: bool,
+    left: list[str],
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(sys, "argv", argv)
+    monkeypatch.setattr(sys, "orig_argv", ["python", "-m", "wink_decl", "validate"])
+    monkeypatch.setattr(sys, "path", [p.format(cwd=tmp_path) for p in path])
+    monkeypatch.setattr(sys, "flags", SimpleNamespace(safe_path=safe_path))
+    _launch.leave_working_folder()
+    assert sys.path == [p.format(cwd=tmp_path) for p in left]
+
+
+def test_another_python_m_app_keeps_the_working_folder(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(sys, "argv", ["-m"])
+    monkeypatch.setattr(sys, "orig_argv", ["python", "-m", "app"])
+    monkeypatch.setattr(sys, "path", [str(tmp_path)])
+    _launch.leave_working_folder()
+    assert sys.path == [str(tmp_path)]
+
+
+def test_a_working_folder_that_is_gone_is_not_looked_for(monkeypatch: pytest.MonkeyPatch) -> None:
+    def gone() -> str:
+        raise FileNotFoundError(2, "No such file or directory")
+
+    monkeypatch.setattr(sys, "argv", ["-m"])
+    monkeypatch.setattr(sys, "orig_argv", ["python", "-m", "wink_decl.cli"])
+    monkeypatch.setattr(sys, "path", ["/gone"])
+    monkeypatch.setattr(os, "getcwd", gone)
+    _launch.leave_working_folder()
+    assert sys.path == ["/gone"]
+
+
+@pytest.mark.parametrize("before", [None, "0"], ids=["unset", "set"])
+def test_workers_start_with_pythonsafepath_and_the_environment_is_put_back(
+    monkeypatch: pytest.MonkeyPatch, before: str | None
+) -> None:
+    if before is None:
+        monkeypatch.delenv("PYTHONSAFEPATH", raising=False)
+    else:
+        monkeypatch.setenv("PYTHONSAFEPATH", before)
+    with _checking._workers_without_the_working_folder():  # pyright: ignore[reportPrivateUsage]
+        assert os.environ["PYTHONSAFEPATH"] == "1"
+    assert os.environ.get("PYTHONSAFEPATH") == before
+
+
+CASE = Path(__file__).resolve().parents[1] / "cases" / "invalid" / "file-tool-params-from-handlers"
+
+
+@pytest.mark.parametrize("cache", [False, True], ids=["compiled", "with-cache-dir"])
+def test_import_plugins_reports_what_binding_finds_in_this_process(
+    cli: Run, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, cache: bool
+) -> None:
+    shutil.copy(CASE / "prompt.wink.yaml", tmp_path / "prompt.wink.yaml")
+    monkeypatch.chdir(tmp_path)
+    more = ["--cache-dir", str(tmp_path / "cache")] if cache else []
+    assert cli("validate", "prompt.wink.yaml", *more) == (
+        0,
+        "",
+        "1 file checked: 1 valid, 0 invalid\n",
+    )
+    expected = (CASE / "expected.txt").read_text()
+    code, out, err = cli("validate", "prompt.wink.yaml", "--import-plugins", *more)
+    summary = "1 file checked: 0 valid, 1 invalid (3 errors, 0 warnings)\n"
+    assert (code, out, err) == (1, "", expected + summary)
+
+
+def test_render_reports_what_binding_finds(
+    cli: Run, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    shutil.copy(CASE / "prompt.wink.yaml", tmp_path / "prompt.wink.yaml")
+    monkeypatch.chdir(tmp_path)
+    code, out, err = cli("render", "prompt.wink.yaml")
+    assert (code, out, err) == (1, "", (CASE / "expected.txt").read_text())

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -57,3 +58,13 @@ def test_under_compares_whole_names() -> None:
         False,
     ]
     assert _under("/x", "/")
+
+
+def test_an_include_that_is_a_fifo_is_refused_unopened(tmp_path: Path) -> None:
+    os.mkfifo(tmp_path / "lib.wink.yaml")
+    (tmp_path / "a.wink.yaml").write_text("key: a\nsections:\n  - include: lib.wink.yaml#x\n")
+    result = compile_file(tmp_path / "a.wink.yaml", display_path="a.wink.yaml")
+    assert [d.message for d in result.diagnostics] == [
+        "Included file 'lib.wink.yaml' cannot be read: it is a named pipe (FIFO), not a "
+        "regular file."
+    ]

@@ -4,7 +4,6 @@
 
 from __future__ import annotations
 
-import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -12,7 +11,7 @@ from typing import Any
 import compiler_plugins
 import pytest
 from compiler_support import call, compile_in, compiled, executor
-from concurrency import run_threads
+from concurrency import AnnouncingLock, run_threads
 
 from wink_decl.compiler import CompiledPrompt
 from wink_decl.compiler._lazy import LazyPolicy
@@ -83,22 +82,6 @@ def test_threads_calling_a_tool_first_build_each_policy_once(
     section, whole = (policy._policy() for policy in lazy_policies(prompt))
     assert (section.limit, whole.limit) == (1000, 2000)
     assert len(compiler_plugins.recorded) == 16  # the predicate, imported once, ran for all
-
-
-class AnnouncingLock:
-    """A lock that says when a thread starts to wait for it."""
-
-    def __init__(self) -> None:
-        self._lock = threading.Lock()
-        self.waiting = threading.Semaphore(0)
-
-    def __enter__(self) -> None:
-        if not self._lock.acquire(blocking=False):
-            self.waiting.release()
-            self._lock.acquire()
-
-    def __exit__(self, *exc: object) -> None:
-        self._lock.release()
 
 
 def test_a_thread_that_waited_for_a_build_uses_what_was_built(

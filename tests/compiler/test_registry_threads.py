@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 from compiler_support import MAIN, compiled, prompt, report, rewrite, write
-from concurrency import run_threads
+from concurrency import AnnouncingLock, run_threads
 
 from wink_decl.compiler import CompiledPrompt, CompileResult, PromptRegistry, compile_file
 from wink_decl.compiler import registry as registry_module
@@ -222,22 +222,6 @@ def test_a_changed_file_is_compiled_once_while_other_threads_wait_for_it(
     assert spy.calls == ["a.wink.yaml"]
     assert all(result is results[0] for result in results)
     assert text_of(compiled(results[0])) == "## 1. Task (task)\n\nNew."
-
-
-class AnnouncingLock:
-    """A lock that says when a thread starts to wait for it."""
-
-    def __init__(self) -> None:
-        self._lock = threading.Lock()
-        self.waiting = threading.Semaphore(0)
-
-    def __enter__(self) -> None:
-        if not self._lock.acquire(blocking=False):
-            self.waiting.release()
-            self._lock.acquire()
-
-    def __exit__(self, *exc: object) -> None:
-        self._lock.release()
 
 
 @pytest.mark.parametrize("method", ["compile", "check"])

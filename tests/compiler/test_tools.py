@@ -18,6 +18,7 @@ from compiler_support import (
     one_tool,
     report,
 )
+from concurrency import AnnouncingLock, run_threads
 
 from wink_decl import PromptRenderError, Session, ToolExample
 from wink_decl.compiler import bind_plugins
@@ -462,3 +463,26 @@ def test_bind_plugins_names_declared_params_a_handler_that_takes_none_cannot_rec
 )
 def test_pascal(name: str, expected: str) -> None:
     assert pascal(name) == expected
+
+
+def test_a_thread_that_waited_to_type_a_tool_takes_the_first_threads_answer(
+    here: Path, catalog: PluginCatalog
+) -> None:
+    """Exactly the interleaving the lock is for, made to happen every time."""
+    text = one_tool("    description: Look up a rule.\n    handler: test.lookup\n")
+    tool = compiled(compile_in(here, text, catalog=catalog)).tools["lookup"]
+    assert isinstance(tool, LazyTool)
+    lock = AnnouncingLock()
+    object.__setattr__(tool, "_lock", lock)
+    complete = tool._complete  # pyright: ignore[reportPrivateUsage]
+    assert complete is not None
+    calls: list[int] = []
+
+    def slow() -> Any:  # hold the typing until the other thread waits for the lock
+        calls.append(1)
+        assert lock.waiting.acquire(timeout=20), "the other thread never waited for the lock"
+        return complete()
+
+    object.__setattr__(tool, "_complete", slow)
+    assert run_threads(lambda _: tool.bind(), threads=2) == [(), ()]
+    assert (calls, tool.params_type) == ([1], compiler_plugins.LookupParams)

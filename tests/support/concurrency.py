@@ -31,7 +31,7 @@ from typing import TypeVar
 
 import pytest
 
-__all__ = ["GIB", "MIB", "run_python", "run_threads", "switching_every"]
+__all__ = ["GIB", "MIB", "AnnouncingLock", "run_python", "run_threads", "switching_every"]
 
 T = TypeVar("T")
 
@@ -153,3 +153,19 @@ def run_python(
         )
     except subprocess.TimeoutExpired as expired:
         pytest.fail(f"the script was still running after {timeout} s; stderr: {expired.stderr!r}")
+
+
+class AnnouncingLock:
+    """A lock that says when a thread starts to wait for it."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self.waiting = threading.Semaphore(0)
+
+    def __enter__(self) -> None:
+        if not self._lock.acquire(blocking=False):
+            self.waiting.release()
+            self._lock.acquire()
+
+    def __exit__(self, *exc: object) -> None:
+        self._lock.release()
