@@ -289,3 +289,13 @@ def test_render_reports_what_binding_finds(
     monkeypatch.chdir(tmp_path)
     code, out, err = cli("render", "prompt.wink.yaml")
     assert (code, out, err) == (1, "", (CASE / "expected.txt").read_text())
+
+
+def test_import_plugins_on_a_file_that_does_not_compile_reports_as_validate_does(
+    cli: Run, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "bad.wink.yaml").write_text("key: bad\nsections: []\ncolour: red\n")
+    monkeypatch.chdir(tmp_path)
+    plain = cli("validate", "bad.wink.yaml")
+    assert plain[0] == 1
+    assert cli("validate", "bad.wink.yaml", "--import-plugins") == plain

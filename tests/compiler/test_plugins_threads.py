@@ -13,7 +13,7 @@ import pytest
 from compiler_support import call, compile_in, compiled, executor
 from concurrency import AnnouncingLock, run_threads
 
-from wink_decl.compiler import CompiledPrompt
+from wink_decl.compiler import CompiledPrompt, bind_plugins
 from wink_decl.compiler._lazy import LazyPolicy
 from wink_decl.plugins import PluginCatalog
 
@@ -102,3 +102,13 @@ def test_a_thread_that_waited_for_a_build_uses_what_was_built(
 
     assert problems == [None, None]
     assert factory.built == [1000]
+
+
+def test_binding_for_a_render_builds_no_policy(
+    here: Path, catalog: PluginCatalog, factory: Factory
+) -> None:
+    prompt = compiled(compile_in(here, PROMPT, catalog=catalog))
+    assert bind_plugins(prompt, rendering_only=True) == []
+    assert factory.built == []  # a render calls no tool: policies wait for the first call
+    assert bind_plugins(prompt) == []
+    assert sorted(factory.built) == [1000, 2000]
