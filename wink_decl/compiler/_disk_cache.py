@@ -34,6 +34,9 @@ rewritten), never an error:
    each read as the compile reads it (at most ``max_bytes + 1`` bytes) by ``read_regular``,
    so a special file there is refused unread and a file outside the root is never touched.
 
+The registry's address index is one more entry, ``index_key()``, signed and read the same
+way (``read_signed``/``write_signed``); its body is a hint the registry checks before use.
+
 Writes are atomic (``write_atomically``), so concurrent writers leave one whole entry.
 Entries are data, never pickle: even a signed one cannot run code.
 """
@@ -59,9 +62,11 @@ from wink_decl.compiler._stamp import IncludeState, digest
 from wink_decl.diagnostics import Diagnostic
 from wink_decl.limits import DEFAULT_LIMITS, Limits
 
-__all__ = ["CACHE_FORMAT", "MAX_ENTRY_BYTES", "CachedResult", "DiskCache"]
+__all__ = ["CACHE_FORMAT", "INDEX_FORMAT", "MAX_ENTRY_BYTES", "CachedResult", "DiskCache"]
 
 CACHE_FORMAT = "wink-decl.cache/2"
+INDEX_FORMAT = "wink-decl.index/1"
+"""The body of the address index entry (``wink_decl.compiler.registry``), signed the same way."""
 MAX_ENTRY_BYTES = 16 << 20
 """A larger entry is neither read nor written: that file is compiled every time."""
 _IGNORE_ALL = "# Written by wink-decl: a cache, safe to delete.\n*\n"
@@ -133,8 +138,28 @@ class DiskCache:
         material.update(os.fsencode(path) + b"\0" + content)
         return material.hexdigest()
 
+    def index_key(self) -> str:
+        """The entry name of the registry's address index: one per root, plugins and limits.
+
+        No file's key can be this one: those hash a non-empty path before their NUL.
+        """
+        material = self._keys.copy()
+        material.update(b"\0" + INDEX_FORMAT.encode())
+        return material.hexdigest()
+
     def get(self, key: str) -> CachedResult | None:
         """The stored result, when its entry verifies and the files it included are unchanged."""
+        body = self.read_signed(key)
+        if body is None:
+            return None
+        try:
+            entry = json.loads(body)
+            return _result(entry) if self._current(entry["includes"]) else None
+        except (ValueError, KeyError, TypeError, AttributeError, RecursionError):
+            return None  # signed but not ours after all (a leaked key): compile instead
+
+    def read_signed(self, key: str) -> bytes | None:
+        """The body of the entry ``key`` when it verifies (steps 1 and 2 above), else None."""
         secret = self._secret
         if secret is None:
             return None
@@ -147,11 +172,7 @@ class DiskCache:
         header, _, body = found[0].partition(b"\n")
         if not hmac.compare_digest(header, _header(secret, key, body)):
             return None  # not signed with this key, or changed since
-        try:
-            entry = json.loads(body)
-            return _result(entry) if self._current(entry["includes"]) else None
-        except (ValueError, KeyError, TypeError, AttributeError, RecursionError):
-            return None  # signed but not ours after all (a leaked key): compile instead
+        return body
 
     def put(
         self,
@@ -170,11 +191,8 @@ class DiskCache:
         could not be re-checked exactly (one was there but unreadable: a folder, a FIFO) or
         whose entry would be too large is not stored.
         """
-        secret = self._secret
-        if (
-            secret is None
-            or len(includes) > self._limits.max_include_files
-            or any(state.digest is None and state.stamp is not None for _, state in includes)
+        if len(includes) > self._limits.max_include_files or any(
+            state.digest is None and state.stamp is not None for _, state in includes
         ):
             return
         entry = {
@@ -188,6 +206,13 @@ class DiskCache:
             body = json.dumps(entry, ensure_ascii=False, sort_keys=True).encode("utf-8")
         except UnicodeEncodeError:
             return  # a lone surrogate in a text: nothing a later process could read back
+        self.write_signed(key, body)
+
+    def write_signed(self, key: str, body: bytes) -> None:
+        """Sign ``body`` and store it atomically as the entry ``key``; quietly not, if unable."""
+        secret = self._secret
+        if secret is None:
+            return
         data = _header(secret, key, body) + b"\n" + body
         if len(data) > MAX_ENTRY_BYTES:
             return  # no later process would read it

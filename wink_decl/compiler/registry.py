@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import threading
 from collections.abc import Iterator, Mapping
@@ -9,7 +10,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import cast
 
-from wink_decl.compiler._disk_cache import CachedResult, DiskCache
+from typing_extensions import TypeIs
+
+from wink_decl.compiler._claims import claimed_address
+from wink_decl.compiler._disk_cache import INDEX_FORMAT, CachedResult, DiskCache
 from wink_decl.compiler._stamp import Stamp, stamp_of
 from wink_decl.compiler.compile import (
     CompiledPrompt,
@@ -30,11 +34,31 @@ PROMPT_SUFFIXES = (".wink.yaml", ".wink.yml", ".wink.toml")
 
 def find_prompt_files(root: str | Path) -> list[Path]:
     """Every ``*.wink.yaml|yml|toml`` under ``root``, sorted; hidden folders are skipped."""
-    found: list[Path] = []
-    for folder, dirs, files in os.walk(root):
-        dirs[:] = sorted(d for d in dirs if not d.startswith("."))
-        found.extend(Path(folder, f) for f in files if f.lower().endswith(PROMPT_SUFFIXES))
-    return sorted(found)
+    return [Path(path) for path in _prompt_paths(root)]
+
+
+def _prompt_paths(root: str | Path) -> list[str]:
+    """``find_prompt_files`` as the strings ``os.fspath`` gives, in the same order.
+
+    Strings all the way: 10,000 Path objects, built and sorted, cost more than the walk.
+    Paths sort by their parts, so the strings do too ('a/b' before 'a-b/c').
+    """
+    top = os.fspath(Path(root))  # the spelling Path gives: no './', no trailing separator
+    found: list[str] = []
+    for folder, dirs, files in os.walk(top):
+        dirs[:] = [d for d in dirs if not d.startswith(".")]
+        # os.walk('.') names folders './x'; Path('./x', f) is 'x/f'.
+        base = folder[2:] if top == os.curdir and folder != os.curdir else folder
+        found.extend(
+            f if base == os.curdir else os.path.join(base, f)  # noqa: PTH118
+            for f in files
+            if f.lower().endswith(PROMPT_SUFFIXES)
+        )
+    return sorted(found, key=_parts)
+
+
+def _parts(path: str) -> list[str]:
+    return os.path.normcase(path).split(os.sep)  # noqa: PTH206  # str: no Path per file
 
 
 @dataclass(frozen=True)
@@ -68,6 +92,14 @@ class PromptRegistry:
     that does not verify (damaged, edited, from another machine) is a miss and is rewritten,
     never an error (see ``wink_decl.compiler._disk_cache``).
 
+    Opening one reads nothing. ``get`` compiles only the file holding the address it is asked
+    for: the address of every file is read from its ``key:``/``ns:`` lines (an unusual layout
+    is compiled instead) and kept while the file is unchanged; with ``cache_dir``, which file
+    holds which address is kept on disk too, signed the same way, so a new process opening
+    10,000 files reads one entry and compiles one file. Those indexes are hints: the file
+    found is compiled and its address checked before it is served (docs/security.md).
+    ``addresses()``, iteration and an address no file has compile every file.
+
     One registry may be shared by any number of threads, while its files are edited, added
     and deleted: every answer is right for some version of the files. A file unchanged since
     its last compile costs one ``stat`` and no lock; a changed one is compiled once, by the
@@ -89,8 +121,16 @@ class PromptRegistry:
         self._cache: dict[str, _Entry] = {}
         self._locks: dict[str, threading.Lock] = {}
         """One per file, taken only to compile it: unrelated files never wait for each other."""
-        self._index: Mapping[str, Path] = {}
-        """``ns/key`` -> file, as the last scan found them. Replaced whole, never changed."""
+        self._index: dict[str, Path] = {}
+        """``ns/key`` -> file, as the last scan found them, and each lookup's find since.
+
+        Replaced whole by a scan; a lookup adds what it served (one atomic ``dict`` step)."""
+        self._claims: dict[str, tuple[Stamp, str | None]] = {}
+        """The cheap index: file -> the address it claims (None: none) and its state then."""
+        self._hints: Mapping[str, object] | None = None
+        """``ns/key`` -> the first file claiming it (under the root), from the last lookup or
+        the disk; a hint only: a path is checked when used, and what it names is compiled and
+        its address checked before it is served."""
         self._disk = (
             None
             if cache_dir is None
@@ -125,14 +165,21 @@ class PromptRegistry:
         """The compiled prompt at ``ns/key``; ``DiagnosticError`` when it has errors.
 
         The file found for ``address`` last time is asked first (one ``stat`` when it is
-        unchanged); when it no longer names ``address``, the root is scanned again, so a file
-        added, renamed or re-keyed since is found.
+        unchanged), then the file the address index names (kept on disk with ``cache_dir``).
+        When neither names ``address`` now, the files' addresses are read again cheaply
+        (``_claims``: a ``stat`` for a file unchanged since) and only the files claiming
+        ``address`` are compiled, first in sorted order first, so a file added, renamed or
+        re-keyed since is found. Only when none of them compiles to ``address`` is every
+        file compiled, as ``addresses()`` does, to report what is wrong.
         """
         known = self._index.get(address)
         if known is not None:
-            prompt = self.compile(known).prompt
-            if prompt is not None and prompt.address == address:
+            prompt = self._serve(os.fspath(known), address)
+            if prompt is not None:
                 return prompt
+        prompt = self._look_up(address)
+        if prompt is not None:
+            return prompt
         index, results = self._scan()
         path = index.get(address)
         if path is not None:
@@ -251,6 +298,92 @@ class PromptRegistry:
 
     # -- addresses ---------------------------------------------------------------------------
 
+    def _serve(self, path: str, address: str) -> CompiledPrompt | None:
+        """The prompt compiled from ``path`` when its address is ``address``, else None."""
+        prompt = self.compile(path).prompt
+        if prompt is None or prompt.address != address:
+            return None
+        self._index[address] = Path(path)
+        return prompt
+
+    def _look_up(self, address: str) -> CompiledPrompt | None:
+        """The prompt at ``address`` found through the address index; None: not found so.
+
+        The hinted file first; then the cheap index made again, and every file claiming
+        ``address`` in sorted order (the one a full scan would serve: the first that
+        compiles to it). A wrong hint or claim costs a compile, never a wrong prompt.
+        """
+        prefix = _prefix(self._root)
+        hinted = self._hinted().get(address)
+        if _relative_prompt(hinted):
+            prompt = self._serve(prefix + hinted, address)
+            if prompt is not None:
+                return prompt
+        claims = [(path, self._claim(path)) for path in _prompt_paths(self._root)]
+        hints: dict[str, object] = {}
+        for path, claimed in claims:
+            if claimed is not None:
+                hints.setdefault(claimed, path[len(prefix) :])
+        self._publish(hints)
+        for path, claimed in claims:
+            if claimed == address:
+                prompt = self._serve(path, address)
+                if prompt is not None:
+                    return prompt
+        return None
+
+    def _claim(self, path: str) -> str | None:
+        """The address ``path`` claims now: remembered while its state is unchanged.
+
+        Read from the file's ``key``/``ns`` lines; when that reading is not sure (an unusual
+        layout, a file that cannot be read), the file is compiled and its address taken.
+        """
+        remembered = self._claims.get(path)
+        if remembered is not None and remembered[0] == stamp_of(path):
+            return remembered[1]
+        read = _read(path, self._limits)
+        claimed = None if read is None else claimed_address(read[0], path, self._root)
+        if claimed is None:
+            prompt = self.compile(path).prompt
+            claimed = None if prompt is None else prompt.address
+        if read is not None:
+            self._claims[path] = (read[1], claimed)
+        return claimed
+
+    def _hinted(self) -> Mapping[str, object]:
+        """The hints: the last lookup's, else the disk's (read once), else none."""
+        hints = self._hints
+        if hints is None:
+            hints = self._hints = self._read_hints()
+        return hints
+
+    def _publish(self, hints: dict[str, object]) -> None:
+        """Keep the hints a lookup made; on disk too when they changed."""
+        if hints == self._hints:
+            return
+        self._hints = hints
+        disk = self._disk
+        if disk is not None:
+            body = {"format": INDEX_FORMAT, "files": hints}
+            disk.write_signed(disk.index_key(), json.dumps(body, sort_keys=True).encode())
+
+    def _read_hints(self) -> Mapping[str, object]:
+        """The index entry on disk, when it verifies and is well formed; else no hints.
+
+        Signed (``DiskCache.read_signed``), yet only a hint: the one path a lookup uses is
+        checked to be a prompt file's name under the root, and compiled before use.
+        """
+        disk = self._disk
+        body = None if disk is None else disk.read_signed(disk.index_key())
+        if body is None:
+            return {}
+        try:
+            entry = json.loads(body)
+            files: object = entry["files"] if entry["format"] == INDEX_FORMAT else {}
+        except (ValueError, KeyError, TypeError, RecursionError):
+            return {}  # signed but not ours after all: find the addresses again
+        return cast("dict[str, object]", files) if isinstance(files, dict) else {}
+
     def _scan(self) -> tuple[dict[str, Path], dict[Path, CompileResult]]:
         """Compile every file (unchanged ones are hits) and publish the index they give.
 
@@ -265,6 +398,21 @@ class PromptRegistry:
                 index.setdefault(result.prompt.address, path)
         self._index = index
         return index, results
+
+
+def _prefix(root: Path) -> str:
+    """What the paths ``_prompt_paths`` gives start with: the root and a separator."""
+    top = os.fspath(root)
+    return "" if top == os.curdir else os.path.join(top, "")  # noqa: PTH118
+
+
+def _relative_prompt(path: object) -> TypeIs[str]:
+    """True for a relative path, inside its root, naming a prompt file."""
+    if not isinstance(path, str) or not path.lower().endswith(PROMPT_SUFFIXES):
+        return False
+    if os.path.isabs(path) or "\0" in path or (os.altsep or "\0") in path:  # noqa: PTH117
+        return False
+    return not any(part in ("", ".", "..") for part in path.split(os.sep))  # noqa: PTH206
 
 
 def _cached(result: CompileResult) -> CachedResult:
