@@ -21,12 +21,16 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final, Literal
 
+from wink_decl.diagnostic_codes import DiagnosticCode, code_of
+from wink_decl.errors import WinkDeclError
+
 __all__ = [
     "LONGEST_TEXT",
     "SHOWN_PER_LINE",
     "WINDOW",
     "Diagnostic",
     "DiagnosticBag",
+    "DiagnosticCode",
     "DiagnosticError",
     "Severity",
     "Span",
@@ -78,8 +82,11 @@ class Diagnostic:
 
     message: str
     span: Span | None
-    code: str
-    """A stable identifier such as ``unknown-key`` or ``yaml-syntax``, for tools and tests."""
+    code: DiagnosticCode | str
+    """A stable identifier such as ``unknown-key`` or ``yaml-syntax``, for tools and tests.
+
+    The package writes only ``DiagnosticCode`` members; a plain string is for diagnostics
+    made outside it (a caller's own checks reported alike)."""
     severity: Severity = "error"
     expected: str | None = None
     hint: str | None = None
@@ -139,7 +146,7 @@ class Diagnostic:
         return cls(
             message=str(data["message"]),
             span=span,
-            code=str(data["code"]),
+            code=code_of(str(data["code"])),
             severity="warning" if data["severity"] == "warning" else "error",
             expected=data["expected"],
             hint=data["hint"],
@@ -160,7 +167,7 @@ def as_hint(text: str) -> str:
     return text.removesuffix(".") if not text.endswith("..") else text
 
 
-class DiagnosticError(Exception):
+class DiagnosticError(WinkDeclError, ValueError):
     """Raised by API entry points when input has errors; carries every diagnostic found."""
 
     def __init__(self, diagnostics: Sequence[Diagnostic]) -> None:

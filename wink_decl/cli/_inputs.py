@@ -20,6 +20,7 @@ from wink_decl.compiler import (
     make_params,
     unknown_param,
 )
+from wink_decl.diagnostic_codes import DiagnosticCode
 from wink_decl.diagnostics import Diagnostic, DiagnosticError
 from wink_decl.runtime.prompt import RenderedPrompt
 from wink_decl.runtime.visibility import SectionPath, SectionVisibility
@@ -155,7 +156,7 @@ class _Inputs:
             self.failed[name] = Diagnostic(
                 f"Param '{name}' must be {expected}, not {json.dumps(value)}.",
                 source.value_span(name),
-                "param-value",
+                DiagnosticCode.PARAM_VALUE,
                 hint=_enum_hint(spec, value),
                 path=source.path,
             )
@@ -173,7 +174,7 @@ class _Inputs:
         self.failed[name] = Diagnostic(
             f"--param {name}={text}: expected {expected}",
             None,
-            "param-value",
+            DiagnosticCode.PARAM_VALUE,
             hint=_enum_hint(spec, text),
             path=self.prompt.source,
         )
@@ -188,7 +189,7 @@ class _Inputs:
             return make_params(self.prompt, given, missing_hint=_MISSING_HINT)
         except DiagnosticError as error:
             self.problems.extend(
-                d for d in error.diagnostics if not (self.failed and d.code == "param")
+                d for d in error.diagnostics if not (self.failed and d.code == DiagnosticCode.PARAM)
             )
             return ()
 
@@ -256,7 +257,7 @@ def _overrides(
                     f"--open {key}: the prompt has no such section."
                     + (f" Did you mean '{match}'?" if match else ""),
                     None,
-                    "unknown-section",
+                    DiagnosticCode.UNKNOWN_SECTION,
                     expected="a dotted section key: " + ", ".join(known),
                     path=prompt.source,
                 )

@@ -5,10 +5,12 @@ from __future__ import annotations
 import difflib
 from collections.abc import Iterable
 
+from wink_decl.errors import WinkDeclError
+
 __all__ = ["UsageError", "closest", "did_you_mean"]
 
 
-class UsageError(Exception):
+class UsageError(WinkDeclError):
     """A command line that cannot be run: an unknown name, a missing file, a bad value.
 
     ``command`` is set for mistakes in the arguments themselves, so the report can point at

@@ -10,6 +10,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from importlib.metadata import Distribution, EntryPoint
 
+from wink_decl.diagnostic_codes import DiagnosticCode
 from wink_decl.diagnostics import Diagnostic, Span, as_hint
 from wink_decl.errors import WinkDeclError
 
@@ -73,7 +74,7 @@ class PluginEntry:
 class PluginProblem:
     """Why a reference resolved to no single entry; ``code`` is stable, for tools and tests."""
 
-    code: str
+    code: DiagnosticCode | str
     message: str
     hint: str
     suggestions: tuple[str, ...] = ()
@@ -188,7 +189,7 @@ class PluginCatalog:
         count = _COUNTS.get(len(entries), str(len(entries)))
         references = tuple(entry.reference for entry in entries)
         return PluginProblem(
-            code="ambiguous-plugin",
+            code=DiagnosticCode.AMBIGUOUS_PLUGIN,
             message=(
                 f"{noun.capitalize()} '{name}' is registered by {count} distributions: "
                 f"{', '.join(_provider(entry) for entry in entries)}."
@@ -226,7 +227,7 @@ class PluginCatalog:
         suggestions = _close_matches(name, self.names(group))
         did_you_mean = f"Did you mean {_either(suggestions)}? " if suggestions else ""
         return PluginProblem(
-            code="unknown-plugin",
+            code=DiagnosticCode.UNKNOWN_PLUGIN,
             message=f"No {noun} named '{name}' is installed.",
             hint=f"{did_you_mean}{_LIST_HINT}",
             suggestions=suggestions,
@@ -241,7 +242,7 @@ def _unknown_distribution(
     suggestions = tuple(by_distribution[key] for key in close)
     did_you_mean = f"Did you mean {_either(suggestions)}? " if suggestions else ""
     return PluginProblem(
-        code="unknown-distribution",
+        code=DiagnosticCode.UNKNOWN_DISTRIBUTION,
         message=(
             f"{noun.capitalize()} '{entries[0].name}' is not registered by a distribution "
             f"named '{distribution}'."
