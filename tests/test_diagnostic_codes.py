@@ -1,5 +1,6 @@
 """Every diagnostic code is documented, and every documented example gives exactly its code."""
 
+import ast
 import io
 import shlex
 from collections.abc import Iterable, Iterator
@@ -8,17 +9,16 @@ from pathlib import Path
 import pytest
 
 import wink_decl.diagnostics as diagnostics_module
-from wink_decl import diagnostic_codes
+from wink_decl import diagnostic_docs
 from wink_decl.cli._app import run
 from wink_decl.cli._command import Console
 from wink_decl.compiler.compile import default_catalog
-from wink_decl.diagnostic_codes import (
+from wink_decl.diagnostic_codes import DiagnosticCode, code_of
+from wink_decl.diagnostic_docs import (
     CODE_DOCS,
     DOC_PATH,
     CodeDoc,
-    DiagnosticCode,
     _shown,  # pyright: ignore[reportPrivateUsage]
-    code_of,
     main,
     markdown,
 )
@@ -99,7 +99,7 @@ def test_every_code_is_documented_and_only_safety_nets_lack_an_example() -> None
     )
 
 
-REGENERATE = "regenerate with: python -m wink_decl.diagnostic_codes --write"
+REGENERATE = "regenerate with: python -m wink_decl.diagnostic_docs --write"
 
 
 def test_the_committed_page_is_the_generated_one_byte_for_byte() -> None:
@@ -111,13 +111,13 @@ def test_main_prints_writes_and_refuses_other_arguments(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     target = tmp_path / "diagnostics.md"
-    monkeypatch.setattr(diagnostic_codes, "DOC_PATH", target)
+    monkeypatch.setattr(diagnostic_docs, "DOC_PATH", target)
     statuses = [main([]), main(["--write"]), main(["--check"])]
     out, err = capsys.readouterr()
     assert (statuses, out, err, target.read_text(encoding="utf-8")) == (
         [0, 0, 2],
         f"{markdown()}wrote {target}\n",
-        "usage: python -m wink_decl.diagnostic_codes [--write]\n",
+        "usage: python -m wink_decl.diagnostic_docs [--write]\n",
         markdown(),
     )
 
@@ -143,3 +143,26 @@ def test_code_of_gives_the_member_or_the_callers_own_text() -> None:
 def test_a_cached_diagnostic_reads_back_with_its_member() -> None:
     made = Diagnostic("m", None, DiagnosticCode.TAB, path="p.yaml")
     assert type(Diagnostic.from_json(made.to_json()).code) is DiagnosticCode
+
+
+def _literal_codes(source: str) -> list[str]:
+    """Every code written as a bare string where a diagnostic or a problem is made."""
+    found: list[str] = []
+    for node in ast.walk(ast.parse(source)):
+        if not isinstance(node, ast.Call):
+            continue
+        given = [k.value for k in node.keywords if k.arg == "code"]
+        if isinstance(node.func, ast.Name) and node.func.id == "Diagnostic":
+            given += node.args[2:3]
+        found += [str(g.value) for g in given if isinstance(g, ast.Constant)]
+    return found
+
+
+def test_the_package_writes_every_code_as_a_member() -> None:
+    package = Path(diagnostic_docs.__file__).parent
+    written = {
+        str(path.relative_to(package)): _literal_codes(path.read_text(encoding="utf-8"))
+        for path in sorted(package.rglob("*.py"))
+    }
+    assert {path: codes for path, codes in written.items() if codes} == {}
+    assert _literal_codes('Diagnostic("m", None, "x")\nProblem("m", code="y")\n') == ["x", "y"]
