@@ -21,8 +21,12 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final, Literal
 
+# DiagnosticCode, JSONPath and close_matches are re-exported: the schema imports only this
+# module of the package, and what it reports with lives here or below.
 from wink_decl.diagnostic_codes import DiagnosticCode, code_of
 from wink_decl.errors import WinkDeclError
+from wink_decl.json_path import JSONPath
+from wink_decl.suggestions import close_matches
 
 __all__ = [
     "LONGEST_TEXT",
@@ -32,10 +36,12 @@ __all__ = [
     "DiagnosticBag",
     "DiagnosticCode",
     "DiagnosticError",
+    "JSONPath",
     "Severity",
     "Span",
     "as_hint",
     "clip",
+    "close_matches",
     "printable",
     "render_json",
     "render_json_array",

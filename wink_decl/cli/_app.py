@@ -22,9 +22,10 @@ from wink_decl.cli._run import COMMAND as RUN
 from wink_decl.cli._schema import COMMAND as SCHEMA
 from wink_decl.cli._secrets import redact_environment_secrets
 from wink_decl.cli._tools import COMMAND as TOOLS
-from wink_decl.cli._usage import UsageError, did_you_mean
+from wink_decl.cli._usage import UsageError
 from wink_decl.cli._validate import COMMAND as VALIDATE
 from wink_decl.errors import WinkDeclError
+from wink_decl.suggestions import did_you_mean
 
 __all__ = ["COMMANDS", "main", "run"]
 

@@ -12,7 +12,7 @@ from typing import Any, cast
 from wink_decl.cli._command import Console
 from wink_decl.cli._params_file import ParamsFile, load_params_file
 from wink_decl.cli._prompt import add_file_options, compile_prompt, limits_from, report
-from wink_decl.cli._usage import UsageError, closest, did_you_mean
+from wink_decl.cli._usage import UsageError
 from wink_decl.compiler import (
     CompiledPrompt,
     CompileResult,
@@ -25,6 +25,7 @@ from wink_decl.diagnostics import Diagnostic, DiagnosticError
 from wink_decl.runtime.prompt import RenderedPrompt
 from wink_decl.runtime.visibility import SectionPath, SectionVisibility
 from wink_decl.schema import fits_type, type_words
+from wink_decl.suggestions import close_matches, did_you_mean
 
 __all__ = ["BoundPrompt", "add_render_options", "bind_from_args", "render_from_args"]
 
@@ -251,7 +252,7 @@ def _overrides(
         node = template.find(key)
         if node is None:
             known = [n.dotted for n in nodes]
-            match = closest(key.lower(), known)
+            match = next(iter(close_matches(key.lower(), known, most=1)), None)
             problems.append(
                 Diagnostic(
                     f"--open {key}: the prompt has no such section."

@@ -16,7 +16,7 @@ from wink_decl.cli._prompt import report
 from wink_decl.cli._run_progress import Progress
 from wink_decl.cli._secrets import secrets_from_environment
 from wink_decl.cli._transcript import Transcript, usage_record
-from wink_decl.cli._usage import UsageError, did_you_mean
+from wink_decl.cli._usage import UsageError
 from wink_decl.compiler import bind_plugins
 from wink_decl.errors import EvaluationPhase, PromptEvaluationError, ProviderError
 from wink_decl.runtime.adapter import PromptResponse, ProviderAdapter
@@ -34,6 +34,7 @@ from wink_decl.runtime.prompt import Prompt
 from wink_decl.runtime.provider import TokenUsage
 from wink_decl.runtime.serde import dump
 from wink_decl.runtime.session import ModelResponded, Session, SetVisibilityOverride
+from wink_decl.suggestions import did_you_mean
 
 __all__ = ["COMMAND"]
 

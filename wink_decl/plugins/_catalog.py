@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import difflib
 import hashlib
 import importlib.metadata
 import re
@@ -13,6 +12,7 @@ from importlib.metadata import Distribution, EntryPoint
 from wink_decl.diagnostic_codes import DiagnosticCode
 from wink_decl.diagnostics import Diagnostic, Span, as_hint
 from wink_decl.errors import WinkDeclError
+from wink_decl.suggestions import close_matches
 
 __all__ = [
     "GROUPS",
@@ -38,7 +38,6 @@ GROUPS = (HANDLERS, POLICIES, PREDICATES)
 _NOUNS = {HANDLERS: "handler", POLICIES: "policy", PREDICATES: "predicate"}
 _LIST_HINT = "Run 'wink-decl plugins' to list what is installed."
 _COUNTS = {2: "two", 3: "three", 4: "four"}
-_CUTOFF = 0.6  # difflib's default: how alike a name must be to be suggested
 
 
 def normalise_distribution(name: str) -> str:
@@ -224,7 +223,7 @@ class PluginCatalog:
         return loaded
 
     def _unknown(self, group: str, noun: str, name: str) -> PluginProblem:
-        suggestions = _close_matches(name, self.names(group))
+        suggestions = close_matches(name, self.names(group), alphabetical_ties=True)
         did_you_mean = f"Did you mean {_either(suggestions)}? " if suggestions else ""
         return PluginProblem(
             code=DiagnosticCode.UNKNOWN_PLUGIN,
@@ -238,7 +237,9 @@ def _unknown_distribution(
     noun: str, distribution: str, entries: tuple[PluginEntry, ...]
 ) -> PluginProblem:
     by_distribution = {normalise_distribution(e.distribution): e.reference for e in entries}
-    close = _close_matches(normalise_distribution(distribution), by_distribution)
+    close = close_matches(
+        normalise_distribution(distribution), by_distribution, alphabetical_ties=True
+    )
     suggestions = tuple(by_distribution[key] for key in close)
     did_you_mean = f"Did you mean {_either(suggestions)}? " if suggestions else ""
     return PluginProblem(
@@ -252,20 +253,6 @@ def _unknown_distribution(
         ),
         suggestions=suggestions,
     )
-
-
-def _close_matches(word: str, candidates: Iterable[str]) -> tuple[str, ...]:
-    """Up to three candidates like ``word``, closest first, ties in alphabetical order.
-
-    ``difflib.get_close_matches`` scores the same way but breaks ties in reverse order.
-    """
-    matcher = difflib.SequenceMatcher(b=word)
-    scored: list[tuple[float, str]] = []
-    for candidate in candidates:
-        matcher.set_seq1(candidate)
-        if matcher.ratio() >= _CUTOFF:
-            scored.append((-matcher.ratio(), candidate))
-    return tuple(candidate for _, candidate in sorted(scored)[:3])
 
 
 def _from_distributions(distributions: Iterable[Distribution]) -> list[EntryPoint]:

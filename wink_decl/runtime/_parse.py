@@ -11,13 +11,12 @@ from dataclasses import dataclass
 from typing import Literal, cast
 
 from wink_decl.errors import ToolValidationError, WinkDeclError
+from wink_decl.json_path import PathSegment, format_path
 from wink_decl.runtime._typeinfo import (
     Kind,
-    PathSegment,
     TypeNode,
     choice_value,
     dataclass_info,
-    format_path,
     json_type_name,
 )
 

@@ -12,8 +12,8 @@ from pathlib import PurePath
 from typing import Literal, TypeAlias, TypeVar, cast
 
 from wink_decl.errors import WinkDeclError
+from wink_decl.json_path import PathSegment, format_path
 from wink_decl.runtime._parse import build
-from wink_decl.runtime._typeinfo import PathSegment, format_path
 
 __all__ = ["JSONValue", "dump", "dumps", "parse"]
 

@@ -13,10 +13,10 @@ from typing import Annotated, Any, Final, Literal, cast
 
 from pydantic import ConfigDict, JsonValue, StrictStr, model_validator
 
-from wink_decl.diagnostics import DiagnosticCode
+from wink_decl.diagnostics import DiagnosticCode, close_matches
 from wink_decl.schema._base import DocModel, Scalar, Value, config_for
 from wink_decl.schema._types import EnumDocs, NotNull, Problem, doc, semantic_error
-from wink_decl.schema._words import close_matches, describe
+from wink_decl.schema._words import describe
 
 __all__ = [
     "PARAM_VARIANTS",

@@ -10,12 +10,19 @@ from typing import TYPE_CHECKING, Any, Final, Protocol, cast
 
 from pydantic import ValidationError
 
-from wink_decl.diagnostics import Diagnostic, DiagnosticCode, Span, sort_diagnostics
+from wink_decl.diagnostics import (
+    Diagnostic,
+    DiagnosticCode,
+    JSONPath,
+    Span,
+    close_matches,
+    sort_diagnostics,
+)
 from wink_decl.schema._base import DocModel
 from wink_decl.schema._types import RULES_BY_PATTERN, SEMANTIC_ERROR, Problem
 from wink_decl.schema._unions import CONDITION, UNION_ERROR, UNIONS, OneOf
 from wink_decl.schema._walk import Place, place_of
-from wink_decl.schema._words import close_matches, describe, one_of
+from wink_decl.schema._words import describe, one_of
 from wink_decl.schema.generate import load_published_schema
 from wink_decl.schema.model import ParamSpec, PromptDocument
 
@@ -25,9 +32,6 @@ if TYPE_CHECKING:
     from pydantic_core import ErrorDetails
 
 __all__ = ["JSONPath", "SpanLookup", "diagnostics_from", "schema_errors", "validate_document"]
-
-JSONPath = tuple[str | int, ...]
-"""Keys and list indexes from the document root: ``("sections", 0, "title")``."""
 
 
 class SpanLookup(Protocol):
