@@ -6,6 +6,7 @@
 from wink_decl import _launch  # noqa: F401  # pyright: ignore[reportUnusedImport]
 from wink_decl.errors import (
     DeadlineExceededError,
+    EvaluationPhase,
     PromptError,
     PromptEvaluationError,
     PromptRenderError,
@@ -67,6 +68,7 @@ __all__ = [
     "ClearVisibilityOverride",
     "Deadline",
     "DeadlineExceededError",
+    "EvaluationPhase",
     "Filesystem",
     "FilesystemError",
     "HostFilesystem",

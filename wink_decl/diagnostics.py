@@ -21,17 +21,27 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final, Literal
 
+# DiagnosticCode, JSONPath and close_matches are re-exported: the schema imports only this
+# module of the package, and what it reports with lives here or below.
+from wink_decl.diagnostic_codes import DiagnosticCode, code_of
+from wink_decl.errors import WinkDeclError
+from wink_decl.json_path import JSONPath
+from wink_decl.suggestions import close_matches
+
 __all__ = [
     "LONGEST_TEXT",
     "SHOWN_PER_LINE",
     "WINDOW",
     "Diagnostic",
     "DiagnosticBag",
+    "DiagnosticCode",
     "DiagnosticError",
+    "JSONPath",
     "Severity",
     "Span",
     "as_hint",
     "clip",
+    "close_matches",
     "printable",
     "render_json",
     "render_json_array",
@@ -78,8 +88,11 @@ class Diagnostic:
 
     message: str
     span: Span | None
-    code: str
-    """A stable identifier such as ``unknown-key`` or ``yaml-syntax``, for tools and tests."""
+    code: DiagnosticCode | str
+    """A stable identifier such as ``unknown-key`` or ``yaml-syntax``, for tools and tests.
+
+    The package writes only ``DiagnosticCode`` members; a plain string is for diagnostics
+    made outside it (a caller's own checks reported alike)."""
     severity: Severity = "error"
     expected: str | None = None
     hint: str | None = None
@@ -139,7 +152,7 @@ class Diagnostic:
         return cls(
             message=str(data["message"]),
             span=span,
-            code=str(data["code"]),
+            code=code_of(str(data["code"])),
             severity="warning" if data["severity"] == "warning" else "error",
             expected=data["expected"],
             hint=data["hint"],
@@ -160,7 +173,7 @@ def as_hint(text: str) -> str:
     return text.removesuffix(".") if not text.endswith("..") else text
 
 
-class DiagnosticError(Exception):
+class DiagnosticError(WinkDeclError, ValueError):
     """Raised by API entry points when input has errors; carries every diagnostic found."""
 
     def __init__(self, diagnostics: Sequence[Diagnostic]) -> None:

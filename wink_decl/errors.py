@@ -7,18 +7,32 @@ WinkDeclError
 │   ├── PromptRenderError            rendering failed (missing param, bad visibility)
 │   └── ToolValidationError          tool arguments or a tool result are invalid
 ├── VisibilityExpansionRequired      the loop must restart with sections expanded
-├── PromptEvaluationError            evaluation cannot continue (provider, deadline)
+├── PromptEvaluationError            (prompt_name, phase) evaluation cannot continue
 │   └── ProviderError                (kind, status, hint) the model provider refused or failed
-├── DeadlineExceededError            a deadline passed before a tool could run
+├── DeadlineExceededError            + TimeoutError: a deadline passed before a tool could run
+├── DiagnosticError                  + ValueError: (diagnostics) input has errors
+├── LimitSettingError                + ValueError: (limits) a limit set to a wrong value
+├── PluginLoadError                  (plugins) importing an entry point failed
+├── UsageError                       (cli) a command line that cannot be run: exit status 2
+├── NullValueError                   + ValueError: (cli) TOML cannot write a null
+├── NotAFileError                    + OSError: (loader) a prompt file that is not a regular file
+├── FileTooLargeError                + OSError: (loader) a file past its byte limit
 └── FilesystemError                  (runtime.filesystem) a tool's file operation failed
-    ├── PathOutsideRootError         the path leaves the filesystem root
-    └── FileNotFoundInFilesystemError
+    ├── PathOutsideRootError         + ValueError: the path leaves the filesystem root
+    └── FileNotFoundInFilesystemError  + LookupError: the file or folder does not exist
 ```
+
+``+ X``: the built-in a caller would catch is mixed in. ``PromptError`` has none on purpose:
+the runtime and the compiler catch ``ValueError`` around user code (dataclass constructors,
+``inspect.signature``), and a prompt error raised there must not be taken for one.
+The package's private signals (``Stop`` and the like) derive from ``WinkDeclError`` too, so
+``except WinkDeclError`` never lets one of the package's own exceptions through.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
+from enum import StrEnum
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Literal, TypeAlias
 
@@ -27,6 +41,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "DeadlineExceededError",
+    "EvaluationPhase",
     "PromptError",
     "PromptEvaluationError",
     "PromptRenderError",
@@ -97,10 +112,37 @@ class VisibilityExpansionRequired(WinkDeclError):  # noqa: N818  # the spec's na
         self.section_keys = section_keys
 
 
+class EvaluationPhase(StrEnum):
+    """Where an evaluation stopped (``PromptEvaluationError.phase``); values as written in JSON."""
+
+    UNKNOWN = ""
+    """Not said (the default)."""
+    PROVIDER = "provider"
+    """The model provider refused or failed."""
+    TOOL = "tool"
+    """A tool could not run, or ran past the deadline."""
+    OUTPUT = "output"
+    """The model's answer did not fit the declared output."""
+    DEADLINE = "deadline"
+    """The evaluation's deadline passed."""
+    BUDGET = "budget"
+    """The evaluation's budget (turns, tokens) was spent."""
+    LOOP = "loop"
+    """The loop ended without an answer."""
+    DISCLOSURE = "disclosure"
+    """Sections kept asking to be expanded."""
+
+
 class PromptEvaluationError(WinkDeclError):
     """Evaluation of a prompt could not continue (provider failure, deadline, budget)."""
 
-    def __init__(self, message: str, *, prompt_name: str = "", phase: str = "") -> None:
+    def __init__(
+        self,
+        message: str,
+        *,
+        prompt_name: str = "",
+        phase: EvaluationPhase = EvaluationPhase.UNKNOWN,
+    ) -> None:
         super().__init__(message)
         self.message = message
         self.prompt_name = prompt_name
@@ -139,11 +181,11 @@ class ProviderError(PromptEvaluationError):
         hint: str | None = None,
         prompt_name: str = "",
     ) -> None:
-        super().__init__(message, prompt_name=prompt_name, phase="provider")
+        super().__init__(message, prompt_name=prompt_name, phase=EvaluationPhase.PROVIDER)
         self.kind: ProviderErrorKind = kind
         self.status = status
         self.hint = hint
 
 
-class DeadlineExceededError(WinkDeclError):
+class DeadlineExceededError(WinkDeclError, TimeoutError):
     """The evaluation deadline passed."""

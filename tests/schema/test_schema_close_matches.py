@@ -8,8 +8,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from wink_decl.schema._walk import Place, place_of
-from wink_decl.schema._words import close_matches
 from wink_decl.schema.model import PromptDocument, SectionDoc
+from wink_decl.suggestions import close_matches
 
 WORDS = st.text(alphabet="abcdeklmnorst_-0é", max_size=12)
 

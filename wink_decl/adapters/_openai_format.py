@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from wink_decl.adapters._shared import provider_error
+from wink_decl.errors import WinkDeclError
 from wink_decl.runtime.provider import (
     OutputFormat,
     ProviderMessage,
@@ -134,7 +135,7 @@ _STRICT_KEYWORDS = frozenset(
 """Keywords OpenAI's strict mode accepts (of those our schemas use); any other means no strict."""
 
 
-class _NotStrict(Exception):  # noqa: N818  # a signal inside strict_schema, never raised out
+class _NotStrict(WinkDeclError):  # noqa: N818  # a signal inside strict_schema, never raised out
     """Strict mode would change what the schema means."""
 
 

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from wink_decl.errors import PromptEvaluationError
+from wink_decl.errors import EvaluationPhase, PromptEvaluationError
 from wink_decl.runtime.adapter import ProviderAdapter
 from wink_decl.runtime.provider import (
     ProviderReply,
@@ -83,7 +83,7 @@ class ScriptedAdapter(ProviderAdapter):
         if self._position >= len(self._turns):
             raise PromptEvaluationError(
                 f"The script has no turn left: all {len(self._turns)} turns were replayed.",
-                phase="provider",
+                phase=EvaluationPhase.PROVIDER,
             )
         turn = self._turns[self._position]
         self._position += 1

@@ -22,8 +22,10 @@ from wink_decl.cli._run import COMMAND as RUN
 from wink_decl.cli._schema import COMMAND as SCHEMA
 from wink_decl.cli._secrets import redact_environment_secrets
 from wink_decl.cli._tools import COMMAND as TOOLS
-from wink_decl.cli._usage import UsageError, did_you_mean
+from wink_decl.cli._usage import UsageError
 from wink_decl.cli._validate import COMMAND as VALIDATE
+from wink_decl.errors import WinkDeclError
+from wink_decl.suggestions import did_you_mean
 
 __all__ = ["COMMANDS", "main", "run"]
 
@@ -64,7 +66,7 @@ Plugin code (handlers, predicates, policies) is imported by render, tools, compi
 by validate --import-plugins; validate and plugins read package metadata only."""
 
 
-class _Shown(Exception):  # noqa: N818  # not an error: help or version text to print, then exit 0
+class _Shown(WinkDeclError):  # noqa: N818  # not an error: help or version text to print, then exit 0
     """Raised by ``--help`` and ``--version`` so the frame prints ``text`` and exits 0."""
 
     def __init__(self, text: str) -> None:

@@ -15,6 +15,7 @@ from wink_decl.cli._writers._comments import comment_lines, find_schema_ref, sch
 from wink_decl.cli._writers._files import already_exists, not_written
 from wink_decl.cli._writers._toml import NullValueError, to_toml
 from wink_decl.cli._writers._yaml import to_yaml
+from wink_decl.diagnostic_codes import DiagnosticCode
 from wink_decl.diagnostics import Diagnostic, render_text
 from wink_decl.loader import LoadedFile, detect_format, load_file
 from wink_decl.loader.api import Format
@@ -139,7 +140,7 @@ def _null(file: LoadedFile, path: tuple[str | int, ...]) -> Diagnostic:
     return Diagnostic(
         message="This value is empty (null), and TOML has no way to write an empty value.",
         span=file.source_map.value_span(path),
-        code="null-in-toml",
+        code=DiagnosticCode.NULL_IN_TOML,
         expected="a text, number, true/false, list or mapping",
         hint="Write a value here, or remove the entry, then convert again.",
         path=file.path,

@@ -12,7 +12,7 @@ from typing import Any, cast
 from wink_decl.cli._command import Console
 from wink_decl.cli._params_file import ParamsFile, load_params_file
 from wink_decl.cli._prompt import add_file_options, compile_prompt, limits_from, report
-from wink_decl.cli._usage import UsageError, closest, did_you_mean
+from wink_decl.cli._usage import UsageError
 from wink_decl.compiler import (
     CompiledPrompt,
     CompileResult,
@@ -20,10 +20,12 @@ from wink_decl.compiler import (
     make_params,
     unknown_param,
 )
+from wink_decl.diagnostic_codes import DiagnosticCode
 from wink_decl.diagnostics import Diagnostic, DiagnosticError
 from wink_decl.runtime.prompt import RenderedPrompt
 from wink_decl.runtime.visibility import SectionPath, SectionVisibility
 from wink_decl.schema import fits_type, type_words
+from wink_decl.suggestions import close_matches, did_you_mean
 
 __all__ = ["BoundPrompt", "add_render_options", "bind_from_args", "render_from_args"]
 
@@ -155,7 +157,7 @@ class _Inputs:
             self.failed[name] = Diagnostic(
                 f"Param '{name}' must be {expected}, not {json.dumps(value)}.",
                 source.value_span(name),
-                "param-value",
+                DiagnosticCode.PARAM_VALUE,
                 hint=_enum_hint(spec, value),
                 path=source.path,
             )
@@ -173,7 +175,7 @@ class _Inputs:
         self.failed[name] = Diagnostic(
             f"--param {name}={text}: expected {expected}",
             None,
-            "param-value",
+            DiagnosticCode.PARAM_VALUE,
             hint=_enum_hint(spec, text),
             path=self.prompt.source,
         )
@@ -188,7 +190,7 @@ class _Inputs:
             return make_params(self.prompt, given, missing_hint=_MISSING_HINT)
         except DiagnosticError as error:
             self.problems.extend(
-                d for d in error.diagnostics if not (self.failed and d.code == "param")
+                d for d in error.diagnostics if not (self.failed and d.code == DiagnosticCode.PARAM)
             )
             return ()
 
@@ -250,13 +252,13 @@ def _overrides(
         node = template.find(key)
         if node is None:
             known = [n.dotted for n in nodes]
-            match = closest(key.lower(), known)
+            match = next(iter(close_matches(key.lower(), known, most=1)), None)
             problems.append(
                 Diagnostic(
                     f"--open {key}: the prompt has no such section."
                     + (f" Did you mean '{match}'?" if match else ""),
                     None,
-                    "unknown-section",
+                    DiagnosticCode.UNKNOWN_SECTION,
                     expected="a dotted section key: " + ", ".join(known),
                     path=prompt.source,
                 )

@@ -16,6 +16,7 @@ from typing import Any, cast
 
 from wink_decl.cli._paths import existing_path
 from wink_decl.cli._usage import UsageError
+from wink_decl.diagnostic_codes import DiagnosticCode
 from wink_decl.diagnostics import Diagnostic, Span
 from wink_decl.limits import DEFAULT_LIMITS, Limits
 from wink_decl.loader import SourceMap, detect_format, load_text, read_bytes, read_problem
@@ -93,7 +94,7 @@ def load_params_file(text: str, limits: Limits = DEFAULT_LIMITS) -> ParamsFile:
 
 def _for_params(diagnostic: Diagnostic) -> Diagnostic:
     """The loader words "not a mapping" for prompt files; say what a params file needs."""
-    if diagnostic.code != "not-a-mapping":
+    if diagnostic.code != DiagnosticCode.NOT_A_MAPPING:
         return diagnostic
     found = diagnostic.message.split(";", 1)[0]
     return _not_a_mapping(diagnostic.file, diagnostic.span, found)
@@ -106,7 +107,7 @@ def _load_json(content: bytes, shown: str, limits: Limits) -> ParamsFile:
         problem = Diagnostic(
             f"This file is not UTF-8 text: byte {error.start + 1} cannot be decoded.",
             None,
-            "encoding",
+            DiagnosticCode.ENCODING,
             path=shown,
         )
         return ParamsFile(shown, diagnostics=(problem,))
@@ -122,7 +123,7 @@ def _load_json(content: bytes, shown: str, limits: Limits) -> ParamsFile:
         problem = Diagnostic(
             f"This file is not valid JSON: {error.msg[:1].lower()}{error.msg[1:]}.",
             Span(shown, error.lineno, error.colno),
-            "json-syntax",
+            DiagnosticCode.JSON_SYNTAX,
         )
         return ParamsFile(shown, diagnostics=(problem,), sources=sources)
     if keys.failed:
@@ -192,7 +193,7 @@ def _json_key_problem(text: str, shown: str, max_key_length: int) -> Diagnostic:
             return Diagnostic(
                 f"Key '{key}' appears twice in this object (first on line {first_line}).",
                 _span(text, shown, start, end),
-                "duplicate-key",
+                DiagnosticCode.DUPLICATE_KEY,
                 expected="each key once in an object",
                 hint="Remove one of the two.",
             )
@@ -211,7 +212,7 @@ def _not_a_mapping(shown: str, span: Span | None, found: str) -> Diagnostic:
     return Diagnostic(
         f"{found}; a params file must map param names to their values.",
         span,
-        "params-file",
+        DiagnosticCode.PARAMS_FILE,
         expected="a mapping such as 'language: Python', or a JSON object",
         path=shown,
     )

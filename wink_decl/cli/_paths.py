@@ -9,9 +9,10 @@ from pathlib import Path
 from typing import cast
 
 from wink_decl._atomic import write_atomically
-from wink_decl.cli._usage import UsageError, closest
+from wink_decl.cli._usage import UsageError
 from wink_decl.compiler import PROMPT_SUFFIXES, find_prompt_files
 from wink_decl.loader import load_file
+from wink_decl.suggestions import close_matches
 
 __all__ = [
     "configured_root",
@@ -31,7 +32,7 @@ def existing_path(text: str) -> Path:
         return path
     parent = path.parent
     siblings = sorted(p.name for p in parent.iterdir()) if parent.is_dir() else []
-    match = closest(path.name, siblings)
+    match = next(iter(close_matches(path.name, siblings, most=1)), None)
     hint = None if match is None else f"did you mean '{parent / match}'?"
     raise UsageError(f"no such file or folder: '{text}'", hint=hint)
 

@@ -7,10 +7,11 @@ from collections.abc import Iterable, Mapping
 
 from wink_decl.cli._command import Console
 from wink_decl.cli._paths import prompt_file, root_finder
-from wink_decl.cli._usage import UsageError, did_you_mean
+from wink_decl.cli._usage import UsageError
 from wink_decl.compiler import CompileResult, compile_file
 from wink_decl.diagnostics import Diagnostic, render_text
 from wink_decl.limits import DEFAULT_LIMITS, Limits, LimitSettingError
+from wink_decl.suggestions import did_you_mean
 
 __all__ = ["add_file_options", "add_limit_option", "compile_prompt", "limits_from", "report"]
 

@@ -16,9 +16,9 @@ from wink_decl.cli._prompt import report
 from wink_decl.cli._run_progress import Progress
 from wink_decl.cli._secrets import secrets_from_environment
 from wink_decl.cli._transcript import Transcript, usage_record
-from wink_decl.cli._usage import UsageError, did_you_mean
+from wink_decl.cli._usage import UsageError
 from wink_decl.compiler import bind_plugins
-from wink_decl.errors import PromptEvaluationError, ProviderError
+from wink_decl.errors import EvaluationPhase, PromptEvaluationError, ProviderError
 from wink_decl.runtime.adapter import PromptResponse, ProviderAdapter
 from wink_decl.runtime.budget import Budget
 from wink_decl.runtime.deadline import Deadline
@@ -34,13 +34,14 @@ from wink_decl.runtime.prompt import Prompt
 from wink_decl.runtime.provider import TokenUsage
 from wink_decl.runtime.serde import dump
 from wink_decl.runtime.session import ModelResponded, Session, SetVisibilityOverride
+from wink_decl.suggestions import did_you_mean
 
 __all__ = ["COMMAND"]
 
 _HINTS = {
-    "deadline": "allow more time with --timeout",
-    "budget": "allow more model turns with --max-turns",
-    "loop": "allow more model turns with --max-turns",
+    EvaluationPhase.DEADLINE: "allow more time with --timeout",
+    EvaluationPhase.BUDGET: "allow more model turns with --max-turns",
+    EvaluationPhase.LOOP: "allow more model turns with --max-turns",
 }
 
 
@@ -183,7 +184,7 @@ def _within(seconds: float | None, work: Callable[[], PromptResponse]) -> Prompt
     if not outcome:
         raise PromptEvaluationError(
             f"The run did not finish within --timeout {seconds:g} seconds; it was stopped.",
-            phase="deadline",
+            phase=EvaluationPhase.DEADLINE,
         )
     result = outcome[0]
     if isinstance(result, BaseException):

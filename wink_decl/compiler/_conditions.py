@@ -7,6 +7,7 @@ from typing import Any, cast
 
 from wink_decl.compiler._context import CompileContext
 from wink_decl.compiler._lazy import LazyPredicate
+from wink_decl.diagnostic_codes import DiagnosticCode
 from wink_decl.loader import JSONPath
 from wink_decl.runtime._keys import did_you_mean
 
@@ -86,7 +87,7 @@ def _known(ctx: CompileContext, path: JSONPath, name: str, params: Mapping[str, 
     declared = ", ".join(params) or "none"
     suggestion = did_you_mean(name, params)
     ctx.error(
-        "unknown-param",
+        DiagnosticCode.UNKNOWN_PARAM,
         f"Condition uses param '{name}', which is not declared.",
         ctx.span(path),
         expected=f"a declared param ({declared})",

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 
+from wink_decl.diagnostic_codes import DiagnosticCode
 from wink_decl.diagnostics import Diagnostic
 
 __all__ = ["outside_root"]
@@ -34,7 +35,7 @@ def outside_root(file_path: str, root: str, shown: str) -> Diagnostic | None:
         message="This file is a symbolic link to a file outside the prompt root, so it is "
         "not read.",
         span=None,
-        code="outside-root",
+        code=DiagnosticCode.OUTSIDE_ROOT,
         expected="a prompt file whose real path lies inside the prompt root",
         hint="Replace the link with the file itself, or choose a prompt root that holds "
         "what it links to (--root).",

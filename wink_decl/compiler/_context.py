@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from wink_decl.diagnostics import Diagnostic, DiagnosticBag, Span
+from wink_decl.diagnostics import Diagnostic, DiagnosticBag, DiagnosticCode, Span
 
 if TYPE_CHECKING:
     from wink_decl.loader import JSONPath, LoadedFile, LoadResult
@@ -71,7 +71,7 @@ class CompileContext:
 
     def error(
         self,
-        code: str,
+        code: DiagnosticCode,
         message: str,
         span: Span,
         *,
@@ -93,7 +93,7 @@ class CompileContext:
             )
         )
 
-    def refused(self, code: str, message: str, span: Span) -> None:
+    def refused(self, code: DiagnosticCode, message: str, span: Span) -> None:
         """The runtime refused what the checks passed: a safety net, quiet after schema errors."""
         if self.schema_ok:
             self.error(code, message, span)

@@ -21,6 +21,7 @@ from wink_decl.compiler._policies import PolicyCompiler
 from wink_decl.compiler._sections import SectionBudget, SectionScope, compile_section
 from wink_decl.compiler._stamp import IncludeState, digest, stamp_of
 from wink_decl.compiler._tools import compile_tool
+from wink_decl.diagnostic_codes import DiagnosticCode
 from wink_decl.diagnostics import Diagnostic, Span, clip, some_of
 from wink_decl.errors import PromptValidationError
 from wink_decl.limits import DEFAULT_LIMITS, Limits
@@ -145,7 +146,7 @@ class Includer:
         """False, reported, when the include leaves the root, closes a cycle or nests too deep."""
         if not here[0].is_relative_to(root):
             ctx.error(
-                "include-outside-root",
+                DiagnosticCode.INCLUDE_OUTSIDE_ROOT,
                 f"Include '{clip(reference)}' points outside the prompt root.",
                 span,
                 hint="included files must live under the folder the prompts are loaded from",
@@ -153,12 +154,12 @@ class Includer:
             return False
         chain = " -> ".join(clip(shown) for shown in [*(s for _, s in self._stack), reference])
         if any(key == here for key, _ in self._stack):
-            ctx.error("include-cycle", f"Includes form a cycle: {chain}.", span)
+            ctx.error(DiagnosticCode.INCLUDE_CYCLE, f"Includes form a cycle: {chain}.", span)
             return False
         limit = self.limits.max_include_depth
         if len(self._stack) >= limit:
             ctx.error(
-                "include-depth",
+                DiagnosticCode.INCLUDE_DEPTH,
                 f"Includes nest more than {limit} deep here: {chain}.",
                 span,
                 expected=f"includes at most {limit} deep (max_include_depth)",
@@ -176,7 +177,7 @@ class Includer:
         included = self._files[target]
         if included is None:  # at every include of it, not only the first
             ctx.error(
-                "include-invalid",
+                DiagnosticCode.INCLUDE_INVALID,
                 f"Included file '{clip(shown)}' has errors (listed with it).",
                 ctx.span(path),
             )
@@ -188,7 +189,7 @@ class Includer:
         if len(self._files) >= self.limits.max_include_files:
             limit = self.limits.max_include_files
             ctx.error(
-                "include-files",
+                DiagnosticCode.INCLUDE_FILES,
                 f"Included file '{clip(shown)}' would be file {limit + 1} that this prompt's "
                 f"includes read, past the limit of {limit}.",
                 span,
@@ -202,7 +203,11 @@ class Includer:
         before = stamp_of(target)
         if not target.is_file():
             self.states.setdefault(target, IncludeState(before, None))
-            ctx.error("include-missing", f"Included file '{clip(shown)}' {_why(target)}.", span)
+            ctx.error(
+                DiagnosticCode.INCLUDE_MISSING,
+                f"Included file '{clip(shown)}' {_why(target)}.",
+                span,
+            )
             return False
         shown_path = _display(target)
         try:
@@ -243,7 +248,7 @@ class Includer:
         found = self._find(included, dotted)
         if isinstance(found, _Missing):
             ctx.error(
-                "include-section",
+                DiagnosticCode.INCLUDE_SECTION,
                 f"'{included.file.path}' has no section '{clip(dotted)}'.",
                 ctx.span(path),
                 expected=found.expected,
@@ -255,7 +260,7 @@ class Includer:
         compiled = compile_section(included.ctx, section_path, section_data, inner, parent)
         if compiled is None and not self.budget.spent:
             ctx.error(
-                "include-invalid",
+                DiagnosticCode.INCLUDE_INVALID,
                 f"Included section '{clip(dotted)}' has errors (listed with it).",
                 ctx.span(path),
             )

@@ -11,6 +11,7 @@ from __future__ import annotations
 import math
 from typing import Final, cast
 
+from wink_decl.diagnostic_codes import DiagnosticCode
 from wink_decl.diagnostics import Diagnostic, Span, clip, source_lines
 from wink_decl.loader import JSONPath, LoadedFile
 
@@ -78,7 +79,7 @@ def _problem(file: LoadedFile, lines: list[str], path: JSONPath, value: float) -
         else:
             message = f"'{written}' is too large: it reads as infinity, which JSON cannot write."
         expected = "a finite number"
-    return Diagnostic(message, span, "number", expected=expected, hint=_HINT)
+    return Diagnostic(message, span, DiagnosticCode.NUMBER, expected=expected, hint=_HINT)
 
 
 def _written(lines: list[str], span: Span) -> str:

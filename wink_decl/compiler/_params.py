@@ -6,6 +6,7 @@ import dataclasses
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, cast
 
+from wink_decl.diagnostic_codes import DiagnosticCode
 from wink_decl.diagnostics import Diagnostic, DiagnosticError, Span
 from wink_decl.errors import ToolValidationError
 from wink_decl.runtime._keys import did_you_mean
@@ -49,7 +50,7 @@ def make_params(
                 Diagnostic(
                     f"Params do not fit their declarations: {error.message}",
                     None,
-                    "param",
+                    DiagnosticCode.PARAM,
                     path=prompt.source,
                 )
             ]
@@ -63,7 +64,7 @@ def unknown_param(name: str, declared: Sequence[str], span: Span | None, path: s
     return Diagnostic(
         f"Unknown param '{name}'.{did_you_mean(name, declared)}",
         span,
-        "unknown-param",
+        DiagnosticCode.UNKNOWN_PARAM,
         expected=f"one of the declared params ({known})",
         path=path,
     )
@@ -82,7 +83,7 @@ def _missing(
                 Diagnostic(
                     f"Param '{field.name}' has no value and no default.",
                     prompt.param_spans.get(field.name),
-                    "missing-param",
+                    DiagnosticCode.MISSING_PARAM,
                     hint=hint.format(name=field.name),
                     path=prompt.source,
                 )

@@ -7,6 +7,7 @@ from typing import Any
 
 from wink_decl.compiler._context import CompileContext
 from wink_decl.compiler._lazy import LazyPolicy, LazyPredicate
+from wink_decl.diagnostic_codes import DiagnosticCode
 from wink_decl.loader import JSONPath
 from wink_decl.plugins import POLICIES, PREDICATES, PluginCatalog, PluginProblem
 from wink_decl.runtime._keys import did_you_mean
@@ -47,13 +48,7 @@ class PolicyCompiler:
         """A predicate plugin, resolved from package metadata (imported on first use)."""
         found = self._catalog.resolve(PREDICATES, name)
         if isinstance(found, PluginProblem):
-            ctx.error(
-                found.code,
-                found.message,
-                ctx.span(path),
-                hint=found.hint,
-                suggestions=found.suggestions,
-            )
+            ctx.bag.add(found.to_diagnostic(ctx.span(path)))
             return None
         predicate = LazyPredicate(self._catalog, found, ctx.span(path))
         self.plugins.append(predicate)
@@ -69,9 +64,7 @@ class PolicyCompiler:
         found = self._catalog.resolve(POLICIES, str(config["name"]))
         span = ctx.span((*path, "name"))
         if isinstance(found, PluginProblem):
-            ctx.error(
-                found.code, found.message, span, hint=found.hint, suggestions=found.suggestions
-            )
+            ctx.bag.add(found.to_diagnostic(span))
             return None
         policy = LazyPolicy(self._catalog, found, dict(config.get("config", {})), span)
         self.plugins.append(policy)
@@ -106,7 +99,7 @@ class PolicyCompiler:
         if not declaring and not named & set(self._tools):
             names = ", ".join(sorted(named))
             ctx.error(
-                "unused-policy",
+                DiagnosticCode.UNUSED_POLICY,
                 f"read_before_write watches tools this prompt does not declare: {names}."
                 if named
                 else "read_before_write watches no tools.",
@@ -127,7 +120,7 @@ class PolicyCompiler:
             suggestion = did_you_mean(name, self._tools)
             span = ctx.key_span((*path, name)) if key else ctx.span(path)
             ctx.error(
-                "unknown-tool",
+                DiagnosticCode.UNKNOWN_TOOL,
                 f"Policy names tool '{name}', which is not declared under tools:.",
                 span,
                 expected=f"a declared tool ({', '.join(self._tools) or 'none are declared'})",

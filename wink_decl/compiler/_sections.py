@@ -11,6 +11,7 @@ from typing import Any, cast
 from wink_decl.compiler._conditions import Check, compile_condition
 from wink_decl.compiler._context import CompileContext
 from wink_decl.compiler._lazy import LazyPredicate
+from wink_decl.diagnostic_codes import DiagnosticCode
 from wink_decl.diagnostics import clip, some_of
 from wink_decl.errors import PromptValidationError
 from wink_decl.limits import DEFAULT_LIMITS
@@ -88,7 +89,7 @@ class SectionBudget:
             message = f"This section is past the limit of {limit:,} sections per prompt."
             hint = "split the prompt, or raise the limit"
         ctx.error(
-            "too-many-sections",
+            DiagnosticCode.TOO_MANY_SECTIONS,
             message,
             ctx.span(path),
             expected=f"at most {limit:,} sections, includes expanded (max_sections)",
@@ -178,7 +179,7 @@ def _unique(
         (*here, "key") if "key" in data else (*here, "include" if "include" in data else "title")
     )
     ctx.error(
-        "duplicate-section",
+        DiagnosticCode.DUPLICATE_SECTION,
         f"Two sections here have the key '{key}'.",
         ctx.span(where),
         hint=f"the first is on line {ctx.span(first).line}; give each sibling its own key",
@@ -247,7 +248,7 @@ def _build(
             accepts_overrides=bool(data.get("accepts_overrides", True)),
         )
     except PromptValidationError as error:  # a safety net: the checks above should catch it
-        ctx.refused("section", error.message, ctx.span(path))
+        ctx.refused(DiagnosticCode.SECTION, error.message, ctx.span(path))
         return None
 
 
@@ -308,7 +309,7 @@ def _check_placeholders(
         compiled = compile_text(text, where="text")
     except PromptValidationError:
         ctx.error(
-            "placeholder",
+            DiagnosticCode.PLACEHOLDER,
             "A '$' here does not start a placeholder.",
             ctx.find_in_value(path, _STRAY_DOLLAR),
             expected="$name or ${name} for a param, $$ for a literal '$'",
@@ -322,7 +323,7 @@ def _check_placeholders(
         suggestion = scope.budget.suggest(name, params)
         needle = "${" + name + "}" if "${" + name + "}" in text else "$" + name
         ctx.error(
-            "unknown-param",
+            DiagnosticCode.UNKNOWN_PARAM,
             f"Placeholder '{clip(needle)}' is not a declared param.",
             ctx.find_in_value(path, needle),
             expected=f"a declared param ({declared})",
@@ -369,7 +370,7 @@ def _tools(
         here = (*path, "tools", index)
         if name in listed:  # the runtime refuses it too, but without a line to point at
             ctx.error(
-                "duplicate-tool",
+                DiagnosticCode.DUPLICATE_TOOL,
                 f"Tool '{name}' is listed twice in this section.",
                 ctx.span(here),
                 hint="list each tool once",
@@ -381,7 +382,7 @@ def _tools(
             suggestion = scope.budget.suggest(name, scope.tools)
             declared = some_of(list(scope.tools)) or "none are declared"
             ctx.error(
-                "unknown-tool",
+                DiagnosticCode.UNKNOWN_TOOL,
                 f"Tool '{name}' is not declared under tools:.",
                 ctx.span(here),
                 expected=f"a declared tool ({declared})",
@@ -393,7 +394,7 @@ def _tools(
         owner = scope.tool_owner.setdefault(name, dotted)
         if owner != dotted:
             ctx.error(
-                "duplicate-tool",
+                DiagnosticCode.DUPLICATE_TOOL,
                 f"Tool '{name}' is already offered by section '{owner}'.",
                 ctx.span(here),
                 hint="a tool belongs to one section; keep it where the model reads about it",

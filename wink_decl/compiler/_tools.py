@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any, cast
 from wink_decl.compiler._context import CompileContext
 from wink_decl.compiler._lazy import LazyHandler, LazyTool
 from wink_decl.compiler._types import FieldSpec, make_dataclass_for, spec_from_data
+from wink_decl.diagnostic_codes import DiagnosticCode
 from wink_decl.errors import PromptValidationError, ToolValidationError
 from wink_decl.loader import JSONPath
 from wink_decl.plugins import (
@@ -118,7 +119,7 @@ def _lazy_tool(
             complete=complete,
         )
     except PromptValidationError as error:
-        ctx.refused("tool", error.message, ctx.key_span(path))
+        ctx.refused(DiagnosticCode.TOOL, error.message, ctx.key_span(path))
         return None
 
 
@@ -133,7 +134,7 @@ def _complete(
     """The typed tool, its handler imported; None when it cannot be made (reported)."""
     problem = handler.resolve()
     if problem is not None:
-        ctx.error("handler", problem, ctx.span((*path, "handler")))
+        ctx.error(DiagnosticCode.HANDLER, problem, ctx.span((*path, "handler")))
         return None
     types = _handler_types(ctx, path, handler, declared)
     if types is None:
@@ -158,7 +159,7 @@ def _handler_types(
         params = handler_params_type(handler.target)
     if params is None:
         ctx.error(
-            "handler",
+            DiagnosticCode.HANDLER,
             f"Handler '{handler.entry.name}' does not annotate its params with a dataclass.",
             ctx.span((*path, "handler")),
             hint="declare the tool's fields under params:",
@@ -190,7 +191,7 @@ def _build(
             writes=_text(data.get("writes")),
         )
     except PromptValidationError as error:
-        ctx.refused("tool", error.message, ctx.key_span(path))
+        ctx.refused(DiagnosticCode.TOOL, error.message, ctx.key_span(path))
         return None
 
 
@@ -231,7 +232,7 @@ def _check_paths(
             if not params:
                 hint = f"give the tool a param that holds the path, or remove {role}:"
             ctx.error(
-                "unknown-param",
+                DiagnosticCode.UNKNOWN_PARAM,
                 f"{where}, which it does not take.",
                 span,
                 expected=f"one of its params ({', '.join(params) or 'it takes none'})",
@@ -245,7 +246,7 @@ def _check_paths(
             strings = [p for p, t in params.items() if t == "string"]
             article = "an" if kind[0] in "aeiou" else "a"
             ctx.error(
-                "param-type",
+                DiagnosticCode.PARAM_TYPE,
                 f"{where}, which is {article} {kind}, not a string.",
                 span,
                 expected=f"a string param ({', '.join(strings) or 'it has none'})",
@@ -264,13 +265,7 @@ def _handler(
 ) -> LazyHandler | None:
     found = catalog.resolve(HANDLERS, reference)
     if isinstance(found, PluginProblem):
-        ctx.error(
-            found.code,
-            found.message,
-            ctx.span(path),
-            hint=found.hint,
-            suggestions=found.suggestions,
-        )
+        ctx.bag.add(found.to_diagnostic(ctx.span(path)))
         return None
     return LazyHandler(catalog, found, tool, ctx.span(path))
 
@@ -290,7 +285,7 @@ def _examples(
         output = item.get("output")
         if result_type is None and output is not None:
             ctx.error(
-                "example",
+                DiagnosticCode.EXAMPLE,
                 "This example has an output, but the tool declares no result.",
                 ctx.key_span((*here, "output")),
                 hint="declare the result fields under result:, or remove the output",
@@ -343,7 +338,7 @@ def _parse_input(ctx: CompileContext, path: JSONPath, kind: type, data: object) 
         return _REFUSED if parsed is None else parsed
     if data:
         ctx.error(
-            "example",
+            DiagnosticCode.EXAMPLE,
             "This example has an input, but the tool takes no params.",
             ctx.span(path),
             hint="leave the input empty: input: {}",
@@ -357,7 +352,7 @@ def _parse_part(ctx: CompileContext, path: JSONPath, kind: type, data: object) -
         parsed = cast("object", parse(kind, data))
     except ToolValidationError as error:
         ctx.error(
-            "example",
+            DiagnosticCode.EXAMPLE,
             f"This example does not fit the declared fields: {error.message}",
             ctx.span(path),
         )

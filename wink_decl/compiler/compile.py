@@ -22,6 +22,7 @@ from wink_decl.compiler._sections import SectionScope, compile_sections
 from wink_decl.compiler._stamp import IncludeState
 from wink_decl.compiler._tools import compile_tool
 from wink_decl.compiler._types import make_dataclass_for, spec_from_data
+from wink_decl.diagnostic_codes import DiagnosticCode
 from wink_decl.diagnostics import Diagnostic, Span, sort_diagnostics
 from wink_decl.errors import PromptValidationError
 from wink_decl.limits import DEFAULT_LIMITS, Limits
@@ -281,7 +282,7 @@ class _Builder:
                 output_type=output_type,
             )
         except PromptValidationError as error:  # a safety net: the checks above should catch it
-            self.ctx.refused("prompt", error.message, Span(self.ctx.file.path, 1, 1))
+            self.ctx.refused(DiagnosticCode.PROMPT, error.message, Span(self.ctx.file.path, 1, 1))
             return None
         registry = {tool.name: tool for tool in template.all_tools()}
         if template.engine.read_section_tool is not None:
@@ -298,7 +299,7 @@ class _Builder:
         if all(KEY_PATTERN.fullmatch(segment) for segment in ns.split("/")):
             return ns
         self.ctx.error(
-            "ns",
+            DiagnosticCode.NS,
             f"The folder path '{ns}' cannot be used as the prompt's ns.",
             Span(self.ctx.file.path, 1, 1),
             hint="add ns: with segments of lowercase letters, digits, '-' or '_' joined by '/'",
@@ -309,7 +310,7 @@ class _Builder:
         for name in tools:
             if name not in scope.tool_owner:
                 self.ctx.error(
-                    "unused-tool",
+                    DiagnosticCode.UNUSED_TOOL,
                     f"Tool '{name}' is declared but no section offers it.",
                     self.ctx.key_span(("tools", name)),
                     severity="warning",
@@ -337,7 +338,11 @@ def bind_plugins(prompt: CompiledPrompt, *, rendering_only: bool = False) -> lis
             continue
         message = plugin.resolve()
         if message is not None:
-            code = "policy" if isinstance(plugin, LazyPolicy) else "predicate"
+            code = (
+                DiagnosticCode.POLICY
+                if isinstance(plugin, LazyPolicy)
+                else DiagnosticCode.PREDICATE
+            )
             problems.append(_binding(message, code, plugin.span, prompt.source))
     return sort_diagnostics(problems)
 
@@ -354,7 +359,7 @@ def _tool_problems(tool: Tool[Any, Any], handler: LazyHandler, source: str) -> l
     if message is None:
         return []
     text = f"Tool '{tool.name}' cannot use handler '{handler.entry.name}': {message}"
-    return [_binding(text, "handler", handler.span, source)]
+    return [_binding(text, DiagnosticCode.HANDLER, handler.span, source)]
 
 
 def _params_mismatch(tool: Tool[Any, Any], handler: LazyHandler) -> str | None:
@@ -370,6 +375,6 @@ def _params_mismatch(tool: Tool[Any, Any], handler: LazyHandler) -> str | None:
     return " ".join(mismatches) if mismatches else None
 
 
-def _binding(message: str, code: str, span: Span | None, source: str) -> Diagnostic:
+def _binding(message: str, code: DiagnosticCode, span: Span | None, source: str) -> Diagnostic:
     hint = "check that the plugin's version matches this prompt, or name another entry point"
     return Diagnostic(message, span, code, hint=hint, path=None if span else source)

@@ -21,6 +21,7 @@ from wink_decl.compiler.compile import (
     compile_file,
     default_catalog,
 )
+from wink_decl.diagnostic_codes import DiagnosticCode
 from wink_decl.diagnostics import Diagnostic, DiagnosticError
 from wink_decl.limits import DEFAULT_LIMITS, Limits
 from wink_decl.loader import read_stamped
@@ -193,7 +194,7 @@ class PromptRegistry:
                 Diagnostic(
                     f"No prompt '{address}' under '{self._root}'.{suggestion}",
                     None,
-                    "unknown-prompt",
+                    DiagnosticCode.UNKNOWN_PROMPT,
                     expected=", ".join(sorted(index)) or "no prompts were found",
                     path=str(self._root),
                 )

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import codecs
 
+from wink_decl.diagnostic_codes import DiagnosticCode
 from wink_decl.diagnostics import Diagnostic, Span
 from wink_decl.loader._limits import too_many_bytes
 
@@ -70,7 +71,7 @@ def _bom(path: str) -> Diagnostic:
     return Diagnostic(
         message="The file starts with a byte-order mark; save it as UTF-8 without BOM.",
         span=Span(path, 1, 1),
-        code="bom",
+        code=DiagnosticCode.BOM,
         expected="UTF-8 text without a byte-order mark",
         hint="In your editor, choose the encoding 'UTF-8' (not 'UTF-8 with BOM') and save.",
     )
@@ -84,7 +85,7 @@ def _invalid_utf8(data: bytes, start: int, path: str) -> Diagnostic:
     return Diagnostic(
         message=f"This file is not valid UTF-8 text (byte 0x{data[start]:02x}).",
         span=Span(path, line, column),
-        code="encoding",
+        code=DiagnosticCode.ENCODING,
         expected="UTF-8 text",
         hint=hint,
     )
@@ -98,7 +99,7 @@ def _unencodable(text: str, start: int, path: str) -> Diagnostic:
             "and cannot be saved as UTF-8."
         ),
         span=Span(path, line, column),
-        code="encoding",
+        code=DiagnosticCode.ENCODING,
         expected="UTF-8 text",
         hint="Remove the character; it usually comes from a broken copy and paste.",
     )

@@ -14,6 +14,8 @@ import os
 import stat
 from collections.abc import Callable
 
+from wink_decl.errors import WinkDeclError
+
 __all__ = ["FileTooLargeError", "NotAFileError", "open_regular", "read_capped", "read_up_to"]
 
 _O_BINARY: int = getattr(os, "O_BINARY", 0)  # Windows translates line breaks without it
@@ -31,7 +33,7 @@ _KINDS: tuple[tuple[Callable[[int], bool], str], ...] = (
 )
 
 
-class NotAFileError(OSError):
+class NotAFileError(WinkDeclError, OSError):
     """The path leads to a folder, a pipe, a device or a socket; it was not read."""
 
     def __init__(self, path: str | os.PathLike[str], mode: int) -> None:
@@ -40,7 +42,7 @@ class NotAFileError(OSError):
         super().__init__(code, f"it is {self.kind}, not a regular file", os.fspath(path))
 
 
-class FileTooLargeError(OSError):
+class FileTooLargeError(WinkDeclError, OSError):
     """The file holds more than the cap; ``size`` is None when it did not say how much."""
 
     def __init__(

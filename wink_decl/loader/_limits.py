@@ -5,6 +5,7 @@ Each names the limit it enforces and, in its hint, the ``--limit`` setting that 
 
 from __future__ import annotations
 
+from wink_decl.diagnostic_codes import DiagnosticCode
 from wink_decl.diagnostics import Diagnostic, Span
 from wink_decl.limits import MAX_DEPTH_CEILING, Limits, raise_setting
 
@@ -41,7 +42,7 @@ def too_many_bytes(
     return Diagnostic(
         message=f"This file is {length} than the limit of {limit:,} bytes.",
         span=Span(path, 1, 1),
-        code="too-large",
+        code=DiagnosticCode.TOO_LARGE,
         expected=f"a file of at most {limit:,} bytes",
         hint=or_raise(advice, name, limit),
     )
@@ -52,7 +53,7 @@ def too_deep(span: Span, limit: int) -> Diagnostic:
     return Diagnostic(
         message=f"Values are nested more than {limit} levels deep here.",
         span=span,
-        code="too-deep",
+        code=DiagnosticCode.TOO_DEEP,
         expected=f"at most {limit} levels of nested mappings and lists",
         hint=or_raise(
             "Flatten the structure: nest mappings and lists less deeply", "max_depth", limit
@@ -66,14 +67,14 @@ def too_many_values(span: Span, limit: int, alias: str | None = None) -> Diagnos
         return Diagnostic(
             message=f"This file holds more than {limit:,} values.",
             span=span,
-            code="too-large",
+            code=DiagnosticCode.TOO_LARGE,
             expected=f"at most {limit:,} values",
             hint=or_raise("Split the prompt into several smaller files", "max_nodes", limit),
         )
     return Diagnostic(
         message=f"The alias '*{alias}' makes this file expand to more than {limit:,} values.",
         span=span,
-        code="too-large",
+        code=DiagnosticCode.TOO_LARGE,
         expected=f"at most {limit:,} values, counting each alias as the values it repeats",
         hint=or_raise(
             "Each alias repeats the whole value it names; use fewer aliases", "max_nodes", limit
@@ -88,7 +89,7 @@ def too_long_key(span: Span, length: int, limit: int, *, dotted: bool = False) -
     return Diagnostic(
         message=f"{what} is {length:,} characters long, more than the limit of {limit:,}.",
         span=span,
-        code="too-long",
+        code=DiagnosticCode.TOO_LONG,
         expected=f"a key of at most {limit:,} characters{counted}",
         hint=or_raise("Use a shorter key", "max_key_length", limit),
     )

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Literal
 
+from wink_decl.diagnostic_codes import DiagnosticCode
 from wink_decl.diagnostics import Diagnostic, Span
 
 Found = Literal["empty", "list", "value"]
@@ -29,7 +30,7 @@ def not_a_mapping(span: Span, found: Found, file_format: Literal["yaml", "toml"]
     return Diagnostic(
         message=f"{_FOUND[found]}; a prompt file must be {shape}.",
         span=span,
-        code="not-a-mapping",
+        code=DiagnosticCode.NOT_A_MAPPING,
         expected=shape,
         hint=_START[file_format],
     )

@@ -7,10 +7,8 @@ from types import MappingProxyType
 from typing import Any, NoReturn
 
 from wink_decl.diagnostics import Span
+from wink_decl.json_path import JSONPath
 from wink_decl.loader._text import LineIndex
-
-JSONPath = tuple[str | int, ...]
-"""Keys and list indices from the document root, such as ``("sections", 1, "title")``."""
 
 SpanTuple = tuple[int, int, int, int]
 """A span without its file: line, column, end line, end column (1-based, end inclusive)."""

@@ -8,7 +8,9 @@ import tomllib
 from collections.abc import Callable, Iterator, Mapping
 from typing import Literal, cast
 
+from wink_decl.diagnostic_codes import DiagnosticCode
 from wink_decl.diagnostics import Diagnostic, Span
+from wink_decl.errors import WinkDeclError
 from wink_decl.loader._limits import Limits, too_deep, too_long_key, too_many_values
 from wink_decl.loader._messages import not_a_mapping
 from wink_decl.loader._source_map import IndexSpan, JSONPath, SourceMap
@@ -23,7 +25,7 @@ Spans = Callable[[JSONPath], Span]
 _DATES = (datetime.datetime, datetime.date, datetime.time)
 
 
-class _Stop(Exception):  # noqa: N818 - a signal that carries its diagnostic
+class _Stop(WinkDeclError):  # noqa: N818 - a signal that carries its diagnostic
     def __init__(self, diagnostic: Diagnostic) -> None:
         super().__init__(diagnostic.message)
         self.diagnostic = diagnostic
@@ -62,7 +64,7 @@ def _refused(found: Found, path: str, lines: LineIndex, limits: Limits) -> Diagn
     return Diagnostic(
         message=f"This number has {found.size:,} digits, more than Python reads ({most:,}).",
         span=span,
-        code="too-long",
+        code=DiagnosticCode.TOO_LONG,
         expected=f"a whole number of at most {most:,} digits",
         hint="Put it in quotes to keep it as text.",
     )

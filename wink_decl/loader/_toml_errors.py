@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
+from wink_decl.diagnostic_codes import DiagnosticCode
 from wink_decl.diagnostics import Diagnostic, Span
 from wink_decl.loader._source_map import JSONPath
 from wink_decl.loader._text import LineIndex, quotable
@@ -169,7 +170,7 @@ def syntax_diagnostic(text: str, path: str, message: str) -> Diagnostic:
     return Diagnostic(
         message=rule.message.format_map(fields),
         span=Span(path, *lines.position(index)),
-        code="toml-syntax",
+        code=DiagnosticCode.TOML_SYNTAX,
         expected=rule.expected.format_map(fields),
         hint=rule.hint.format_map(fields),
     )
@@ -242,7 +243,7 @@ def _conflict(text: str, path: str, lines: LineIndex, problem: str, index: int) 
             message=f"'{written}' was written in full on line {first_line}; it cannot be "
             f"extended here.",
             span=here,
-            code="toml-syntax",
+            code=DiagnosticCode.TOML_SYNTAX,
             expected=f"every key of '{written}' where it is first written",
             hint=f"Move this key to where '{written}' is written, or write all of its keys "
             f"under one [{written}] header.",
@@ -263,7 +264,7 @@ def _conflict(text: str, path: str, lines: LineIndex, problem: str, index: int) 
     return Diagnostic(
         message=message,
         span=here,
-        code="duplicate-key",
+        code=DiagnosticCode.DUPLICATE_KEY,
         expected="each key and each table once",
         hint="Remove one of the two, or merge them into the first.",
     )

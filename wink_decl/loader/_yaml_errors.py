@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from typing import Any, Literal, NamedTuple
 
+from wink_decl.diagnostic_codes import DiagnosticCode
 from wink_decl.diagnostics import Diagnostic, Span
 from wink_decl.loader._text import LineIndex, quotable
 
@@ -207,7 +208,7 @@ def syntax_diagnostic(text: str, path: str, error: Exception) -> Diagnostic:
             return Diagnostic(
                 message=rule.message.format_map(fields),
                 span=Span(path, *lines.position(at)),
-                code="yaml-syntax",
+                code=DiagnosticCode.YAML_SYNTAX,
                 expected=rule.expected.format_map(fields),
                 hint=rule.hint.format_map(fields),
             )
@@ -223,7 +224,7 @@ def reader_diagnostic(text: str, path: str, error: Exception) -> Diagnostic:
     return Diagnostic(
         message=f"This file contains the character U+{code_point:04X}, which YAML does not allow.",
         span=Span(path, *LineIndex(text, "yaml").position(index)),
-        code="yaml-syntax",
+        code=DiagnosticCode.YAML_SYNTAX,
         expected="printable text",
         hint="Delete the character (most editors do not show it); to keep it in text, write "
         f'it as the escape "\\u{code_point:04X}" inside double quotes.',
@@ -248,7 +249,7 @@ def _fallback(
     return Diagnostic(
         message=f"YAML cannot read this: {problem}{where}.",
         span=Span(path, *at),
-        code="yaml-syntax",
+        code=DiagnosticCode.YAML_SYNTAX,
         expected="valid YAML",
         hint="Look for a missing ':', an unclosed quote or bracket, or a line that is not "
         "lined up with the lines around it.",
@@ -259,7 +260,7 @@ def _tab(span: Span) -> Diagnostic:
     return Diagnostic(
         message="Tab characters cannot indent YAML; use spaces.",
         span=span,
-        code="tab",
+        code=DiagnosticCode.TAB,
         expected="spaces at the start of the line",
         hint="Replace the tab with spaces; most editors can insert spaces when Tab is pressed.",
     )
@@ -269,7 +270,7 @@ def _multiple_documents(span: Span) -> Diagnostic:
     return Diagnostic(
         message="This file holds more than one YAML document; a prompt file holds exactly one.",
         span=span,
-        code="multiple-documents",
+        code=DiagnosticCode.MULTIPLE_DOCUMENTS,
         expected="a single document",
         hint="Remove this '---' line, or move the document that follows it into its own file.",
     )

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from wink_decl.diagnostic_codes import DiagnosticCode
 from wink_decl.diagnostics import Diagnostic, Span
 from wink_decl.loader import _yaml_compose as tags
 from wink_decl.loader._yaml_compose import MAPPING, SCALAR, Node
@@ -12,7 +13,7 @@ def duplicate_key(span: Span, key: str, first_line: int) -> Diagnostic:
     return Diagnostic(
         message=f"Key '{key}' appears twice in this mapping (first on line {first_line}).",
         span=span,
-        code="duplicate-key",
+        code=DiagnosticCode.DUPLICATE_KEY,
         expected="each key once in a mapping",
         hint="Remove one of the two, or merge their values under the first.",
     )
@@ -39,7 +40,7 @@ def key_type(span: Span, node: Node) -> Diagnostic:
     return Diagnostic(
         message=message,
         span=span,
-        code="key-type",
+        code=DiagnosticCode.KEY_TYPE,
         expected="a key written as text, such as title",
         hint=hint,
     )
@@ -50,7 +51,7 @@ def merge_key(span: Span) -> Diagnostic:
     return Diagnostic(
         message="Merge keys ('<<') are not supported in prompt files.",
         span=span,
-        code="yaml-merge",
+        code=DiagnosticCode.YAML_MERGE,
         expected="every key written out in this mapping",
         hint="Copy the keys you need into this mapping instead of merging them with '<<'.",
     )
@@ -61,7 +62,7 @@ def recursive_alias(span: Span, name: str) -> Diagnostic:
     return Diagnostic(
         message=f"The alias '*{name}' is used inside the value it names, so it never ends.",
         span=span,
-        code="yaml-alias",
+        code=DiagnosticCode.YAML_ALIAS,
         expected=f"'*{name}' used only after the value marked '&{name}' is complete",
         hint=f"Move '*{name}' out of the value marked '&{name}'.",
     )
@@ -72,7 +73,7 @@ def tag_not_allowed(span: Span, written: str) -> Diagnostic:
     return Diagnostic(
         message=f"Tags such as '{written}' are not allowed in prompt files.",
         span=span,
-        code="yaml-tag",
+        code=DiagnosticCode.YAML_TAG,
         expected="a plain value, without a tag",
         hint="Remove the tag; if the '!' belongs to your text, put the whole value in quotes.",
     )

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 
 from wink_decl.diagnostics import Diagnostic, Span
+from wink_decl.errors import WinkDeclError
 from wink_decl.loader import _yaml_compose as tags
 from wink_decl.loader._limits import Limits, too_deep, too_long_key, too_many_values
 from wink_decl.loader._source_map import JSONPath, SpanTuple
@@ -32,7 +33,7 @@ _INT, _FLOAT, _BOOL, _NULL = tags.INT, tags.FLOAT, tags.BOOL, tags.NULL
 _MAP, _SEQ = tags.MAP, tags.SEQ
 
 
-class Stop(Exception):  # noqa: N818 - a signal that carries its diagnostic
+class Stop(WinkDeclError):  # noqa: N818 - a signal that carries its diagnostic
     """A limit was passed: walking stops with this one diagnostic."""
 
     def __init__(self, diagnostic: Diagnostic) -> None:

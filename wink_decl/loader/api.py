@@ -6,6 +6,7 @@ import os
 from dataclasses import dataclass
 from typing import Literal
 
+from wink_decl.diagnostic_codes import DiagnosticCode
 from wink_decl.diagnostics import Diagnostic, sort_diagnostics
 from wink_decl.loader._encoding import decode, quotable_text
 from wink_decl.loader._files import FileTooLargeError, NotAFileError, read_capped
@@ -156,7 +157,7 @@ def read_problem(
         return Diagnostic(
             message=f"This file cannot be read: it is {error.kind}, not a regular file.",
             span=None,
-            code="unreadable",
+            code=DiagnosticCode.UNREADABLE,
             expected="a regular file",
             hint="Replace it with a regular file; folders, pipes, devices and sockets are "
             "never opened.",
@@ -174,7 +175,7 @@ def _unknown_extension(path: str) -> Diagnostic:
         message="This file is neither YAML nor TOML: its name does not end in .yaml, .yml "
         "or .toml.",
         span=None,
-        code="unknown-extension",
+        code=DiagnosticCode.UNKNOWN_EXTENSION,
         expected="a name such as review.wink.yaml or review.wink.toml",
         hint="Rename the file so that it ends in .wink.yaml or .wink.toml.",
         path=path,
@@ -186,7 +187,7 @@ def _unreadable(path: str, error: OSError) -> Diagnostic:
     return Diagnostic(
         message=f"This file cannot be read: {reason[:1].lower()}{reason[1:]}.",
         span=None,
-        code="unreadable",
+        code=DiagnosticCode.UNREADABLE,
         expected="a prompt file that exists and can be read",
         hint="Check the path and the file's permissions.",
         path=path,

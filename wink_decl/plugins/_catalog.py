@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import difflib
 import hashlib
 import importlib.metadata
 import re
@@ -10,8 +9,10 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from importlib.metadata import Distribution, EntryPoint
 
+from wink_decl.diagnostic_codes import DiagnosticCode
 from wink_decl.diagnostics import Diagnostic, Span, as_hint
 from wink_decl.errors import WinkDeclError
+from wink_decl.suggestions import close_matches
 
 __all__ = [
     "GROUPS",
@@ -37,7 +38,6 @@ GROUPS = (HANDLERS, POLICIES, PREDICATES)
 _NOUNS = {HANDLERS: "handler", POLICIES: "policy", PREDICATES: "predicate"}
 _LIST_HINT = "Run 'wink-decl plugins' to list what is installed."
 _COUNTS = {2: "two", 3: "three", 4: "four"}
-_CUTOFF = 0.6  # difflib's default: how alike a name must be to be suggested
 
 
 def normalise_distribution(name: str) -> str:
@@ -73,7 +73,7 @@ class PluginEntry:
 class PluginProblem:
     """Why a reference resolved to no single entry; ``code`` is stable, for tools and tests."""
 
-    code: str
+    code: DiagnosticCode | str
     message: str
     hint: str
     suggestions: tuple[str, ...] = ()
@@ -188,7 +188,7 @@ class PluginCatalog:
         count = _COUNTS.get(len(entries), str(len(entries)))
         references = tuple(entry.reference for entry in entries)
         return PluginProblem(
-            code="ambiguous-plugin",
+            code=DiagnosticCode.AMBIGUOUS_PLUGIN,
             message=(
                 f"{noun.capitalize()} '{name}' is registered by {count} distributions: "
                 f"{', '.join(_provider(entry) for entry in entries)}."
@@ -223,10 +223,10 @@ class PluginCatalog:
         return loaded
 
     def _unknown(self, group: str, noun: str, name: str) -> PluginProblem:
-        suggestions = _close_matches(name, self.names(group))
+        suggestions = close_matches(name, self.names(group), alphabetical_ties=True)
         did_you_mean = f"Did you mean {_either(suggestions)}? " if suggestions else ""
         return PluginProblem(
-            code="unknown-plugin",
+            code=DiagnosticCode.UNKNOWN_PLUGIN,
             message=f"No {noun} named '{name}' is installed.",
             hint=f"{did_you_mean}{_LIST_HINT}",
             suggestions=suggestions,
@@ -237,11 +237,13 @@ def _unknown_distribution(
     noun: str, distribution: str, entries: tuple[PluginEntry, ...]
 ) -> PluginProblem:
     by_distribution = {normalise_distribution(e.distribution): e.reference for e in entries}
-    close = _close_matches(normalise_distribution(distribution), by_distribution)
+    close = close_matches(
+        normalise_distribution(distribution), by_distribution, alphabetical_ties=True
+    )
     suggestions = tuple(by_distribution[key] for key in close)
     did_you_mean = f"Did you mean {_either(suggestions)}? " if suggestions else ""
     return PluginProblem(
-        code="unknown-distribution",
+        code=DiagnosticCode.UNKNOWN_DISTRIBUTION,
         message=(
             f"{noun.capitalize()} '{entries[0].name}' is not registered by a distribution "
             f"named '{distribution}'."
@@ -251,20 +253,6 @@ def _unknown_distribution(
         ),
         suggestions=suggestions,
     )
-
-
-def _close_matches(word: str, candidates: Iterable[str]) -> tuple[str, ...]:
-    """Up to three candidates like ``word``, closest first, ties in alphabetical order.
-
-    ``difflib.get_close_matches`` scores the same way but breaks ties in reverse order.
-    """
-    matcher = difflib.SequenceMatcher(b=word)
-    scored: list[tuple[float, str]] = []
-    for candidate in candidates:
-        matcher.set_seq1(candidate)
-        if matcher.ratio() >= _CUTOFF:
-            scored.append((-matcher.ratio(), candidate))
-    return tuple(candidate for _, candidate in sorted(scored)[:3])
 
 
 def _from_distributions(distributions: Iterable[Distribution]) -> list[EntryPoint]:

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import difflib
 import re
 from collections.abc import Iterable
 
 from wink_decl.errors import PromptValidationError
+from wink_decl.suggestions import close_matches
 
 __all__ = [
     "KEY_PATTERN",
@@ -71,5 +71,5 @@ def normalise_ns(ns: str) -> str:
 
 def did_you_mean(word: str, candidates: Iterable[str]) -> str:
     """A " Did you mean 'x'?" sentence for the closest candidate, or "" when none is close."""
-    matches = difflib.get_close_matches(word, list(candidates), n=1, cutoff=0.6)
-    return f" Did you mean '{matches[0]}'?" if matches else ""
+    found = close_matches(word, candidates, most=1)
+    return f" Did you mean '{found[0]}'?" if found else ""

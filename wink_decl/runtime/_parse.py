@@ -10,14 +10,13 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal, cast
 
-from wink_decl.errors import ToolValidationError
+from wink_decl.errors import ToolValidationError, WinkDeclError
+from wink_decl.json_path import PathSegment, format_path
 from wink_decl.runtime._typeinfo import (
     Kind,
-    PathSegment,
     TypeNode,
     choice_value,
     dataclass_info,
-    format_path,
     json_type_name,
 )
 
@@ -56,7 +55,7 @@ _RENDERERS: dict[str, Callable[[str, _Problem], str]] = {
 }
 
 
-class _Invalid(Exception):  # noqa: N818  # internal control flow, never escapes parse()
+class _Invalid(WinkDeclError):  # noqa: N818  # internal control flow, never escapes parse()
     """Unwinds to the enclosing object, carrying every problem found below it."""
 
     def __init__(self, problems: list[_Problem]) -> None:

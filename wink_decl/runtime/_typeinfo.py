@@ -14,17 +14,12 @@ __all__ = [
     "DataclassInfo",
     "FieldInfo",
     "Kind",
-    "PathSegment",
     "TypeNode",
     "choice_value",
     "classify",
     "dataclass_info",
-    "format_path",
     "json_type_name",
 ]
-
-PathSegment = str | int
-"""One step of a field path: a field or mapping key (str) or an array index (int)."""
 
 _NONE_TYPE = type(None)
 _SCALARS = (str, int, float, bool, _NONE_TYPE)
@@ -250,17 +245,6 @@ def _field_info(cls: type, field: dataclasses.Field[Any], annotation: object) ->
 def choice_value(value: object) -> object:
     """The JSON value of a Literal value or Enum member."""
     return value.value if isinstance(value, Enum) else value
-
-
-def format_path(path: Sequence[PathSegment]) -> str:
-    """Render a field path such as ``steps[1].title``."""
-    parts: list[str] = []
-    for segment in path:
-        if isinstance(segment, int):
-            parts.append(f"[{segment}]")
-        else:
-            parts.append(f".{segment}" if parts else segment)
-    return "".join(parts)
 
 
 _JSON_TYPE_NAMES: dict[type, str] = {

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any, TypeAlias, cast
 
 from wink_decl.errors import (
     DeadlineExceededError,
+    EvaluationPhase,
     PromptEvaluationError,
     ToolValidationError,
     VisibilityExpansionRequired,
@@ -174,7 +175,7 @@ class ToolExecutor:
             raise PromptEvaluationError(
                 f"The deadline passed before tool '{tool.name}' could run.",
                 prompt_name=self._prompt.name,
-                phase="tool",
+                phase=EvaluationPhase.TOOL,
             )
         snapshot = self._snapshot()
         try:
@@ -192,7 +193,7 @@ class ToolExecutor:
             raise PromptEvaluationError(
                 f"The deadline passed while tool '{tool.name}' was running.",
                 prompt_name=self._prompt.name,
-                phase="tool",
+                phase=EvaluationPhase.TOOL,
             ) from error
         except Exception as error:  # noqa: BLE001  # a failing tool must never abort evaluation
             logger.warning("Tool %s failed after its handler ran", tool.name, exc_info=True)

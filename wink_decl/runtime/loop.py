@@ -6,7 +6,12 @@ import logging
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
-from wink_decl.errors import PromptEvaluationError, VisibilityExpansionRequired, WinkDeclError
+from wink_decl.errors import (
+    EvaluationPhase,
+    PromptEvaluationError,
+    VisibilityExpansionRequired,
+    WinkDeclError,
+)
 from wink_decl.runtime.adapter import PromptResponse
 from wink_decl.runtime.budget import Budget, BudgetTracker
 from wink_decl.runtime.executor import ToolExecutionOutcome, ToolExecutor
@@ -149,7 +154,7 @@ class InnerLoop:
                 f"The answer of prompt '{self._prompt.name}' does not fit its output {name}: "
                 f"{problem}",
                 prompt_name=self._prompt.name,
-                phase="output",
+                phase=EvaluationPhase.OUTPUT,
             )
 
     def _with_timeout(self, request: ProviderRequest) -> ProviderRequest:
@@ -177,7 +182,7 @@ class InnerLoop:
             raise PromptEvaluationError(
                 f"Provider '{adapter}' failed: {type(error).__name__}: {error}",
                 prompt_name=name,
-                phase="provider",
+                phase=EvaluationPhase.PROVIDER,
             ) from error
         if reply.usage is not None:
             self._budget.record_usage(reply.usage)
@@ -220,12 +225,14 @@ def limit_passed(
         return PromptEvaluationError(
             f"The deadline passed before prompt '{prompt_name}' finished.",
             prompt_name=prompt_name,
-            phase="deadline",
+            phase=EvaluationPhase.DEADLINE,
         )
     reason = budget.exhausted()
     if reason is not None:
         return PromptEvaluationError(
-            f"Prompt '{prompt_name}' stopped: {reason}.", prompt_name=prompt_name, phase="budget"
+            f"Prompt '{prompt_name}' stopped: {reason}.",
+            prompt_name=prompt_name,
+            phase=EvaluationPhase.BUDGET,
         )
     return None
 
@@ -235,7 +242,7 @@ def turn_limit_passed(prompt_name: str, max_turns: int) -> PromptEvaluationError
     return PromptEvaluationError(
         f"Prompt '{prompt_name}' did not finish within {max_turns} model turns.",
         prompt_name=prompt_name,
-        phase="loop",
+        phase=EvaluationPhase.LOOP,
     )
 
 
@@ -291,7 +298,7 @@ class MainLoop:
                         f"Prompt '{prompt.name}' still needed sections expanded ({keys}) after "
                         f"{self._max_restarts} restarts; giving up.",
                         prompt_name=prompt.name,
-                        phase="disclosure",
+                        phase=EvaluationPhase.DISCLOSURE,
                     ) from request
                 for path, visibility in request.requested_overrides.items():
                     session.dispatch(SetVisibilityOverride(path, visibility))

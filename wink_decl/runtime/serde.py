@@ -11,8 +11,9 @@ from enum import Enum
 from pathlib import PurePath
 from typing import Literal, TypeAlias, TypeVar, cast
 
+from wink_decl.errors import WinkDeclError
+from wink_decl.json_path import PathSegment, format_path
 from wink_decl.runtime._parse import build
-from wink_decl.runtime._typeinfo import PathSegment, format_path
 
 __all__ = ["JSONValue", "dump", "dumps", "parse"]
 
@@ -26,7 +27,7 @@ T = TypeVar("T")
 _PLAIN: frozenset[type] = frozenset({str, int, float, bool, type(None)})
 
 
-class _DumpError(Exception):
+class _DumpError(WinkDeclError):
     """Unwinds to ``dump``, collecting the path on the way out (nothing is built on success)."""
 
     def __init__(self, what: str, note: str = "") -> None:

@@ -13,9 +13,10 @@ from typing import Annotated, Any, Final, Literal, cast
 
 from pydantic import ConfigDict, JsonValue, StrictStr, model_validator
 
+from wink_decl.diagnostics import DiagnosticCode, close_matches
 from wink_decl.schema._base import DocModel, Scalar, Value, config_for
 from wink_decl.schema._types import EnumDocs, NotNull, Problem, doc, semantic_error
-from wink_decl.schema._words import close_matches, describe
+from wink_decl.schema._words import describe
 
 __all__ = [
     "PARAM_VARIANTS",
@@ -99,7 +100,7 @@ def check_param(
             problems.append(
                 Problem(
                     "An array param needs 'items', such as {type: string}.",
-                    code="missing-key",
+                    code=DiagnosticCode.MISSING_KEY,
                     at=("type",),
                 )
             )
@@ -115,7 +116,7 @@ def check_param(
         problems.append(
             Problem(
                 f"'items' is only for array params; this one is {kind}.",
-                code="unknown-key",
+                code=DiagnosticCode.UNKNOWN_KEY,
                 at=("items",),
                 key=True,
             )
@@ -127,7 +128,7 @@ def check_param(
         problems.extend(
             Problem(
                 f"'enum' values must be {words}, as 'type' is {kind}; found {describe(value)}",
-                code="type",
+                code=DiagnosticCode.TYPE,
                 at=("enum", index),
             )
             for index, value in enumerate(enum)
@@ -150,7 +151,7 @@ def _check_default(
             Problem(
                 f"Item {index + 1} of 'default' must be {words}, as 'items' is {item_kind}; "
                 f"found {describe(value)}",
-                code="type",
+                code=DiagnosticCode.TYPE,
                 at=("default", index),
             )
             for index, value in enumerate(values)
@@ -165,7 +166,7 @@ def _check_default(
             Problem(
                 "'default' must be one of the 'enum' values "
                 f"{', '.join(describe(v) for v in enum)}; found {describe(default)}",
-                code="enum",
+                code=DiagnosticCode.ENUM,
                 at=("default",),
                 hint=f"did you mean '{suggestions[0]}'?" if suggestions else None,
                 suggestions=suggestions,
@@ -177,7 +178,7 @@ def _check_default(
 def _wrong_default(words: str, kind: str, value: object) -> Problem:
     return Problem(
         f"'default' must be {words}, as 'type' is {kind}; found {describe(value)}",
-        code="type",
+        code=DiagnosticCode.TYPE,
         at=("default",),
     )
 

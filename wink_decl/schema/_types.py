@@ -12,6 +12,8 @@ from pydantic import Field, GetCoreSchemaHandler, GetJsonSchemaHandler
 from pydantic.json_schema import JsonSchemaValue
 from pydantic_core import CoreSchema, PydanticCustomError, core_schema
 
+from wink_decl.diagnostics import DiagnosticCode
+
 __all__ = [
     "DECLARED_TOOL_NAME",
     "ENTRY_POINT",
@@ -45,7 +47,7 @@ class Problem:
     """One semantic problem: message, code, where below the failing value, and what to do."""
 
     message: str
-    code: str = "value"
+    code: DiagnosticCode = DiagnosticCode.VALUE
     at: tuple[str | int, ...] = ()
     """The path below the value that failed, to point the caret at (``("default",)``)."""
     key: bool = False

@@ -15,6 +15,7 @@ from typing import Annotated, Any
 from pydantic import ConfigDict, StrictBool, StrictStr, Tag, model_validator
 from typing_extensions import TypeAliasType
 
+from wink_decl.diagnostics import DiagnosticCode
 from wink_decl.schema import _unions as u
 from wink_decl.schema._base import (
     DeclaredToolName,
@@ -279,7 +280,7 @@ class SectionDoc(DocModel):
             problems.append(
                 Problem(
                     "A summarized section needs a 'summary'.",
-                    code="missing-key",
+                    code=DiagnosticCode.MISSING_KEY,
                     at=("visibility",),
                     hint="add 'summary', or set 'visibility' to full",
                 )
@@ -288,7 +289,7 @@ class SectionDoc(DocModel):
             problems.append(
                 Problem(
                     f"The title '{self.title.strip()}' gives no usable key.",
-                    code="missing-key",
+                    code=DiagnosticCode.MISSING_KEY,
                     at=("title",),
                     hint="add a 'key' such as 'intro'",
                 )

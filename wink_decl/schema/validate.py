@@ -10,12 +10,19 @@ from typing import TYPE_CHECKING, Any, Final, Protocol, cast
 
 from pydantic import ValidationError
 
-from wink_decl.diagnostics import Diagnostic, Span, sort_diagnostics
+from wink_decl.diagnostics import (
+    Diagnostic,
+    DiagnosticCode,
+    JSONPath,
+    Span,
+    close_matches,
+    sort_diagnostics,
+)
 from wink_decl.schema._base import DocModel
 from wink_decl.schema._types import RULES_BY_PATTERN, SEMANTIC_ERROR, Problem
 from wink_decl.schema._unions import CONDITION, UNION_ERROR, UNIONS, OneOf
 from wink_decl.schema._walk import Place, place_of
-from wink_decl.schema._words import close_matches, describe, one_of
+from wink_decl.schema._words import describe, one_of
 from wink_decl.schema.generate import load_published_schema
 from wink_decl.schema.model import ParamSpec, PromptDocument
 
@@ -25,9 +32,6 @@ if TYPE_CHECKING:
     from pydantic_core import ErrorDetails
 
 __all__ = ["JSONPath", "SpanLookup", "diagnostics_from", "schema_errors", "validate_document"]
-
-JSONPath = tuple[str | int, ...]
-"""Keys and list indexes from the document root: ``("sections", 0, "title")``."""
 
 
 class SpanLookup(Protocol):
@@ -100,7 +104,7 @@ class _Error:
         found = self.spans.key_span(at) if on_key else self.spans.value_span(at)
         return found or self.spans.nearest(at)
 
-    def diagnostic(self, message: str, code: str, **extra: Any) -> Diagnostic:
+    def diagnostic(self, message: str, code: DiagnosticCode, **extra: Any) -> Diagnostic:
         """A Diagnostic at this error's value (or key), unless ``span`` says where."""
         if "span" not in extra:  # not setdefault: a span costs more than the rest
             extra["span"] = self.span()
@@ -142,7 +146,8 @@ def _translate(detail: ErrorDetails, spans: SpanLookup) -> list[Diagnostic]:
         return [_wrong_type(error, _TYPE_WORDS[error.kind])]
     return [
         error.diagnostic(
-            f"{error.label} is not allowed here; found {describe(error.value)}", "schema"
+            f"{error.label} is not allowed here; found {describe(error.value)}",
+            DiagnosticCode.SCHEMA,
         )
     ]
 
@@ -166,7 +171,7 @@ def _unknown_key(error: _Error) -> Diagnostic:
     if union is not None and key in union.choices:
         return error.diagnostic(
             f"A {union.noun} has exactly one key; found '{parent.union_tag}' and '{key}'.",
-            "value",
+            DiagnosticCode.VALUE,
             span=error.span(key=True),
             expected=union.phrase,
         )
@@ -177,7 +182,7 @@ def _unknown_key(error: _Error) -> Diagnostic:
         allowed = _field_names(parent)
     return error.diagnostic(
         f"Unknown key '{key}' in {where}.",
-        "unknown-key",
+        DiagnosticCode.UNKNOWN_KEY,
         span=error.span(key=True),
         expected=one_of(allowed),
         **_did_you_mean(close_matches(key, allowed)),
@@ -213,7 +218,7 @@ def _missing(error: _Error) -> Diagnostic:
     return Diagnostic(
         message=f"{noun[:1].upper()}{noun[1:]} is missing '{field}'.",
         span=span,
-        code="missing-key",
+        code=DiagnosticCode.MISSING_KEY,
         hint=f"add '{field}', for example {describe(example)}" if scalar else f"add '{field}'",
     )
 
@@ -226,7 +231,7 @@ def _wrong_type(error: _Error, words: str) -> Diagnostic:
     elif error.place.target is ParamSpec and isinstance(value, str) and value in _PARAM_TYPES:
         hint = f"write {{type: {value}}}"
     found = "" if error.place.on_key else f"; found {describe(error.value)}"
-    return error.diagnostic(f"{error.label} must be {words}{found}", "type", hint=hint)
+    return error.diagnostic(f"{error.label} must be {words}{found}", DiagnosticCode.TYPE, hint=hint)
 
 
 def _as_written(value: object) -> str:
@@ -240,7 +245,7 @@ def _literal(error: _Error) -> Diagnostic:
     choices = error.place.choices
     return error.diagnostic(
         f"{error.label} must be {one_of(choices)}; found {describe(error.value)}",
-        "enum",
+        DiagnosticCode.ENUM,
         **_did_you_mean(close_matches(error.value, choices)),
     )
 
@@ -261,7 +266,7 @@ def _union(error: _Error) -> Diagnostic:
         extra = {"hint": f"write it as a mapping: {{{word}: ...}}"}
     if union is CONDITION and isinstance(value, str) and value.lower() in _YAML_BOOLEANS:
         extra = {"hint": "write true or false, without quotes"}
-    code = "enum" if isinstance(value, union.shapes) else "type"
+    code = DiagnosticCode.ENUM if isinstance(value, union.shapes) else DiagnosticCode.TYPE
     return error.diagnostic(
         f"{subject} must be {union.phrase}; found {found}", code, span=span, **extra
     )
@@ -272,7 +277,7 @@ def _pattern(error: _Error) -> Diagnostic:
     fixed = rule.suggestion(error.value)
     return error.diagnostic(
         f"{describe(error.value)} is not {rule.valid}",
-        "pattern",
+        DiagnosticCode.PATTERN,
         expected=rule.rule,
         **_did_you_mean((fixed,) if fixed else ()),
     )
@@ -281,7 +286,8 @@ def _pattern(error: _Error) -> Diagnostic:
 def _too_long(error: _Error) -> Diagnostic:
     limit = error.context["max_length"]
     return error.diagnostic(
-        f"{error.label} must be at most {limit} characters; found {len(error.value)}", "value"
+        f"{error.label} must be at most {limit} characters; found {len(error.value)}",
+        DiagnosticCode.VALUE,
     )
 
 
@@ -289,7 +295,7 @@ def _too_short(error: _Error) -> Diagnostic:
     least = error.context["min_length"]
     return error.diagnostic(
         f"{error.label} needs at least {least} {'item' if least == 1 else 'items'}; found none",
-        "value",
+        DiagnosticCode.VALUE,
     )
 
 

@@ -36,7 +36,7 @@ from wink_decl.adapters.claude_agent._failures import (
 )
 from wink_decl.adapters.claude_agent._options import TOOL_PREFIX, claude_options
 from wink_decl.adapters.claude_agent._transcript import Transcript
-from wink_decl.errors import PromptEvaluationError
+from wink_decl.errors import EvaluationPhase, PromptEvaluationError
 from wink_decl.runtime.adapter import PromptResponse
 from wink_decl.runtime.executor import ToolExecutor
 from wink_decl.runtime.loop import limit_passed, turn_limit_passed
@@ -286,7 +286,7 @@ class Conversation:
                 f"The answer of prompt '{name}' does not fit its output "
                 f"{output_type.__qualname__}: {problem}",
                 prompt_name=name,
-                phase="output",
+                phase=EvaluationPhase.OUTPUT,
             )
         return output
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from wink_decl.diagnostic_codes import DiagnosticCode
 from wink_decl.diagnostics import Diagnostic
 
 __all__ = ["already_exists", "not_written"]
@@ -12,7 +13,7 @@ def already_exists(shown: str) -> Diagnostic:
     return Diagnostic(
         message="This file already exists; it was left unchanged.",
         span=None,
-        code="file-exists",
+        code=DiagnosticCode.FILE_EXISTS,
         hint="Pass --force to overwrite it, or choose another name.",
         path=shown,
     )
@@ -24,7 +25,7 @@ def not_written(shown: str, error: OSError) -> Diagnostic:
     return Diagnostic(
         message=f"This file cannot be written: {reason[:1].lower()}{reason[1:]}.",
         span=None,
-        code="unwritable",
+        code=DiagnosticCode.UNWRITABLE,
         hint="Check that you may write to the folder, and that it is a folder.",
         path=shown,
     )

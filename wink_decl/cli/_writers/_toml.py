@@ -19,6 +19,7 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import cast
 
+from wink_decl.errors import WinkDeclError
 from wink_decl.loader import JSONPath
 
 __all__ = ["INLINE_WIDTH", "NullValueError", "null_paths", "to_toml"]
@@ -38,7 +39,7 @@ _ESCAPES = {
 }
 
 
-class NullValueError(ValueError):
+class NullValueError(WinkDeclError, ValueError):
     """The data holds nulls, which TOML cannot write; ``paths`` says where, in file order."""
 
     def __init__(self, paths: Sequence[JSONPath]) -> None:

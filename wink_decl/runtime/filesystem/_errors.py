@@ -16,9 +16,9 @@ class FilesystemError(WinkDeclError):
         self.path = path
 
 
-class PathOutsideRootError(FilesystemError):
+class PathOutsideRootError(FilesystemError, ValueError):
     """The path is absolute, climbs out with ``..`` or resolves through a symlink outside."""
 
 
-class FileNotFoundInFilesystemError(FilesystemError):
+class FileNotFoundInFilesystemError(FilesystemError, LookupError):
     """The file or folder the operation needs does not exist."""

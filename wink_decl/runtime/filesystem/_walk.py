@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from types import TracebackType
 from typing import Final, Self
 
+from wink_decl.errors import WinkDeclError
 from wink_decl.runtime.filesystem._errors import FilesystemError, PathOutsideRootError
 from wink_decl.runtime.filesystem._paths import ROOT
 
@@ -78,7 +79,7 @@ def lstat(folder: int, name: str) -> os.stat_result | None:
         return None
 
 
-class Missing(Exception):  # noqa: N818  # a walk's outcome, caught inside the package
+class Missing(WinkDeclError):  # noqa: N818  # a walk's outcome, caught inside the package
     """A folder on the way does not exist; ``at`` is its path from the root."""
 
     def __init__(self, at: str) -> None:
@@ -86,7 +87,7 @@ class Missing(Exception):  # noqa: N818  # a walk's outcome, caught inside the p
         self.at = at
 
 
-class NotAFolder(Exception):  # noqa: N818  # a walk's outcome, caught inside the package
+class NotAFolder(WinkDeclError):  # noqa: N818  # a walk's outcome, caught inside the package
     """Something on the way is not a folder; ``at`` is its path from the root, ``mode`` its kind."""
 
     def __init__(self, at: str, mode: int) -> None:
