@@ -323,8 +323,6 @@ SectionItem = TypeAliasType(
 )
 """A section, or an include of a section from another file."""
 
-SectionDoc.model_rebuild()
-
 # -- the document -------------------------------------------------------------------------------
 
 
