@@ -2,6 +2,7 @@
 
 import ast
 import importlib
+import importlib.metadata
 import json
 import re
 import subprocess
@@ -160,3 +161,7 @@ def test_importing_the_package_imports_nothing_else() -> None:
         [sys.executable, "-c", IMPORT_ONLY], capture_output=True, text=True, check=True
     )
     assert json.loads(completed.stdout) == ["wink_decl", "wink_decl._launch"]
+
+
+def test_the_distribution_s_version_is_the_package_s() -> None:
+    assert importlib.metadata.version("wink-decl") == wink_decl.__version__
