@@ -15,6 +15,8 @@ import pytest
 from openai_replies import reply
 from provider_server import ProviderServer
 
+from wink_decl.compiler import compile_file, make_params
+
 ROOT = Path(__file__).resolve().parent.parent
 
 EXPECTED_EXAMPLE_OUTPUT = """\
@@ -162,3 +164,26 @@ def test_the_readme_python_run_works_against_a_local_server(
         exec(code.replace("http://127.0.0.1:11434/v1", f"{server.url}/v1"), {})  # noqa: S102  # the README's own code
     assert capsys.readouterr().out == "Use a + b. TokenUsage(input_tokens=12, output_tokens=4)\n"
     assert server.requests[0].json["model"] == "qwen3:8b"
+
+
+def readme_block_after(marker: str) -> str:
+    """The first Python block of the README after ``marker``."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    start = readme.index("```python\n", readme.index(marker)) + len("```python\n")
+    return readme[start : readme.index("```", start)]
+
+
+def test_the_readme_load_example_renders_and_runs_against_a_local_server(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code = readme_block_after("From Python, `wink_decl.load`")
+    monkeypatch.chdir(ROOT)
+    monkeypatch.setenv("OPENAI_API_KEY", "local")
+    with ProviderServer([reply("Use a + b.", usage=(12, 4))]) as server:
+        exec(code.replace("http://127.0.0.1:11434/v1", f"{server.url}/v1"), {})  # noqa: S102  # the README's own code
+    compiled = compile_file("prompts/agents/code-review.wink.yaml", root="prompts").prompt
+    assert compiled is not None
+    change = {"language": "Python", "change": "def add(a, b): return a - b"}
+    rendered = compiled.template.render(*make_params(compiled, change)).text
+    assert capsys.readouterr().out == f"{rendered}\nUse a + b.\n"
+    assert [request.json["model"] for request in server.requests] == ["qwen3:8b"]

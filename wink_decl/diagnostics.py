@@ -176,9 +176,18 @@ def as_hint(text: str) -> str:
 class DiagnosticError(WinkDeclError, ValueError):
     """Raised by API entry points when input has errors; carries every diagnostic found."""
 
-    def __init__(self, diagnostics: Sequence[Diagnostic]) -> None:
-        """Keep them sorted; the message is the first one's header."""
+    def __init__(
+        self, diagnostics: Sequence[Diagnostic], *, sources: Mapping[str, str] | None = None
+    ) -> None:
+        """Keep them sorted; the message is the first one's header.
+
+        With ``sources`` (file texts by display path) the message is the whole text report,
+        every diagnostic with its lines quoted (``render_text``), as ``wink_decl.load`` gives.
+        """
         self.diagnostics = tuple(sort_diagnostics(diagnostics))
+        if sources is not None:
+            super().__init__(render_text(self.diagnostics, sources))
+            return
         first = self.diagnostics[0] if self.diagnostics else None
         summary = _header(first) if first else "no diagnostics"
         more = len(self.diagnostics) - 1

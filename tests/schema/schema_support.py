@@ -1,16 +1,23 @@
-"""A stand-in for the loader's span index: JSON paths mapped to spans, built from YAML text."""
+"""A stand-in for the loader's span index: JSON paths mapped to spans, built from YAML text.
+
+Also ``schema_errors``: what the published JSON Schema finds, to hold the model to it.
+"""
 
 from __future__ import annotations
 
 import textwrap
 from dataclasses import dataclass, field
-from typing import Any
+from functools import cache
+from typing import Any, cast
 
+import jsonschema.exceptions
+from jsonschema import Draft202012Validator
+from jsonschema.exceptions import ValidationError as SchemaError
 from ruamel.yaml import YAML
 from ruamel.yaml.nodes import MappingNode, SequenceNode
 
 from wink_decl.diagnostics import Diagnostic, Span, render_text
-from wink_decl.schema import JSONPath, validate_document
+from wink_decl.schema import JSONPath, load_published_schema, validate_document
 
 EXAMPLE = """\
 # yaml-language-server: $schema=../schema/wink-decl.schema.json
@@ -130,3 +137,24 @@ def errors_of(text: str) -> str:
     diagnostics, rendered = check(text)
     assert diagnostics, "expected the document to be invalid"
     return rendered
+
+
+@cache
+def _validator() -> Draft202012Validator:
+    return Draft202012Validator(load_published_schema())
+
+
+def schema_errors(data: object) -> list[tuple[JSONPath, str]]:
+    """Every error the published schema finds (``jsonschema``), as (path, message), by path."""
+    found: list[tuple[JSONPath, str]] = []
+    for error in _validator().iter_errors(cast("Any", data)):  # pyright: ignore[reportUnknownMemberType]
+        leaf = _best(error)
+        found.append((tuple(leaf.absolute_path), leaf.message))
+    return sorted(
+        found, key=lambda item: ([(isinstance(p, str), str(p)) for p in item[0]], item[1])
+    )
+
+
+def _best(error: SchemaError) -> SchemaError:
+    """The deepest, most telling error of ``error`` and its context (``jsonschema``'s choice)."""
+    return cast("SchemaError", jsonschema.exceptions.best_match([error]))  # pyright: ignore[reportUnknownMemberType]

@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 from pydantic import ValidationError
-from schema_support import EXAMPLE, FakeSpans, load
+from schema_support import EXAMPLE, FakeSpans, load, schema_errors
 
 import wink_decl.schema
 from wink_decl.diagnostics import Span
@@ -36,7 +36,6 @@ from wink_decl.schema import (
     SummaryWhen,
     ToolDoc,
     ToolExampleDoc,
-    schema_errors,
     validate_document,
 )
 from wink_decl.schema._types import DECLARED_TOOL_NAME, ENTRY_POINT, INCLUDE, KEY, NAMESPACE

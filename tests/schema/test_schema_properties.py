@@ -9,9 +9,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from pydantic import ValidationError
 from schema_documents import edited, inlined, published_documents
-from schema_support import EXAMPLE, FakeSpans, load
+from schema_support import EXAMPLE, FakeSpans, load, schema_errors
 
-from wink_decl.schema import PromptDocument, schema_errors, validate_document
+from wink_decl.schema import PromptDocument, validate_document
 from wink_decl.schema._types import SEMANTIC_ERROR
 
 PROPERTY_SETTINGS = settings(

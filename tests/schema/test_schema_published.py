@@ -12,7 +12,7 @@ from typing import Any, cast
 
 import jsonschema
 import pytest
-from schema_support import EXAMPLE, check, load
+from schema_support import EXAMPLE, check, load, schema_errors
 
 import wink_decl.schema.__main__ as cli
 from wink_decl.schema import (
@@ -22,7 +22,6 @@ from wink_decl.schema import (
     build_schema,
     dump_schema,
     load_published_schema,
-    schema_errors,
     write_schema,
 )
 from wink_decl.schema._types import RULES_BY_PATTERN

@@ -6,41 +6,19 @@ import argparse
 import os
 import sys
 import textwrap
-import traceback
 from collections.abc import Sequence
-from importlib import metadata
 from typing import Any, NoReturn
 
-from wink_decl.cli._command import Command, Console
-from wink_decl.cli._compile import COMMAND as COMPILE
-from wink_decl.cli._convert import COMMAND as CONVERT
+import wink_decl
+from wink_decl.cli._command import Console
+from wink_decl.cli._commands import COMMANDS
 from wink_decl.cli._help import HelpFormatter, help_width
-from wink_decl.cli._new import COMMAND as NEW
-from wink_decl.cli._plugins import COMMAND as PLUGINS
-from wink_decl.cli._render import COMMAND as RENDER
-from wink_decl.cli._run import COMMAND as RUN
-from wink_decl.cli._schema import COMMAND as SCHEMA
 from wink_decl.cli._secrets import redact_environment_secrets
-from wink_decl.cli._tools import COMMAND as TOOLS
 from wink_decl.cli._usage import UsageError
-from wink_decl.cli._validate import COMMAND as VALIDATE
 from wink_decl.errors import WinkDeclError
 from wink_decl.suggestions import did_you_mean
 
 __all__ = ["COMMANDS", "main", "run"]
-
-COMMANDS: tuple[Command, ...] = (
-    VALIDATE,
-    RENDER,
-    RUN,
-    TOOLS,
-    COMPILE,
-    SCHEMA,
-    PLUGINS,
-    NEW,
-    CONVERT,
-)
-"""Every command, in the order ``wink-decl --help`` lists them."""
 
 _DESCRIPTION = "Check, render, compile and run prompt files written in YAML or TOML."
 _EPILOG = """\
@@ -121,11 +99,14 @@ class _PrintAction(argparse.Action):
         option_string: str | None = None,  # noqa: ARG002  # same
     ) -> None:
         if self.dest == "version":
-            raise _Shown(f"wink-decl {metadata.version('wink-decl')}\n")
+            # The package's own constant, which pyproject.toml reads as the distribution's
+            # version: importlib.metadata would cost more than the rest of --version.
+            raise _Shown(f"wink-decl {wink_decl.__version__}\n")
         raise _Shown(parser.format_help())
 
 
-def _build() -> tuple[_Parser, dict[str, _Parser]]:
+def _build(chosen: str | None) -> tuple[_Parser, dict[str, _Parser]]:
+    """The parsers; only the ``chosen`` command's options are added (its code is imported)."""
     listing = "\n".join(f"  {c.name:<10} {c.summary}" for c in COMMANDS)
     top = _Parser(
         prog="wink-decl",
@@ -157,7 +138,8 @@ def _build() -> tuple[_Parser, dict[str, _Parser]]:
         parser.add_argument(
             "-v", "--verbose", action="store_true", default=argparse.SUPPRESS, help=_VERBOSE
         )
-        command.configure(parser)
+        if command.name == chosen:
+            command.configure(parser)
         parsers[command.name] = parser
     return top, parsers
 
@@ -173,9 +155,17 @@ def _fill(text: str) -> str:
     )
 
 
+def _chosen(words: Sequence[str]) -> str | None:
+    """The command a command line names: its first word that is not an option.
+
+    The top level's options take no value, so nothing else can stand before the command.
+    """
+    return next((word for word in words if not word.startswith("-")), None)
+
+
 def _parse(argv: Sequence[str]) -> argparse.Namespace:
-    top, parsers = _build()
     words = list(argv)
+    top, parsers = _build(_chosen(words))
     args, extras = top.parse_known_args(words)
     name: str | None = args.command
     if extras:
@@ -234,6 +224,8 @@ def _dispatch(argv: Sequence[str], console: Console) -> int:
     except Exception as error:  # noqa: BLE001  # the last line of defence: report, never crash
         # Redacted: a provider SDK's exception may quote the credentials it was given.
         if verbose:
+            import traceback  # noqa: PLC0415  # only a failure pays for it
+
             console.err.write(
                 redact_environment_secrets("".join(traceback.format_exception(error)))
             )

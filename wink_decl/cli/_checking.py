@@ -5,7 +5,6 @@ from __future__ import annotations
 import math
 import os
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from concurrent.futures import ProcessPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 
@@ -117,6 +116,9 @@ def check_all(jobs: Sequence[Job], workers: int, advance: Callable[[int], None])
             results.extend(check_chunk([job]))
             advance(1)
         return results
+    # Imported here: worker processes cost a one-file check more than the check itself.
+    from concurrent.futures import ProcessPoolExecutor  # noqa: PLC0415
+
     size = math.ceil(len(jobs) / (workers * _CHUNKS_PER_WORKER))
     results = []
     with _workers_without_the_working_folder(), ProcessPoolExecutor(max_workers=workers) as pool:

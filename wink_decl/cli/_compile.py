@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import argparse
 
-from wink_decl.cli._command import Command, Console
+from wink_decl.cli._command import Console
+from wink_decl.cli._commands import implemented
 from wink_decl.cli._paths import write_output
 from wink_decl.cli._prompt import add_file_options, compile_prompt, report
 from wink_decl.compiler import artifact_json, bind_plugins
@@ -39,22 +40,4 @@ def _run(args: argparse.Namespace, console: Console) -> int:
     return 0
 
 
-COMMAND = Command(
-    name="compile",
-    summary="Compile a prompt file to its JSON artifact, importing and checking its handlers.",
-    description=(
-        "Compile one prompt file and print its artifact: the resolved section tree, each "
-        "tool's parameter and result schemas, handler and policies, as canonical JSON (sorted "
-        "keys, two-space indent), equal for equal input. Unlike validate, this imports every "
-        "handler, predicate and policy the file names (plugin code runs) and checks each "
-        "against its use: signatures, params, and the tools that take their params from "
-        "their handler. Exit status: 0 compiled, 1 the file or a plugin has errors, 2 usage "
-        "error."
-    ),
-    examples=(
-        "wink-decl compile prompts/agents/code-review.wink.yaml",
-        "wink-decl compile prompts/release/pipeline.wink.toml --output build/pipeline.json",
-    ),
-    configure=_configure,
-    run=_run,
-)
+COMMAND = implemented("compile", configure=_configure, run=_run)

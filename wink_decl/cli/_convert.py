@@ -10,7 +10,8 @@ from typing import cast
 from urllib.parse import urlsplit
 
 from wink_decl._atomic import write_atomically
-from wink_decl.cli._command import Command, Console
+from wink_decl.cli._command import Console
+from wink_decl.cli._commands import implemented
 from wink_decl.cli._writers._comments import comment_lines, find_schema_ref, schema_line
 from wink_decl.cli._writers._files import already_exists, not_written
 from wink_decl.cli._writers._toml import NullValueError, to_toml
@@ -159,20 +160,4 @@ def _comments_note(file: LoadedFile) -> str:
     return f"note: comments are not carried over ({count} in {file.path})\n"
 
 
-COMMAND = Command(
-    name="convert",
-    summary="Convert a prompt file between YAML and TOML.",
-    description=(
-        "Writes the prompt in FILE in the other format, keeping the order of its keys as "
-        "far as the format allows, and translating the first line that points editors at "
-        "the schema. Other comments cannot be carried over; a note says how many were "
-        "left. By default the new file goes beside FILE (review.wink.yaml becomes "
-        "review.wink.toml), and an existing file is left alone unless --force is given."
-    ),
-    examples=(
-        "wink-decl convert prompts/review.wink.yaml --to toml",
-        "wink-decl convert prompts/release.wink.toml --to yaml --output -",
-    ),
-    configure=_configure,
-    run=_run,
-)
+COMMAND = implemented("convert", configure=_configure, run=_run)

@@ -8,7 +8,8 @@ import re
 from pathlib import Path
 
 from wink_decl._atomic import write_atomically
-from wink_decl.cli._command import Command, Console
+from wink_decl.cli._command import Console
+from wink_decl.cli._commands import implemented
 from wink_decl.cli._starter import starter_text
 from wink_decl.cli._writers._files import already_exists, not_written
 from wink_decl.diagnostics import render_text
@@ -113,20 +114,4 @@ def _bad_name(name: str) -> str:
     return f"wink-decl new: error: {problem}\n  hint: {hint}\n"
 
 
-COMMAND = Command(
-    name="new",
-    summary="Write a starter prompt file to edit.",
-    description=(
-        "Writes NAME.wink.yaml (or NAME.wink.toml with --format toml): a small prompt with "
-        "params, sections, a summarized section with a child, planning tools and a "
-        "commented-out policy, each part explained by a comment. It compiles as it is. Its "
-        "first line points editors at the JSON Schema, for completion and checks as you type. "
-        "An existing file is left alone unless --force is given."
-    ),
-    examples=(
-        "wink-decl new code-review",
-        "wink-decl new release-notes --format toml --output prompts/release",
-    ),
-    configure=_configure,
-    run=_run,
-)
+COMMAND = implemented("new", configure=_configure, run=_run)

@@ -13,7 +13,8 @@ import argparse
 import json
 from typing import Literal
 
-from wink_decl.cli._command import Command, Console
+from wink_decl.cli._command import Console
+from wink_decl.cli._commands import implemented
 from wink_decl.plugins import (
     GROUPS,
     HANDLERS,
@@ -131,17 +132,4 @@ def _run(args: argparse.Namespace, console: Console) -> int:
     return 0
 
 
-COMMAND = Command(
-    name="plugins",
-    summary="List the installed handlers, policies and predicates.",
-    description=(
-        "Lists every handler, policy and predicate that installed packages register, with "
-        "the package (distribution) and version providing it and the code it points at. "
-        "Only package metadata is read: no plugin code is imported. When two packages "
-        "register the same name, both are listed as name@package, the form a prompt file "
-        "uses to choose one, and a warning says so; the exit status is still 0."
-    ),
-    examples=("wink-decl plugins", "wink-decl plugins --format json"),
-    configure=_configure,
-    run=_run,
-)
+COMMAND = implemented("plugins", configure=_configure, run=_run)

@@ -5,7 +5,8 @@ from __future__ import annotations
 import argparse
 import json
 
-from wink_decl.cli._command import Command, Console
+from wink_decl.cli._command import Console
+from wink_decl.cli._commands import implemented
 from wink_decl.cli._inputs import add_render_options, render_from_args
 from wink_decl.runtime.prompt import RenderedPrompt
 from wink_decl.runtime.tool_schema import to_openai_tools
@@ -46,25 +47,4 @@ def render_text_form(rendered: RenderedPrompt) -> str:
     return f"{rendered.text}\n\ntools:\n" + "\n".join(lines) + "\n"
 
 
-COMMAND = Command(
-    name="render",
-    summary="Render a prompt file as a model receives it: the text, then the tools.",
-    description=(
-        "Compile one prompt file, bind its params and render it: the text a model receives, "
-        "then the tools it may call, in order. Summarized sections stay summarized unless "
-        "--open names them. Imports the plugin code a render needs, and only that: every "
-        "predicate the file names, and the handler of each tool that leaves its params (or "
-        "its result) to the handler, whose schema comes from it; other handlers and policies "
-        "are not imported. Exit status: 0 rendered, 1 the file, a plugin or the params have "
-        "errors (reported on stderr), 2 usage error."
-    ),
-    examples=(
-        "wink-decl render prompts/agents/code-review.wink.yaml"
-        ' --param language=Python --param change="$(git diff)"',
-        "wink-decl render prompts/research/assistant.wink.yaml --params-file question.yaml"
-        " --open methods.finding",
-        "wink-decl render prompts/release/pipeline.wink.toml --param version=1.4.0 --format json",
-    ),
-    configure=_configure,
-    run=_run,
-)
+COMMAND = implemented("render", configure=_configure, run=_run)

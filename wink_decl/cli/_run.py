@@ -10,7 +10,8 @@ from dataclasses import dataclass
 
 from wink_decl.adapters._providers import PROVIDERS, make_adapter
 from wink_decl.adapters._shared import redact
-from wink_decl.cli._command import Command, Console
+from wink_decl.cli._command import Console
+from wink_decl.cli._commands import implemented
 from wink_decl.cli._inputs import BoundPrompt, add_render_options, bind_from_args
 from wink_decl.cli._prompt import report
 from wink_decl.cli._run_progress import Progress
@@ -290,27 +291,4 @@ def _failed(console: Console, error: PromptEvaluationError, secrets: tuple[str, 
     return 1
 
 
-COMMAND = Command(
-    name="run",
-    summary="Run a prompt file against a model, executing the tools it calls, to an answer.",
-    description=(
-        "Compile one prompt file, bind its params, import and check every handler, predicate "
-        "and policy it names (plugin code runs), and run it against a model until it "
-        "answers: every tool the model calls "
-        "runs under the prompt's policies, read_section opens summarized sections, and the "
-        "answer is printed on stdout (a declared output as one line of JSON). While it runs, "
-        "each turn and tool call is shown on stderr when stderr is a terminal. API keys come "
-        "from the environment (OPENAI_API_KEY, ANTHROPIC_API_KEY, ...) and are never shown. "
-        "Exit status: 0 answered, 1 the file, the params or the provider failed (one line "
-        "saying why), 2 usage error."
-    ),
-    examples=(
-        "wink-decl run prompts/agents/code-review.wink.yaml --model openai:gpt-4.1-mini"
-        ' --param language=Python --param change="$(git diff)"',
-        "wink-decl run prompts/release/pipeline.wink.toml --model anthropic:claude-sonnet-4-5"
-        " --param version=1.4.0 --workspace . --transcript run.jsonl",
-        "wink-decl run review.wink.yaml --model openai:qwen3 --base-url http://127.0.0.1:8000/v1",
-    ),
-    configure=_configure,
-    run=_run,
-)
+COMMAND = implemented("run", configure=_configure, run=_run)

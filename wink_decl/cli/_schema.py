@@ -5,7 +5,8 @@ from __future__ import annotations
 import argparse
 from importlib import resources
 
-from wink_decl.cli._command import Command, Console
+from wink_decl.cli._command import Console
+from wink_decl.cli._commands import implemented
 from wink_decl.cli._paths import write_output
 from wink_decl.schema import SCHEMA_FILE_NAME
 
@@ -31,15 +32,4 @@ def _run(args: argparse.Namespace, console: Console) -> int:
     return 0
 
 
-COMMAND = Command(
-    name="schema",
-    summary="Print the JSON Schema of prompt files, or write it to a file.",
-    description=(
-        "Print the JSON Schema (draft 2020-12) that prompt files follow, as shipped in this "
-        "version of wink-decl. Editors that read JSON Schema use it to complete and check "
-        "prompt files while you type."
-    ),
-    examples=("wink-decl schema --output schema/wink-decl.schema.json", "wink-decl schema | less"),
-    configure=_configure,
-    run=_run,
-)
+COMMAND = implemented("schema", configure=_configure, run=_run)

@@ -5,7 +5,8 @@ from __future__ import annotations
 import argparse
 import json
 
-from wink_decl.cli._command import Command, Console
+from wink_decl.cli._command import Console
+from wink_decl.cli._commands import implemented
 from wink_decl.cli._inputs import add_render_options, render_from_args
 from wink_decl.runtime.tool_schema import to_anthropic_tools, to_openai_tools
 
@@ -41,23 +42,4 @@ def _run(args: argparse.Namespace, console: Console) -> int:
     return 0
 
 
-COMMAND = Command(
-    name="tools",
-    summary="Print the tools a rendered prompt offers, as JSON Schema or provider JSON.",
-    description=(
-        "Compile and render one prompt file like 'wink-decl render' and print only its tools, "
-        "in the order the model receives them. Tools depend on what is shown: a summarized "
-        "section adds read_section, and --open reveals the tools of the sections it opens. "
-        "Imports the plugin code render imports: every predicate the file names, and the "
-        "handler of each tool that leaves its params (or its result) to the handler. Exit "
-        "status: 0 printed, 1 the file, a plugin or the params have errors, 2 usage error."
-    ),
-    examples=(
-        "wink-decl tools prompts/agents/code-review.wink.yaml --param language=Python"
-        ' --param change="$(git diff)"',
-        "wink-decl tools prompts/release/pipeline.wink.toml --param version=1.4.0"
-        " --format openai --open notes",
-    ),
-    configure=_configure,
-    run=_run,
-)
+COMMAND = implemented("tools", configure=_configure, run=_run)

@@ -6,7 +6,8 @@ import argparse
 from collections.abc import Sequence
 
 from wink_decl.cli._checking import PARALLEL_MIN_FILES, Job, available_cpus, check_all
-from wink_decl.cli._command import Command, Console
+from wink_decl.cli._command import Console
+from wink_decl.cli._commands import implemented
 from wink_decl.cli._paths import existing_path, root_finder
 from wink_decl.cli._progress import Progress
 from wink_decl.cli._prompt import add_limit_option, add_root_option, limits_from, report
@@ -127,25 +128,4 @@ def _count(number: int, noun: str) -> str:
     return f"{number} {noun}" + ("" if number == 1 else "s")
 
 
-COMMAND = Command(
-    name="validate",
-    summary="Check prompt files and folders, reporting every problem with its line.",
-    description=(
-        "Load and check prompt files: syntax, the schema, references between sections, tools, "
-        "params and includes, and that every handler, predicate and policy is installed. "
-        "Plugins are looked up in package metadata only: no plugin code is imported. What "
-        "needs a plugin's code is checked by compile, render, tools and run, or here with "
-        "--import-plugins: signatures and, for a tool that leaves its params to its handler, "
-        "those params and its reads:, writes: and examples. Every problem of "
-        "every file is reported, sorted by file and line. Exit status: 0 every file is valid "
-        "(warnings allowed), 1 a file has errors, 2 usage error."
-    ),
-    examples=(
-        "wink-decl validate prompts/",
-        "wink-decl validate prompts/agents/code-review.wink.yaml --format json",
-        "wink-decl validate prompts/ --cache-dir .wink-decl-cache",
-        "wink-decl validate prompts/ --import-plugins",
-    ),
-    configure=_configure,
-    run=_run,
-)
+COMMAND = implemented("validate", configure=_configure, run=_run)

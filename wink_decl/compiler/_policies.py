@@ -11,7 +11,6 @@ from wink_decl.diagnostic_codes import DiagnosticCode
 from wink_decl.loader import JSONPath
 from wink_decl.plugins import POLICIES, PREDICATES, PluginCatalog, PluginProblem
 from wink_decl.runtime._keys import did_you_mean
-from wink_decl.runtime.policies import ReadBeforeWritePolicy, SequentialDependencyPolicy
 from wink_decl.runtime.policy import ToolPolicy
 from wink_decl.runtime.tool import Tool
 
@@ -76,6 +75,10 @@ class PolicyCompiler:
         ok = self._known(ctx, [((*path,), name) for name in table], key=True)
         for tool, needs in table.items():
             ok = self._known(ctx, [((*path, tool, i), n) for i, n in enumerate(needs)]) and ok
+        # The built-in policies' module imports the filesystem and the session: a file that
+        # declares none never loads them.
+        from wink_decl.runtime.policies import SequentialDependencyPolicy  # noqa: PLC0415
+
         return SequentialDependencyPolicy(dependencies=table) if ok else None
 
     def _read_before_write(
@@ -87,6 +90,8 @@ class PolicyCompiler:
             ok = self._known(ctx, [((*path, field, i), n) for i, n in enumerate(names)]) and ok
         if not ok:
             return None
+        from wink_decl.runtime.policies import ReadBeforeWritePolicy  # noqa: PLC0415  # as above
+
         policy = ReadBeforeWritePolicy(**dict(config))
         named = {*policy.read_tools, *policy.write_tools}  # pyright: ignore[reportGeneralTypeIssues]
         # A tool that declares reads:/writes: is watched whatever its name; one that did not

@@ -3,14 +3,12 @@
 from __future__ import annotations
 
 import functools
-import hashlib
 import os
 from collections.abc import Mapping
 from dataclasses import MISSING, dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
-from wink_decl.compiler._artifact import build_artifact
 from wink_decl.compiler._confined import outside_root
 from wink_decl.compiler._context import CompileContext, folder_ns, quotable
 from wink_decl.compiler._includes import Includer
@@ -65,6 +63,8 @@ class CompiledPrompt:
 
         Worked out on first use: rendering never needs it.
         """
+        import hashlib  # noqa: PLC0415  # rendering and checking never need it
+
         digest = hashlib.sha256(self.sources[self.source].encode())
         for path, text in sorted(self.sources.items()):
             if path != self.source:
@@ -93,6 +93,8 @@ class CompiledPrompt:
         return self._build_artifact()
 
     def _build_artifact(self) -> Mapping[str, Any]:
+        from wink_decl.compiler._artifact import build_artifact  # noqa: PLC0415  # compile only
+
         return build_artifact(
             self.template, self.document, source=self.source, content_hash=self.content_hash
         )

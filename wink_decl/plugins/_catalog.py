@@ -2,17 +2,18 @@
 
 from __future__ import annotations
 
-import hashlib
-import importlib.metadata
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
-from importlib.metadata import Distribution, EntryPoint
+from typing import TYPE_CHECKING
 
 from wink_decl.diagnostic_codes import DiagnosticCode
 from wink_decl.diagnostics import Diagnostic, Span, as_hint
 from wink_decl.errors import WinkDeclError
 from wink_decl.suggestions import close_matches
+
+if TYPE_CHECKING:
+    from importlib.metadata import Distribution, EntryPoint
 
 __all__ = [
     "GROUPS",
@@ -113,7 +114,7 @@ class PluginCatalog:
     ``importlib.metadata`` does for shadowed installs).
     """
 
-    __slots__ = ("_entries", "_loaded")
+    __slots__ = ("_distributions", "_entry_points", "_index", "_loaded")
 
     def __init__(
         self,
@@ -121,25 +122,37 @@ class PluginCatalog:
         *,
         distributions: Iterable[Distribution] | None = None,
     ) -> None:
+        """Keep what to index; nothing is read until a name is first looked up.
+
+        A command that checks a file naming no plugin never pays for reading the metadata
+        of every installed distribution (nor for importing ``importlib.metadata``).
+        """
+        self._entry_points = None if entry_points is None else list(entry_points)
+        self._distributions = None if distributions is None else list(distributions)
+        self._index: dict[tuple[str, str], tuple[PluginEntry, ...]] | None = None
+        self._loaded: dict[PluginEntry, object] = {}
+
+    @property
+    def _entries(self) -> dict[tuple[str, str], tuple[PluginEntry, ...]]:
+        """Every entry by (group, name), indexed on first use.
+
+        Threads that race here each build the same index; the last one assigned wins.
+        """
+        if self._index is None:
+            self._index = _indexed(self._found())
+        return self._index
+
+    def _found(self) -> list[EntryPoint]:
         found: list[EntryPoint] = []
-        if entry_points is None and distributions is None:
+        if self._entry_points is None and self._distributions is None:
+            import importlib.metadata  # noqa: PLC0415  # costs more than the rest of a small check
+
             installed = importlib.metadata.entry_points()
             for group in GROUPS:
                 found.extend(installed.select(group=group))
-        found.extend(entry_points or ())
-        found.extend(_from_distributions(distributions or ()))
-        index: dict[tuple[str, str], dict[str, PluginEntry]] = {}
-        for point in found:
-            if point.group not in GROUPS:
-                continue
-            entry = _entry(point)
-            by_distribution = index.setdefault((entry.group, entry.name), {})
-            by_distribution.setdefault(normalise_distribution(entry.distribution), entry)
-        self._entries = {
-            key: tuple(by_distribution[dist] for dist in sorted(by_distribution))
-            for key, by_distribution in index.items()
-        }
-        self._loaded: dict[PluginEntry, object] = {}
+        found.extend(self._entry_points or ())
+        found.extend(_from_distributions(self._distributions or ()))
+        return found
 
     def names(self, group: str) -> tuple[str, ...]:
         """Every name registered in ``group``, sorted."""
@@ -155,6 +168,8 @@ class PluginCatalog:
         Compile results depend on which names exist, so caches kept across processes are keyed
         by it; a plugin installed, removed or upgraded gives another fingerprint.
         """
+        import hashlib  # noqa: PLC0415  # only caches kept on disk need it
+
         digest = hashlib.sha256()
         for (group, name), entries in sorted(self._entries.items()):
             for entry in entries:
@@ -207,6 +222,8 @@ class PluginCatalog:
             return self._loaded[entry]
         noun = _NOUNS.get(entry.group, "plugin")
         where = f"Could not import {noun} {entry.label}"
+        from importlib.metadata import EntryPoint  # noqa: PLC0415  # loading plugins only
+
         if EntryPoint.pattern.fullmatch(entry.value) is None:
             raise PluginLoadError(
                 f"{where}: the value must have the form 'package.module:attribute'.",
@@ -253,6 +270,21 @@ def _unknown_distribution(
         ),
         suggestions=suggestions,
     )
+
+
+def _indexed(found: Iterable[EntryPoint]) -> dict[tuple[str, str], tuple[PluginEntry, ...]]:
+    """One entry per distribution for each (group, name) of ``GROUPS``, by distribution."""
+    index: dict[tuple[str, str], dict[str, PluginEntry]] = {}
+    for point in found:
+        if point.group not in GROUPS:
+            continue
+        entry = _entry(point)
+        by_distribution = index.setdefault((entry.group, entry.name), {})
+        by_distribution.setdefault(normalise_distribution(entry.distribution), entry)
+    return {
+        key: tuple(by_distribution[dist] for dist in sorted(by_distribution))
+        for key, by_distribution in index.items()
+    }
 
 
 def _from_distributions(distributions: Iterable[Distribution]) -> list[EntryPoint]:

@@ -42,7 +42,6 @@ from wink_decl.schema.validate import (
     JSONPath,
     SpanLookup,
     diagnostics_from,
-    schema_errors,
     validate_document,
 )
 
@@ -83,7 +82,6 @@ __all__ = [
     "dump_schema",
     "fits_type",
     "load_published_schema",
-    "schema_errors",
     "type_words",
     "validate_document",
     "write_schema",

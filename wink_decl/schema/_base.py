@@ -33,6 +33,7 @@ class DocModel(BaseModel):
         validate_by_alias=True,
         validate_by_name=False,
         serialize_by_alias=True,
+        defer_build=True,
     )
     noun: ClassVar[str] = "mapping"
     """What authors call this object in messages ("section", "tool")."""

@@ -143,9 +143,6 @@ Condition = TypeAliasType(
 )
 """true, false, or a one-key mapping: param, not, all, any, equals, predicate."""
 
-for _model in (NotCondition, AllCondition, AnyCondition):
-    _model.model_rebuild()
-
 
 class SummaryWhen(DocModel):
     """Summarized while the condition holds, shown in full otherwise."""

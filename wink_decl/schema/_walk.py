@@ -113,6 +113,7 @@ def _tagged(tp: Any, element: str | int) -> Any:
 def _child(tp: Any, element: str | int) -> Any:
     """The type one step down: a model's field, a list's item, a mapping's key or value."""
     if _is_model(tp):
+        tp.model_rebuild()  # a model built on first use: its fields' types resolved now
         for name, info in tp.model_fields.items():
             if (info.alias or name) == element:
                 return info.annotation

@@ -324,8 +324,6 @@ SectionItem = TypeAliasType(
 )
 """A section, or an include of a section from another file."""
 
-SectionDoc.model_rebuild()
-
 # -- the document -------------------------------------------------------------------------------
 
 

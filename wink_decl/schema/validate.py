@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from functools import cache
 from types import NoneType
-from typing import TYPE_CHECKING, Any, Final, Protocol, cast
+from typing import TYPE_CHECKING, Any, Final, Protocol
 
 from pydantic import ValidationError
 
@@ -23,15 +23,12 @@ from wink_decl.schema._types import RULES_BY_PATTERN, SEMANTIC_ERROR, Problem
 from wink_decl.schema._unions import CONDITION, UNION_ERROR, UNIONS, OneOf
 from wink_decl.schema._walk import Place, place_of
 from wink_decl.schema._words import describe, one_of
-from wink_decl.schema.generate import load_published_schema
 from wink_decl.schema.model import ParamSpec, PromptDocument
 
 if TYPE_CHECKING:
-    from jsonschema import Draft202012Validator
-    from jsonschema.exceptions import ValidationError as SchemaError
     from pydantic_core import ErrorDetails
 
-__all__ = ["JSONPath", "SpanLookup", "diagnostics_from", "schema_errors", "validate_document"]
+__all__ = ["JSONPath", "SpanLookup", "diagnostics_from", "validate_document"]
 
 
 class SpanLookup(Protocol):
@@ -323,26 +320,3 @@ _HANDLERS: Final[dict[str, Callable[[_Error], Diagnostic]]] = {
     "string_too_long": _too_long,
     "too_short": _too_short,
 }
-
-
-# -- the published schema, for tests and cross-checks ---------------------------------------------
-
-
-@cache
-def _validator() -> Draft202012Validator:
-    from jsonschema import Draft202012Validator  # noqa: PLC0415  # only cross-checks pay for it
-
-    return Draft202012Validator(load_published_schema())
-
-
-def schema_errors(data: object) -> list[tuple[JSONPath, str]]:
-    """Every error the published schema finds (``jsonschema``), as (path, message), by path."""
-    import jsonschema.exceptions as schema_exceptions  # noqa: PLC0415  # cross-checks only
-
-    found: list[tuple[JSONPath, str]] = []
-    for error in cast("Iterable[SchemaError]", _validator().iter_errors(cast("Any", data))):  # pyright: ignore[reportUnknownMemberType]
-        leaf = cast("SchemaError", schema_exceptions.best_match([error]))  # pyright: ignore[reportUnknownMemberType]
-        found.append((tuple(leaf.absolute_path), leaf.message))
-    return sorted(
-        found, key=lambda item: ([(isinstance(p, str), str(p)) for p in item[0]], item[1])
-    )

@@ -1,0 +1,121 @@
+"""A command line imports what its command needs: the table alone for ``--help`` and ``--version``.
+
+Each case runs the real command in a fresh interpreter and asks it which modules it loaded.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from concurrency import run_python
+
+from wink_decl.cli._command import Command
+from wink_decl.cli._commands import COMMANDS
+
+REPO = Path(__file__).resolve().parents[2]
+
+LOADED = """
+import json, sys
+from wink_decl.cli import main
+status = main(sys.argv[1:])
+shown = [m for m in sys.modules if m.startswith("wink_decl") or m == "concurrent.futures.process"]
+print(json.dumps({"status": status, "modules": sorted(shown)}))
+"""
+
+FRAME = [
+    "wink_decl",
+    "wink_decl._launch",
+    "wink_decl.adapters",
+    "wink_decl.adapters._shared",
+    "wink_decl.cli",
+    "wink_decl.cli._app",
+    "wink_decl.cli._command",
+    "wink_decl.cli._commands",
+    "wink_decl.cli._help",
+    "wink_decl.cli._secrets",
+    "wink_decl.cli._usage",
+    "wink_decl.errors",
+    "wink_decl.suggestions",
+]
+"""What every command line loads: the frame, the table, did-you-mean for mistakes in it (its
+difflib only when one is made) and the redaction of failures."""
+
+COMMAND_MODULES = {f"wink_decl.cli._{command.name}" for command in COMMANDS}
+
+
+def loaded(*argv: str) -> tuple[int, list[str]]:
+    """The exit status of ``wink-decl ARGV`` and the wink_decl modules it imported."""
+    completed = subprocess.run(  # our own interpreter, fixed arguments
+        [sys.executable, "-c", LOADED, *argv],
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=REPO,
+    )
+    found = json.loads(completed.stdout.splitlines()[-1])
+    return found["status"], found["modules"]
+
+
+@pytest.mark.parametrize(
+    "argv", [["--version"], ["--help"], ["-v", "--help"]], ids=["version", "help", "verbose-help"]
+)
+def test_help_and_version_load_no_command(argv: list[str]) -> None:
+    assert loaded(*argv) == (0, FRAME)
+
+
+def test_an_unknown_command_loads_no_command() -> None:
+    assert loaded("valdate", "x") == (2, FRAME)
+
+
+def test_a_command_loads_its_own_module_and_no_other() -> None:
+    status, modules = loaded("schema", "--help")
+    assert status == 0
+    assert sorted(COMMAND_MODULES.intersection(modules)) == ["wink_decl.cli._schema"]
+
+
+def test_validate_of_one_file_loads_neither_workers_nor_other_commands() -> None:
+    status, modules = loaded("validate", "prompts/common/safety.wink.yaml")
+    assert status == 0
+    assert sorted(COMMAND_MODULES.intersection(modules)) == ["wink_decl.cli._validate"]
+    assert "concurrent.futures.process" not in modules
+    assert "wink_decl.runtime.policies" not in modules  # the file declares no policy
+
+
+@pytest.mark.parametrize("command", COMMANDS, ids=[c.name for c in COMMANDS])
+def test_each_module_runs_the_command_the_table_describes(command: Command) -> None:
+    module = importlib.import_module(f"wink_decl.cli._{command.name}")
+    own: Command = module.COMMAND
+    assert (own.name, own.summary, own.description, own.examples) == (
+        command.name,
+        command.summary,
+        command.description,
+        command.examples,
+    )
+    assert own.configure is vars(module)["_configure"]
+    assert own.run is vars(module)["_run"]
+
+
+TIMED = re.compile(r"  (.+?) +\d+\.\d ms +\d+\.\d\dx(?:  \(target (.+)\))?")
+"""One line of the start-up benchmark: the label, the median, the ratio, and any target."""
+
+
+def test_the_startup_benchmark_runs() -> None:
+    script = REPO / "benchmarks" / "startup.py"
+    done = run_python(script, args=["--runs", "1"], timeout=120)
+    assert (done.returncode, done.stderr) == (0, "")
+    lines = done.stdout.splitlines()
+    assert lines[0] == "median of 1 fresh processes each, and the ratio to python -c pass"
+    timed = [(line, TIMED.fullmatch(line)) for line in lines[1:]]
+    assert [(m.group(1), m.group(2)) if m else line for line, m in timed] == [
+        ("python -c pass", None),
+        ("import wink_decl", "1.5x"),
+        ("wink-decl --version", "3x"),
+        ("wink-decl validate, one small file", "10x"),
+        ("wink-decl validate, a file naming plugins", None),
+    ]

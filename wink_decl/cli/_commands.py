@@ -1,0 +1,211 @@
+"""Every ``wink-decl`` command's name and help; its code is imported only when it is used.
+
+Parsing a command line, ``--help`` and ``--version`` need the names and the help alone: each
+command's module (``wink_decl.cli._<name>``) and what it imports load the first time that
+command configures its options or runs, so a command pays only for its own imports.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import importlib
+from collections.abc import Callable
+from typing import cast
+
+from wink_decl.cli._command import Command, Console
+
+__all__ = ["COMMANDS", "implemented"]
+
+
+@dataclasses.dataclass(frozen=True)
+class _Deferred:
+    """A command's code, imported from its module the first time it is needed."""
+
+    name: str
+
+    def configure(self, parser: argparse.ArgumentParser) -> None:
+        """Add the command's options to ``parser``."""
+        self._code().configure(parser)
+
+    def run(self, args: argparse.Namespace, console: Console) -> int:
+        """Run the command; its exit status."""
+        return self._code().run(args, console)
+
+    def _code(self) -> Command:
+        module = importlib.import_module(f"wink_decl.cli._{self.name}")
+        return cast("Command", module.COMMAND)
+
+
+def _deferred(*, name: str, summary: str, description: str, examples: tuple[str, ...]) -> Command:
+    code = _Deferred(name)
+    return Command(name, summary, description, examples, code.configure, code.run)
+
+
+COMMANDS: tuple[Command, ...] = (
+    _deferred(
+        name="validate",
+        summary="Check prompt files and folders, reporting every problem with its line.",
+        description=(
+            "Load and check prompt files: syntax, the schema, references between sections, tools, "
+            "params and includes, and that every handler, predicate and policy is installed. "
+            "Plugins are looked up in package metadata only: no plugin code is imported. What "
+            "needs a plugin's code is checked by compile, render, tools and run, or here with "
+            "--import-plugins: signatures and, for a tool that leaves its params to its handler, "
+            "those params and its reads:, writes: and examples. Every problem of "
+            "every file is reported, sorted by file and line. Exit status: 0 every file is valid "
+            "(warnings allowed), 1 a file has errors, 2 usage error."
+        ),
+        examples=(
+            "wink-decl validate prompts/",
+            "wink-decl validate prompts/agents/code-review.wink.yaml --format json",
+            "wink-decl validate prompts/ --cache-dir .wink-decl-cache",
+            "wink-decl validate prompts/ --import-plugins",
+        ),
+    ),
+    _deferred(
+        name="render",
+        summary="Render a prompt file as a model receives it: the text, then the tools.",
+        description=(
+            "Compile one prompt file, bind its params and render it: the text a model receives, "
+            "then the tools it may call, in order. Summarized sections stay summarized unless "
+            "--open names them. Imports the plugin code a render needs, and only that: every "
+            "predicate the file names, and the handler of each tool that leaves its params (or "
+            "its result) to the handler, whose schema comes from it; other handlers and policies "
+            "are not imported. Exit status: 0 rendered, 1 the file, a plugin or the params have "
+            "errors (reported on stderr), 2 usage error."
+        ),
+        examples=(
+            "wink-decl render prompts/agents/code-review.wink.yaml"
+            ' --param language=Python --param change="$(git diff)"',
+            "wink-decl render prompts/research/assistant.wink.yaml --params-file question.yaml"
+            " --open methods.finding",
+            "wink-decl render prompts/release/pipeline.wink.toml --param version=1.4.0"
+            " --format json",
+        ),
+    ),
+    _deferred(
+        name="run",
+        summary="Run a prompt file against a model, executing the tools it calls, to an answer.",
+        description=(
+            "Compile one prompt file, bind its params, import and check every handler, predicate "
+            "and policy it names (plugin code runs), and run it against a model until it "
+            "answers: every tool the model calls "
+            "runs under the prompt's policies, read_section opens summarized sections, and the "
+            "answer is printed on stdout (a declared output as one line of JSON). While it runs, "
+            "each turn and tool call is shown on stderr when stderr is a terminal. API keys come "
+            "from the environment (OPENAI_API_KEY, ANTHROPIC_API_KEY, ...) and are never shown. "
+            "Exit status: 0 answered, 1 the file, the params or the provider failed (one line "
+            "saying why), 2 usage error."
+        ),
+        examples=(
+            "wink-decl run prompts/agents/code-review.wink.yaml --model openai:gpt-4.1-mini"
+            ' --param language=Python --param change="$(git diff)"',
+            "wink-decl run prompts/release/pipeline.wink.toml --model anthropic:claude-sonnet-4-5"
+            " --param version=1.4.0 --workspace . --transcript run.jsonl",
+            "wink-decl run review.wink.yaml --model openai:qwen3 --base-url http://127.0.0.1:8000/v1",
+        ),
+    ),
+    _deferred(
+        name="tools",
+        summary="Print the tools a rendered prompt offers, as JSON Schema or provider JSON.",
+        description=(
+            "Compile and render one prompt file like 'wink-decl render' and print only its tools, "
+            "in the order the model receives them. Tools depend on what is shown: a summarized "
+            "section adds read_section, and --open reveals the tools of the sections it opens. "
+            "Imports the plugin code render imports: every predicate the file names, and the "
+            "handler of each tool that leaves its params (or its result) to the handler. Exit "
+            "status: 0 printed, 1 the file, a plugin or the params have errors, 2 usage error."
+        ),
+        examples=(
+            "wink-decl tools prompts/agents/code-review.wink.yaml --param language=Python"
+            ' --param change="$(git diff)"',
+            "wink-decl tools prompts/release/pipeline.wink.toml --param version=1.4.0"
+            " --format openai --open notes",
+        ),
+    ),
+    _deferred(
+        name="compile",
+        summary="Compile a prompt file to its JSON artifact, importing and checking its handlers.",
+        description=(
+            "Compile one prompt file and print its artifact: the resolved section tree, each "
+            "tool's parameter and result schemas, handler and policies, as canonical JSON (sorted "
+            "keys, two-space indent), equal for equal input. Unlike validate, this imports every "
+            "handler, predicate and policy the file names (plugin code runs) and checks each "
+            "against its use: signatures, params, and the tools that take their params from "
+            "their handler. Exit status: 0 compiled, 1 the file or a plugin has errors, 2 usage "
+            "error."
+        ),
+        examples=(
+            "wink-decl compile prompts/agents/code-review.wink.yaml",
+            "wink-decl compile prompts/release/pipeline.wink.toml --output build/pipeline.json",
+        ),
+    ),
+    _deferred(
+        name="schema",
+        summary="Print the JSON Schema of prompt files, or write it to a file.",
+        description=(
+            "Print the JSON Schema (draft 2020-12) that prompt files follow, as shipped in this "
+            "version of wink-decl. Editors that read JSON Schema use it to complete and check "
+            "prompt files while you type."
+        ),
+        examples=(
+            "wink-decl schema --output schema/wink-decl.schema.json",
+            "wink-decl schema | less",
+        ),
+    ),
+    _deferred(
+        name="plugins",
+        summary="List the installed handlers, policies and predicates.",
+        description=(
+            "Lists every handler, policy and predicate that installed packages register, with "
+            "the package (distribution) and version providing it and the code it points at. "
+            "Only package metadata is read: no plugin code is imported. When two packages "
+            "register the same name, both are listed as name@package, the form a prompt file "
+            "uses to choose one, and a warning says so; the exit status is still 0."
+        ),
+        examples=("wink-decl plugins", "wink-decl plugins --format json"),
+    ),
+    _deferred(
+        name="new",
+        summary="Write a starter prompt file to edit.",
+        description=(
+            "Writes NAME.wink.yaml (or NAME.wink.toml with --format toml): a small prompt with "
+            "params, sections, a summarized section with a child, planning tools and a "
+            "commented-out policy, each part explained by a comment. It compiles as it is. Its "
+            "first line points editors at the JSON Schema, for completion and checks as you type. "
+            "An existing file is left alone unless --force is given."
+        ),
+        examples=(
+            "wink-decl new code-review",
+            "wink-decl new release-notes --format toml --output prompts/release",
+        ),
+    ),
+    _deferred(
+        name="convert",
+        summary="Convert a prompt file between YAML and TOML.",
+        description=(
+            "Writes the prompt in FILE in the other format, keeping the order of its keys as "
+            "far as the format allows, and translating the first line that points editors at "
+            "the schema. Other comments cannot be carried over; a note says how many were "
+            "left. By default the new file goes beside FILE (review.wink.yaml becomes "
+            "review.wink.toml), and an existing file is left alone unless --force is given."
+        ),
+        examples=(
+            "wink-decl convert prompts/review.wink.yaml --to toml",
+            "wink-decl convert prompts/release.wink.toml --to yaml --output -",
+        ),
+    ),
+)
+"""Every command, in the order ``wink-decl --help`` lists them."""
+
+
+def implemented(
+    name: str,
+    *,
+    configure: Callable[[argparse.ArgumentParser], None],
+    run: Callable[[argparse.Namespace, Console], int],
+) -> Command:
+    """The command ``name`` as its own module defines it: the help from here, its code given."""
+    about = next(command for command in COMMANDS if command.name == name)
+    return dataclasses.replace(about, configure=configure, run=run)
