@@ -1,10 +1,10 @@
-"""``ToolExecutor``: one provider tool call, dispatched in the order spec 05 gives.
+"""``ToolExecutor``: one provider tool call, dispatched in the order docs/runtime.md gives.
 
 lookup -> parse (extra keys refused) -> policies -> deadline -> context -> snapshot ->
 handler -> ``on_result`` -> the result's value to the session's reducers -> restore on any
 failure -> ``ToolInvoked`` -> the model's message. A failing tool never aborts evaluation; only
-the exceptions of spec 05's table propagate. A failed call leaves the session exactly as it was
-(every slice, logs included) apart from its own ``ToolInvoked``.
+the exceptions of the table in docs/runtime.md propagate. A failed call leaves the session
+exactly as it was (every slice, logs included) apart from its own ``ToolInvoked``.
 """
 
 from __future__ import annotations
@@ -127,7 +127,7 @@ class ToolExecutor:
         return tuple(tool for tool in rendered.tools if before.get(tool.name) is not tool)
 
     def execute(self, call: ProviderToolCall) -> ToolExecutionOutcome:
-        """Dispatch one call; raises only what spec 05's exception table re-raises."""
+        """Dispatch one call; raises only what the table in docs/runtime.md re-raises."""
         tool = self._tools.get(call.name)
         if tool is None:
             suggestion = did_you_mean(call.name, self._tools)
@@ -308,7 +308,7 @@ def _first_denial(
 
 
 def _invoke(tool: Tool[Any, Any], params: Any, context: ToolContext) -> ToolResult[Any]:
-    """Run the handler, turning every failure of spec 05's table into a failed result."""
+    """Run the handler, turning every failure of that table into a failed result."""
     handler = tool.handler
     if handler is None:
         return ToolResult.error(f"Tool '{tool.name}' has no handler.")
