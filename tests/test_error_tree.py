@@ -7,7 +7,7 @@ import pytest
 
 import wink_decl
 from wink_decl.cli._usage import UsageError
-from wink_decl.cli._writers._toml import NullValueError
+from wink_decl.cli._writers._toml_writer import NullValueError
 from wink_decl.diagnostics import Diagnostic, DiagnosticCode, DiagnosticError
 from wink_decl.errors import (
     DeadlineExceededError,
@@ -16,7 +16,7 @@ from wink_decl.errors import (
     ProviderError,
     WinkDeclError,
 )
-from wink_decl.loader._files import FileTooLargeError, NotAFileError
+from wink_decl.loader.regular_files import FileTooLargeError, NotAFileError
 from wink_decl.runtime.filesystem import FileNotFoundInFilesystemError, PathOutsideRootError
 
 

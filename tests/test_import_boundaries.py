@@ -187,3 +187,96 @@ def test_only_the_cli_and_the_main_module_import_the_cli() -> None:
     assert cli_imports(entry) == ["wink_decl/__main__.py:7: imports wink_decl.cli"]
     problems = [problem for path in files if path != entry for problem in cli_imports(path)]
     assert problems == [], "\n".join(problems)
+
+
+def private_doors(source: str, *, filename: str, package: str) -> list[str]:
+    """``file:line: imports name`` for each private part of another subpackage imported.
+
+    A subpackage's ``_name`` modules (and ``_name`` names) are its own: what another package
+    needs is public in its home package, so it can be renamed inside without breaking others.
+    """
+    home = package.split(".")[1] if package.count(".") else None
+    found: set[tuple[int, str]] = set()
+    for node in ast.walk(ast.parse(source, filename=filename)):
+        for module in imported_modules(node, package):
+            parts = module.split(".")
+            if (
+                len(parts) > 2
+                and parts[0] == "wink_decl"
+                and parts[1] != home
+                and (PACKAGE_ROOT / parts[1]).is_dir()
+                and any(part.startswith("_") and not part.startswith("__") for part in parts[2:])
+            ):
+                found.add((getattr(node, "lineno", 0), module))
+    return [f"{filename}:{line}: imports {module}" for line, module in sorted(found)]
+
+
+@pytest.mark.parametrize(
+    ("source", "package", "expected"),
+    [
+        (
+            "from wink_decl.runtime._renderer import Renderer\n",
+            "wink_decl.compiler",
+            ["x.py:1: imports wink_decl.runtime._renderer.Renderer"],
+        ),
+        (
+            "from wink_decl.runtime import _renderer\n",
+            "wink_decl.cli._writers",
+            ["x.py:1: imports wink_decl.runtime._renderer"],
+        ),
+        (
+            "def f():\n    import wink_decl.loader.regular_files._x\n",
+            "wink_decl",
+            ["x.py:2: imports wink_decl.loader.regular_files._x"],
+        ),
+        (
+            "from ..runtime.keys import _KEY_RULE\n",
+            "wink_decl.compiler",
+            ["x.py:1: imports wink_decl.runtime.keys._KEY_RULE"],
+        ),
+        ("from wink_decl.runtime._renderer import Renderer\n", "wink_decl.runtime", []),
+        ("from wink_decl.runtime.session import _state\n", "wink_decl.runtime.session", []),
+        ("from wink_decl.runtime.keys import KEY_PATTERN\n", "wink_decl.compiler", []),
+        ("from wink_decl import _atomic, runtime\n", "wink_decl.cli", []),
+        ("from wink_decl.runtime.tool import __all__\n", "wink_decl.cli", []),
+    ],
+    ids=[
+        "private-module",
+        "private-module-by-name",
+        "from-the-top-level",
+        "private-name",
+        "own-package",
+        "own-subpackage",
+        "public-module",
+        "top-level-module",
+        "dunder-name",
+    ],
+)
+def test_scanner_finds_private_doors(source: str, package: str, expected: list[str]) -> None:
+    assert private_doors(source, filename="x.py", package=package) == expected
+
+
+def test_no_package_imports_the_private_modules_of_another() -> None:
+    files = sorted(PACKAGE_ROOT.rglob("*.py"))
+    assert PACKAGE_ROOT / "compiler" / "_sections.py" in files
+    problems = [
+        problem
+        for path in files
+        for problem in private_doors(
+            path.read_text(encoding="utf-8"),
+            filename=str(path.relative_to(REPO)),
+            package=package_of(path),
+        )
+    ]
+    assert problems == [], "\n".join(problems)
+
+
+def test_no_two_modules_share_a_name() -> None:
+    """A module's name alone says what it holds, in tracebacks, coverage and searches too."""
+    names: dict[str, list[str]] = {}
+    for path in sorted(PACKAGE_ROOT.rglob("*.py")):
+        if path.name not in ("__init__.py", "__main__.py"):
+            names.setdefault(path.name, []).append(str(path.relative_to(REPO)))
+    shared = {name: paths for name, paths in names.items() if len(paths) > 1}
+    assert shared == {}
+    assert len(names) > 100

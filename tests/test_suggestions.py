@@ -3,7 +3,7 @@
 import difflib
 
 from wink_decl.json_path import format_path
-from wink_decl.suggestions import close_matches, did_you_mean
+from wink_decl.suggestions import close_matches, did_you_mean, did_you_mean_sentence
 
 TIED = ("a.bcde3", "a.bcde1", "a.bcde4", "a.bcde2")
 
@@ -54,3 +54,10 @@ def test_a_json_path_is_written_with_dots_and_brackets() -> None:
         "steps[1].title",
         "[0].a",
     ]
+
+
+def test_did_you_mean_sentence_ends_a_message_or_adds_nothing() -> None:
+    assert [
+        did_you_mean_sentence("revew", ["review", "render"]),
+        did_you_mean_sentence("zzz", ["review"]),
+    ] == [" Did you mean 'review'?", ""]

@@ -7,7 +7,7 @@ import heapq
 from collections.abc import Iterable
 from typing import Final
 
-__all__ = ["CUTOFF", "close_matches", "did_you_mean"]
+__all__ = ["CUTOFF", "close_matches", "did_you_mean", "did_you_mean_sentence"]
 
 CUTOFF: Final = 0.6
 """How alike two names must be (``difflib``'s ratio) to suggest one for the other."""
@@ -62,6 +62,12 @@ def did_you_mean(word: str, candidates: Iterable[str]) -> str | None:
     """A ``did you mean 'x'?`` hint for the closest candidate, or None when none is close."""
     found = close_matches(word, candidates, most=1)
     return f"did you mean '{found[0]}'?" if found else None
+
+
+def did_you_mean_sentence(word: str, candidates: Iterable[str]) -> str:
+    """A `` Did you mean 'x'?`` sentence to end a message with, or "" when none is close."""
+    found = close_matches(word, candidates, most=1)
+    return f" Did you mean '{found[0]}'?" if found else ""
 
 
 @functools.lru_cache(maxsize=256)

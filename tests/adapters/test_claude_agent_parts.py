@@ -38,9 +38,9 @@ from wink_decl import (
     TokenUsage,
 )
 from wink_decl.adapters.claude_agent import ClaudeAgentSDKAdapter, ClaudeAgentSettings
+from wink_decl.adapters.claude_agent._claude_transcript import Transcript, token_usage
 from wink_decl.adapters.claude_agent._conversation import Conversation
 from wink_decl.adapters.claude_agent._failures import from_exception, from_result
-from wink_decl.adapters.claude_agent._transcript import Transcript, token_usage
 from wink_decl.runtime.budget import Budget, BudgetTracker
 from wink_decl.runtime.deadline import Deadline
 from wink_decl.runtime.provider import ProviderRequest

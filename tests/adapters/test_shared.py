@@ -7,7 +7,7 @@ import sys
 import pytest
 
 from wink_decl import ProviderError, adapters
-from wink_decl.adapters._shared import kind_of_status, provider_error, redact, require_sdk
+from wink_decl.adapters.adapter_support import kind_of_status, provider_error, redact, require_sdk
 
 
 def test_a_missing_sdk_names_the_install_line() -> None:

@@ -17,8 +17,8 @@ from schema_documents import published_documents
 from wink_decl.cli._command import Console
 from wink_decl.cli._convert import COMMAND
 from wink_decl.cli._writers import _comments
-from wink_decl.cli._writers._toml import NullValueError, null_paths, to_toml
-from wink_decl.cli._writers._yaml import to_yaml
+from wink_decl.cli._writers._toml_writer import NullValueError, null_paths, to_toml
+from wink_decl.cli._writers._yaml_writer import to_yaml
 from wink_decl.compiler import compile_file
 from wink_decl.compiler.registry import find_prompt_files
 from wink_decl.diagnostics import render_text

@@ -184,7 +184,7 @@ def test_a_link_to_dev_null_named_like_a_prompt_file(tmp_path: Path) -> None:
 GROWING = """\
 import os, sys
 from wink_decl.cli import main
-from wink_decl.loader import _files
+from wink_decl.loader import regular_files
 
 real_read = os.read
 grown = []
@@ -196,8 +196,8 @@ def read(descriptor, size):
             stream.write("# " + "more " * 20 + "\\n")
     return real_read(descriptor, size)
 
-_files.os = type("Os", (), {"__getattr__": lambda self, name: getattr(os, name)})()
-_files.os.read = read
+regular_files.os = type("Os", (), {"__getattr__": lambda self, name: getattr(os, name)})()
+regular_files.os.read = read
 sys.exit(main(sys.argv[1:]))
 """
 

@@ -32,7 +32,7 @@ FRAME = [
     "wink_decl",
     "wink_decl._launch",
     "wink_decl.adapters",
-    "wink_decl.adapters._shared",
+    "wink_decl.adapters.adapter_support",
     "wink_decl.cli",
     "wink_decl.cli._app",
     "wink_decl.cli._command",

@@ -12,8 +12,13 @@ import pytest
 from compiler_support import compile_in, compiled
 from concurrency import run_threads
 
-from wink_decl.compiler import _types, make_params
-from wink_decl.compiler._types import FieldSpec, exact_key, make_dataclass_for, spec_from_data
+from wink_decl.compiler import _params_dataclass, make_params
+from wink_decl.compiler._params_dataclass import (
+    FieldSpec,
+    exact_key,
+    make_dataclass_for,
+    spec_from_data,
+)
 from wink_decl.plugins import PluginCatalog
 
 NUMBER = """\
@@ -125,13 +130,13 @@ def test_a_declaration_read_from_a_file_keeps_the_type_it_was_written_with() -> 
 def test_the_oldest_class_is_forgotten_when_the_cache_is_full(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    monkeypatch.setattr(_types, "_made", {})
-    monkeypatch.setattr(_types, "_MADE_LIMIT", 2)
+    monkeypatch.setattr(_params_dataclass, "_made", {})
+    monkeypatch.setattr(_params_dataclass, "_MADE_LIMIT", 2)
     first = make_dataclass_for("First", (spec(),))
     second = make_dataclass_for("Second", (spec(),))
     assert make_dataclass_for("First", (spec(),)) is first  # a hit adds nothing
     third = make_dataclass_for("Third", (spec(),))
-    assert list(_types._made.values()) == [second, third]  # pyright: ignore[reportPrivateUsage]
+    assert list(_params_dataclass._made.values()) == [second, third]  # pyright: ignore[reportPrivateUsage]
     assert make_dataclass_for("Second", (spec(),)) is second
     assert make_dataclass_for("First", (spec(),)) is not first  # made again
 
@@ -139,7 +144,7 @@ def test_the_oldest_class_is_forgotten_when_the_cache_is_full(
 def test_threads_making_identical_declarations_at_once_get_one_class(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    monkeypatch.setattr(_types, "_made", {})
+    monkeypatch.setattr(_params_dataclass, "_made", {})
     make = dataclasses.make_dataclass
 
     def slow_make(*args: Any, **kwargs: Any) -> type:

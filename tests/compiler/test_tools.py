@@ -24,7 +24,7 @@ from wink_decl import PromptRenderError, Session, ToolExample
 from wink_decl.compiler import bind_plugins
 from wink_decl.compiler._context import CompileContext
 from wink_decl.compiler._lazy import LazyTool
-from wink_decl.compiler._tools import compile_tool, pascal
+from wink_decl.compiler._tool_compiler import compile_tool, pascal
 from wink_decl.diagnostics import render_text
 from wink_decl.loader import load_text
 from wink_decl.plugins import PluginCatalog

@@ -7,7 +7,12 @@ from typing import Any, Literal
 
 import pytest
 
-from wink_decl.compiler._types import FieldSpec, make_dataclass_for, python_type, spec_from_data
+from wink_decl.compiler._params_dataclass import (
+    FieldSpec,
+    make_dataclass_for,
+    python_type,
+    spec_from_data,
+)
 
 
 def test_a_declaration_becomes_a_field_spec() -> None:
@@ -60,7 +65,7 @@ def test_the_dataclass_keeps_order_defaults_and_descriptions() -> None:
     assert fields[1].default is dataclasses.MISSING
     assert dict(fields[1].metadata) == {"description": "Who."}
     assert dict(fields[0].metadata) == {}
-    assert made.__module__ == "wink_decl.compiler._types"
+    assert made.__module__ == "wink_decl.compiler._params_dataclass"
     assert repr(made(name="Ada")) == "Params(level='low', name='Ada')"
     with pytest.raises(dataclasses.FrozenInstanceError):
         made(name="Ada").name = "Bob"  # pyright: ignore[reportAttributeAccessIssue]

@@ -58,7 +58,7 @@ class FakeOs:
 
 
 def patch_os(monkeypatch: pytest.MonkeyPatch, **replaced: object) -> None:
-    monkeypatch.setattr("wink_decl.loader._files.os", FakeOs(**replaced))
+    monkeypatch.setattr("wink_decl.loader.regular_files.os", FakeOs(**replaced))
 
 
 def test_a_fifo_is_refused_without_being_opened(tmp_path: Path) -> None:
@@ -101,16 +101,16 @@ def test_a_link_to_a_prompt_file_is_read(tmp_path: Path) -> None:
 def test_a_fifo_swapped_in_after_the_check_is_refused_without_blocking(tmp_path: Path) -> None:
     script = """\
 import os, sys
-from wink_decl.loader import _files
+from wink_decl.loader import regular_files
 regular = os.stat(sys.argv[2])
 real_lstat = os.lstat
 def swapped(path, *args, **kwargs):
     # The check sees a regular file; by the time of the open, a FIFO is there.
     return regular if os.fspath(path) == sys.argv[1] else real_lstat(path, *args, **kwargs)
-_files.os.lstat = swapped
+regular_files.os.lstat = swapped
 try:
-    _files.read_capped(sys.argv[1], 100)
-except _files.NotAFileError as error:
+    regular_files.read_capped(sys.argv[1], 100)
+except regular_files.NotAFileError as error:
     print(error.kind)
 """
     os.mkfifo(tmp_path / "x.wink.yaml")

@@ -17,9 +17,9 @@ from wink_decl.plugins import (
     handler_params_type,
     handler_result_type,
 )
-from wink_decl.plugins._types import namespace_of
+from wink_decl.plugins._annotations import namespace_of
 from wink_decl.runtime.planning import SetupPlan
-from wink_decl.runtime.planning.model import Plan
+from wink_decl.runtime.planning.plan_model import Plan
 from wink_decl.runtime.planning.tools import SETUP_PLAN_TOOL
 
 ENTRY = PluginEntry(HANDLERS, "files.read_file", "pkg.mod:func", "wink-decl-files", "1.0.0")

@@ -14,13 +14,13 @@ import pytest
 from wink_decl import MarkdownSection, PromptTemplate, PromptValidationError, SectionVisibility
 from wink_decl.compiler import compile_file
 from wink_decl.runtime._predicates import code_shape, signature_shape
-from wink_decl.runtime._template import CompiledText
 from wink_decl.runtime._tree import Node
 from wink_decl.runtime.read_section import (
     READ_SECTION_DESCRIPTION,
     ReadSectionParams,
     ReadSectionResult,
 )
+from wink_decl.runtime.text_template import CompiledText
 from wink_decl.runtime.tool import Tool
 
 
@@ -205,7 +205,7 @@ def test_the_compilers_section_path_builds_what_the_constructor_builds(
     }
     cls = MarkdownSection[_Params]
     public = cls(**given)
-    compiled = cls._from_compiler(**given)  # pyright: ignore[reportPrivateUsage]
+    compiled = cls.prechecked(**given)
     assert type(compiled) is type(public)
     assert vars(compiled) == vars(public)
 
@@ -245,7 +245,7 @@ def test_the_compilers_section_path_refuses_what_the_constructor_refuses(
     with pytest.raises(PromptValidationError) as public:
         MarkdownSection(**given)
     with pytest.raises(PromptValidationError) as compiled:
-        MarkdownSection._from_compiler(**given)  # pyright: ignore[reportPrivateUsage]
+        MarkdownSection.prechecked(**given)
     assert str(compiled.value) == str(public.value)
     assert str(public.value).startswith(message)
 

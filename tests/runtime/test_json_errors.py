@@ -7,7 +7,7 @@ import json
 import pytest
 
 from wink_decl import ProviderToolCall
-from wink_decl.runtime._json import same_on_every_python
+from wink_decl.runtime.json_errors import same_on_every_python
 
 
 def reported(text: str) -> tuple[str, int, int, int]:

@@ -590,7 +590,15 @@ def isort_style(name: str) -> tuple[int, str]:
 
 
 def test_all_is_sorted_and_complete():
-    modules = {"annotations", "model", "reducers", "rules", "section", "strategies", "tools"}
+    modules = {
+        "annotations",
+        "plan_model",
+        "reducers",
+        "rules",
+        "tools_section",
+        "strategies",
+        "tools",
+    }
     public = {name for name in vars(planning_package) if not name.startswith("_")} - modules
     assert planning_package.__all__ == sorted(planning_package.__all__, key=isort_style)
     assert set(planning_package.__all__) == public

@@ -20,7 +20,7 @@ from wink_decl import (
     SectionVisibility,
     Tool,
 )
-from wink_decl.runtime import _render
+from wink_decl.runtime import _renderer
 from wink_decl.runtime.budget import Budget, BudgetTracker
 
 
@@ -142,12 +142,12 @@ def test_the_plan_cache_is_bounded() -> None:
     keys = [f"s{i}" for i in range(9)]
     template = PromptTemplate(ns="t", key="t", sections=[summarized(k) for k in keys])
     engine = template.engine
-    for mask in range(_render._PLAN_CACHE_SIZE + 2):
+    for mask in range(_renderer._PLAN_CACHE_SIZE + 2):
         overrides = {
             (key,): SectionVisibility.FULL for bit, key in enumerate(keys) if mask & (1 << bit)
         }
         template.render(visibility_overrides=overrides)
-    assert len(engine._plans) == _render._PLAN_CACHE_SIZE
+    assert len(engine._plans) == _renderer._PLAN_CACHE_SIZE
     assert () not in engine._plans  # the oldest state was evicted first
 
 

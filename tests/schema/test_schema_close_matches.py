@@ -7,7 +7,7 @@ import difflib
 from hypothesis import given
 from hypothesis import strategies as st
 
-from wink_decl.schema._walk import Place, place_of
+from wink_decl.schema._error_location import Place, place_of
 from wink_decl.schema.model import PromptDocument, SectionDoc
 from wink_decl.suggestions import close_matches
 

@@ -38,8 +38,8 @@ from wink_decl.schema import (
     ToolExampleDoc,
     validate_document,
 )
+from wink_decl.schema._error_location import place_of
 from wink_decl.schema._types import DECLARED_TOOL_NAME, ENTRY_POINT, INCLUDE, KEY, NAMESPACE
-from wink_decl.schema._walk import place_of
 from wink_decl.schema._words import describe, one_of
 from wink_decl.schema.validate import _label, _translate
 from wink_decl.suggestions import close_matches

@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from wink_decl.compiler._types import FieldSpec, make_dataclass_for
+from wink_decl.compiler._params_dataclass import FieldSpec, make_dataclass_for
 from wink_decl.diagnostics import render_text
 from wink_decl.loader import load_text
 from wink_decl.schema import validate_document

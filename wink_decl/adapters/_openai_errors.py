@@ -13,7 +13,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from wink_decl.adapters._shared import kind_of_status, provider_error
+from wink_decl.adapters.adapter_support import kind_of_status, provider_error
 from wink_decl.errors import ProviderError, ProviderErrorKind
 
 if TYPE_CHECKING:

@@ -13,7 +13,7 @@ from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 from typing import Any
 
-from wink_decl.adapters._shared import provider_error
+from wink_decl.adapters.adapter_support import provider_error
 from wink_decl.errors import WinkDeclError
 from wink_decl.runtime.provider import (
     OutputFormat,

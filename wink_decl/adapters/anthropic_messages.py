@@ -20,7 +20,7 @@ from wink_decl.adapters._anthropic_mapping import (
     reply_of_message,
     with_output,
 )
-from wink_decl.adapters._shared import provider_error, require_sdk
+from wink_decl.adapters.adapter_support import provider_error, require_sdk
 from wink_decl.runtime.adapter import ProviderAdapter
 from wink_decl.runtime.provider import ProviderReply, ProviderRequest
 

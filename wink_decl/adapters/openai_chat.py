@@ -18,7 +18,7 @@ from wink_decl.adapters._openai_format import (
     reply_from_completion,
     without_none,
 )
-from wink_decl.adapters._shared import provider_error, require_sdk
+from wink_decl.adapters.adapter_support import provider_error, require_sdk
 from wink_decl.runtime.adapter import ProviderAdapter
 from wink_decl.runtime.provider import ProviderReply, ProviderRequest
 

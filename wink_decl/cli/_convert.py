@@ -13,9 +13,9 @@ from wink_decl._atomic import write_atomically
 from wink_decl.cli._command import Console
 from wink_decl.cli._commands import implemented
 from wink_decl.cli._writers._comments import comment_lines, find_schema_ref, schema_line
-from wink_decl.cli._writers._files import already_exists, not_written
-from wink_decl.cli._writers._toml import NullValueError, to_toml
-from wink_decl.cli._writers._yaml import to_yaml
+from wink_decl.cli._writers._toml_writer import NullValueError, to_toml
+from wink_decl.cli._writers._write_problems import already_exists, not_written
+from wink_decl.cli._writers._yaml_writer import to_yaml
 from wink_decl.diagnostic_codes import DiagnosticCode
 from wink_decl.diagnostics import Diagnostic, render_text
 from wink_decl.loader import LoadedFile, detect_format, load_file

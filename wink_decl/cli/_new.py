@@ -11,10 +11,10 @@ from wink_decl._atomic import write_atomically
 from wink_decl.cli._command import Console
 from wink_decl.cli._commands import implemented
 from wink_decl.cli._starter import starter_text
-from wink_decl.cli._writers._files import already_exists, not_written
+from wink_decl.cli._writers._write_problems import already_exists, not_written
 from wink_decl.diagnostics import render_text
 from wink_decl.loader.api import Format
-from wink_decl.runtime._keys import KEY_PATTERN
+from wink_decl.runtime.keys import KEY_PATTERN
 from wink_decl.schema import SCHEMA_FILE_NAME
 
 __all__ = ["COMMAND", "SCHEMA_URL", "schema_ref_for"]

@@ -20,8 +20,8 @@ from wink_decl.diagnostic_codes import DiagnosticCode
 from wink_decl.diagnostics import Diagnostic, Span
 from wink_decl.limits import DEFAULT_LIMITS, Limits
 from wink_decl.loader import SourceMap, detect_format, load_text, read_bytes, read_problem
-from wink_decl.loader._limits import too_deep, too_long_key
-from wink_decl.runtime._json import same_on_every_python
+from wink_decl.loader.limit_diagnostics import too_deep, too_long_key
+from wink_decl.runtime.json_errors import same_on_every_python
 
 __all__ = ["ParamsFile", "load_params_file"]
 

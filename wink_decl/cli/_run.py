@@ -8,8 +8,8 @@ import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from wink_decl.adapters._providers import PROVIDERS, make_adapter
-from wink_decl.adapters._shared import redact
+from wink_decl.adapters.adapter_support import redact
+from wink_decl.adapters.providers import PROVIDERS, make_adapter
 from wink_decl.cli._command import Console
 from wink_decl.cli._commands import implemented
 from wink_decl.cli._inputs import BoundPrompt, add_render_options, bind_from_args

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TextIO
 
-from wink_decl.adapters._shared import redact
+from wink_decl.adapters.adapter_support import redact
 from wink_decl.runtime.session import (
     ModelRequested,
     ModelResponded,

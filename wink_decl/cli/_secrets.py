@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 
-from wink_decl.adapters._shared import redact
+from wink_decl.adapters.adapter_support import redact
 
 __all__ = ["redact_environment_secrets", "secrets_from_environment"]
 

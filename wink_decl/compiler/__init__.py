@@ -1,7 +1,7 @@
 """The compiler: prompt files in, runtime ``PromptTemplate`` and tool registry out."""
 
 from wink_decl.compiler._artifact import ARTIFACT_FORMAT, artifact_json
-from wink_decl.compiler._params import make_params, unknown_param
+from wink_decl.compiler._render_params import make_params, unknown_param
 from wink_decl.compiler.compile import (
     CompiledPrompt,
     CompileResult,

@@ -17,16 +17,16 @@ from typing import TYPE_CHECKING, Any
 
 from wink_decl.compiler._context import CompileContext, quotable
 from wink_decl.compiler._numbers import number_problems
-from wink_decl.compiler._policies import PolicyCompiler
+from wink_decl.compiler._policy_compiler import PolicyCompiler
 from wink_decl.compiler._sections import SectionBudget, SectionScope, compile_section
 from wink_decl.compiler._stamp import IncludeState, digest, stamp_of
-from wink_decl.compiler._tools import compile_tool
+from wink_decl.compiler._tool_compiler import compile_tool
 from wink_decl.diagnostic_codes import DiagnosticCode
 from wink_decl.diagnostics import Diagnostic, Span, clip, some_of
 from wink_decl.errors import PromptValidationError
 from wink_decl.limits import DEFAULT_LIMITS, Limits
 from wink_decl.loader import JSONPath, LoadedFile, NotAFileError, load_file, read_stamped
-from wink_decl.runtime._keys import key_from_title
+from wink_decl.runtime.keys import key_from_title
 from wink_decl.schema.validate import validate_document
 
 if TYPE_CHECKING:

@@ -9,11 +9,11 @@ from typing import TYPE_CHECKING, Any
 
 from wink_decl.errors import PromptRenderError
 from wink_decl.plugins import PluginLoadError, check_handler
-from wink_decl.runtime._callables import builtin_name
-from wink_decl.runtime._keys import did_you_mean
+from wink_decl.runtime.callables import builtin_name
 from wink_decl.runtime.policy import PolicyDecision
 from wink_decl.runtime.tool import BuiltinToolHandler, Tool
 from wink_decl.runtime.tool_result import ToolResult
+from wink_decl.suggestions import did_you_mean_sentence
 
 if TYPE_CHECKING:
     from wink_decl.diagnostics import Diagnostic, Span
@@ -248,7 +248,7 @@ def _config_misfit(factory: Callable[..., object], config: dict[str, Any]) -> st
         unknown = next((key for key in config if key not in settable), None)
         if unknown is not None:
             takes = ", ".join(settable) if settable else "no settings"
-            suggestion = did_you_mean(unknown, settable)
+            suggestion = did_you_mean_sentence(unknown, settable)
             return f"has no config setting '{unknown}'; it takes {takes}.{suggestion}"
     required = [p.name for p in parameters if p.kind in _SETTABLE and p.default is p.empty]
     needed = next((name for name in required if name not in config), None)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 
-from wink_decl.loader._files import NotAFileError, open_regular, read_up_to
+from wink_decl.loader.regular_files import NotAFileError, open_regular, read_up_to
 
 __all__ = ["read_regular"]
 

@@ -8,7 +8,7 @@ from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass, field
 from typing import Any, cast
 
-from wink_decl.compiler._conditions import Check, compile_condition
+from wink_decl.compiler._condition_compiler import Check, compile_condition
 from wink_decl.compiler._context import CompileContext
 from wink_decl.compiler._lazy import LazyPredicate
 from wink_decl.diagnostic_codes import DiagnosticCode
@@ -16,12 +16,13 @@ from wink_decl.diagnostics import clip, some_of
 from wink_decl.errors import PromptValidationError
 from wink_decl.limits import DEFAULT_LIMITS
 from wink_decl.loader import JSONPath
-from wink_decl.runtime._keys import did_you_mean, key_from_title
-from wink_decl.runtime._template import compile_text
+from wink_decl.runtime.keys import key_from_title
 from wink_decl.runtime.policy import ToolPolicy
 from wink_decl.runtime.section import MarkdownSection, Section
+from wink_decl.runtime.text_template import compile_text
 from wink_decl.runtime.tool import Tool
 from wink_decl.runtime.visibility import SectionVisibility
+from wink_decl.suggestions import did_you_mean_sentence
 
 SECTION_KEY = "section_key"
 """The one placeholder wink-decl fills in itself, in ``summary_suffix`` only."""
@@ -60,11 +61,11 @@ class SectionBudget:
     thousands of unknown names among thousands of declared ones would take minutes."""
 
     def suggest(self, word: str, candidates: Collection[str]) -> str:
-        """``did_you_mean``, while searches are left and among at most 1,000 candidates."""
+        """``did_you_mean_sentence``, while searches are left and among at most 1,000 candidates."""
         if self.lookups <= 0 or len(candidates) > _MOST_CANDIDATES:
             return ""
         self.lookups -= 1
-        return did_you_mean(word, candidates)
+        return did_you_mean_sentence(word, candidates)
 
     @property
     def spent(self) -> bool:
@@ -234,7 +235,7 @@ def _build(
 ) -> Section[Any] | None:
     visibility, enabled, tools, policies, children = parts
     try:
-        return scope.section_class._from_compiler(  # noqa: SLF001 - the compiler's own path
+        return scope.section_class.prechecked(
             title=str(data["title"]),
             key=key,
             template=str(data.get("template", "")),

@@ -15,18 +15,18 @@ from wink_decl.compiler._includes import Includer
 from wink_decl.compiler._lazy import LazyHandler, LazyPolicy, LazyPredicate, LazyTool
 from wink_decl.compiler._numbers import number_problems
 from wink_decl.compiler._once import computed_once
-from wink_decl.compiler._policies import PolicyCompiler
+from wink_decl.compiler._params_dataclass import make_dataclass_for, spec_from_data
+from wink_decl.compiler._policy_compiler import PolicyCompiler
 from wink_decl.compiler._sections import SectionScope, compile_sections
 from wink_decl.compiler._stamp import IncludeState
-from wink_decl.compiler._tools import compile_tool
-from wink_decl.compiler._types import make_dataclass_for, spec_from_data
+from wink_decl.compiler._tool_compiler import compile_tool
 from wink_decl.diagnostic_codes import DiagnosticCode
 from wink_decl.diagnostics import Diagnostic, Span, sort_diagnostics
 from wink_decl.errors import PromptValidationError
 from wink_decl.limits import DEFAULT_LIMITS, Limits
 from wink_decl.loader import LoadedFile, load_file
 from wink_decl.plugins import PluginCatalog, compare_params, handler_params_type
-from wink_decl.runtime._keys import KEY_PATTERN
+from wink_decl.runtime.keys import KEY_PATTERN
 from wink_decl.runtime.prompt import PromptTemplate
 from wink_decl.runtime.tool import Tool
 from wink_decl.schema.validate import validate_document

@@ -26,7 +26,7 @@ from wink_decl.diagnostics import Diagnostic, DiagnosticError
 from wink_decl.limits import DEFAULT_LIMITS, Limits
 from wink_decl.loader import read_stamped
 from wink_decl.plugins import PluginCatalog
-from wink_decl.runtime._keys import did_you_mean
+from wink_decl.suggestions import did_you_mean_sentence
 
 __all__ = ["PROMPT_SUFFIXES", "CachedResult", "PromptRegistry", "find_prompt_files"]
 
@@ -188,7 +188,7 @@ class PromptRegistry:
         broken = None if known is None else results.get(known)
         if broken is not None and broken.prompt is None:
             raise DiagnosticError(broken.diagnostics)  # the file that had it has errors now
-        suggestion = did_you_mean(address, index)
+        suggestion = did_you_mean_sentence(address, index)
         raise DiagnosticError(
             [
                 Diagnostic(

@@ -4,8 +4,6 @@ Every mistake in a file comes back as a :class:`~wink_decl.diagnostics.Diagnosti
 place in the file; nothing in the text can raise.
 """
 
-from wink_decl.loader._files import FileTooLargeError, NotAFileError
-from wink_decl.loader._limits import Limits
 from wink_decl.loader._source_map import JSONPath, SourceMap
 from wink_decl.loader.api import (
     LoadedFile,
@@ -17,6 +15,8 @@ from wink_decl.loader.api import (
     read_problem,
     read_stamped,
 )
+from wink_decl.loader.limit_diagnostics import Limits
+from wink_decl.loader.regular_files import FileTooLargeError, NotAFileError
 
 __all__ = [
     "FileTooLargeError",

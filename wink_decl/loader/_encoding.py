@@ -6,7 +6,7 @@ import codecs
 
 from wink_decl.diagnostic_codes import DiagnosticCode
 from wink_decl.diagnostics import Diagnostic, Span
-from wink_decl.loader._limits import too_many_bytes
+from wink_decl.loader.limit_diagnostics import too_many_bytes
 
 _UTF16_BOMS = (codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)
 

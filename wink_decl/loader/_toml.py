@@ -11,7 +11,6 @@ from typing import Literal, cast
 from wink_decl.diagnostic_codes import DiagnosticCode
 from wink_decl.diagnostics import Diagnostic, Span
 from wink_decl.errors import WinkDeclError
-from wink_decl.loader._limits import Limits, too_deep, too_long_key, too_many_values
 from wink_decl.loader._messages import not_a_mapping
 from wink_decl.loader._source_map import IndexSpan, JSONPath, SourceMap
 from wink_decl.loader._text import LineIndex
@@ -19,6 +18,7 @@ from wink_decl.loader._toml_errors import syntax_diagnostic
 from wink_decl.loader._toml_positions import TomlPositions
 from wink_decl.loader._toml_scan import Found
 from wink_decl.loader._toml_scan import scan as scan_before_parsing
+from wink_decl.loader.limit_diagnostics import Limits, too_deep, too_long_key, too_many_values
 
 Loaded = tuple[object, SourceMap | None, list[Diagnostic]]
 Spans = Callable[[JSONPath], Span]

@@ -14,7 +14,7 @@ import sys
 from itertools import accumulate, repeat
 from typing import NamedTuple
 
-from wink_decl.loader._limits import Limits
+from wink_decl.loader.limit_diagnostics import Limits
 
 __all__ = ["Found", "scan"]
 

@@ -8,7 +8,6 @@ from ruamel.yaml.error import MarkedYAMLError
 from ruamel.yaml.reader import ReaderError
 
 from wink_decl.diagnostics import Diagnostic, Span
-from wink_decl.loader._limits import Limits, too_deep
 from wink_decl.loader._messages import not_a_mapping
 from wink_decl.loader._source_map import SourceMap
 from wink_decl.loader._yaml_compose import (
@@ -21,6 +20,7 @@ from wink_decl.loader._yaml_compose import (
 )
 from wink_decl.loader._yaml_errors import reader_diagnostic, syntax_diagnostic
 from wink_decl.loader._yaml_walk import Stop, Walker
+from wink_decl.loader.limit_diagnostics import Limits, too_deep
 
 SAFE_NESTING = 1_000
 """Nesting the C composer handles quickly; beyond it the depth is checked on events first."""

@@ -12,7 +12,6 @@ import re
 from wink_decl.diagnostics import Diagnostic, Span
 from wink_decl.errors import WinkDeclError
 from wink_decl.loader import _yaml_compose as tags
-from wink_decl.loader._limits import Limits, too_deep, too_long_key, too_many_values
 from wink_decl.loader._source_map import JSONPath, SpanTuple
 from wink_decl.loader._yaml_compose import MAPPING, SCALAR, Node
 from wink_decl.loader._yaml_messages import (
@@ -23,6 +22,7 @@ from wink_decl.loader._yaml_messages import (
     tag_not_allowed,
 )
 from wink_decl.loader._yaml_spans import PROPERTY, SEPARATION, SpanFinder, match_end
+from wink_decl.loader.limit_diagnostics import Limits, too_deep, too_long_key, too_many_values
 
 _BEFORE_ALIAS = re.compile(
     r"(?:[\s?:,\[{-]|#[^\r\n\x85\u2028\u2029]*|[&!][^\s,\[\]{}]*)*\*([^\s,\[\]{}]+)"

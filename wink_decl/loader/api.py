@@ -9,11 +9,11 @@ from typing import Literal
 from wink_decl.diagnostic_codes import DiagnosticCode
 from wink_decl.diagnostics import Diagnostic, sort_diagnostics
 from wink_decl.loader._encoding import decode, quotable_text
-from wink_decl.loader._files import FileTooLargeError, NotAFileError, read_capped
-from wink_decl.loader._limits import Limits, too_many_bytes
 from wink_decl.loader._source_map import SourceMap
 from wink_decl.loader._toml import load_toml
 from wink_decl.loader._yaml import load_yaml
+from wink_decl.loader.limit_diagnostics import Limits, too_many_bytes
+from wink_decl.loader.regular_files import FileTooLargeError, NotAFileError, read_capped
 
 Format = Literal["yaml", "toml"]
 

@@ -11,8 +11,8 @@ from wink_decl.plugins._catalog import (
     PluginProblem,
     normalise_distribution,
 )
+from wink_decl.plugins._compare_params import compare_params
 from wink_decl.plugins._handlers import check_handler, handler_params_type, handler_result_type
-from wink_decl.plugins._params import compare_params
 
 __all__ = [
     "GROUPS",

@@ -8,9 +8,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from wink_decl.errors import PromptValidationError
+from wink_decl.plugins._annotations import is_dataclass_type, namespace_of, resolve_annotation
 from wink_decl.plugins._catalog import PluginEntry
-from wink_decl.plugins._types import is_dataclass_type, namespace_of, resolve_annotation
-from wink_decl.runtime._callables import builtin_name
+from wink_decl.runtime.callables import builtin_name
 from wink_decl.runtime.tool import Tool
 from wink_decl.runtime.tool_result import ToolResult
 

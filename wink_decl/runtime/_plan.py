@@ -8,16 +8,16 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
 from wink_decl.errors import PromptRenderError
-from wink_decl.runtime._template import Slot
+from wink_decl.runtime.text_template import Slot
 from wink_decl.runtime.tool_schema import field_descriptions
 from wink_decl.runtime.visibility import SectionPath, SectionVisibility
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Mapping, Sequence
 
-    from wink_decl.runtime._params import ParamsResolver
-    from wink_decl.runtime._template import Piece
+    from wink_decl.runtime._params_resolver import ParamsResolver
     from wink_decl.runtime._tree import Node
+    from wink_decl.runtime.text_template import Piece
     from wink_decl.runtime.tool import Tool
 
 __all__ = ["SUMMARY_RULE", "Plan", "PlanBuilder", "default_suffix"]

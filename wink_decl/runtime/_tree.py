@@ -6,8 +6,8 @@ from collections.abc import Sequence
 from typing import Any, NamedTuple
 
 from wink_decl.errors import PromptValidationError
-from wink_decl.runtime._keys import dotted
 from wink_decl.runtime._predicates import Predicate
+from wink_decl.runtime.keys import dotted
 from wink_decl.runtime.section import Section
 from wink_decl.runtime.tool import RESERVED_TOOL_NAMES, Tool
 from wink_decl.runtime.visibility import SectionPath, SectionVisibility

@@ -21,7 +21,6 @@ from wink_decl.errors import (
     ToolValidationError,
     VisibilityExpansionRequired,
 )
-from wink_decl.runtime._keys import did_you_mean
 from wink_decl.runtime.provider import ProviderMessage, ProviderToolCall
 from wink_decl.runtime.read_section import ReadSectionParams, ReadSectionResult
 from wink_decl.runtime.resources import Restorable
@@ -30,6 +29,7 @@ from wink_decl.runtime.session.tool_events import ToolInvoked
 from wink_decl.runtime.tool_context import ToolContext
 from wink_decl.runtime.tool_result import ToolResult
 from wink_decl.runtime.visibility import SectionPath, SectionVisibility
+from wink_decl.suggestions import did_you_mean_sentence
 
 if TYPE_CHECKING:
     from wink_decl.runtime.adapter import ProviderAdapter
@@ -130,7 +130,7 @@ class ToolExecutor:
         """Dispatch one call; raises only what the table in docs/runtime.md re-raises."""
         tool = self._tools.get(call.name)
         if tool is None:
-            suggestion = did_you_mean(call.name, self._tools)
+            suggestion = did_you_mean_sentence(call.name, self._tools)
             known = ", ".join(self._tools) or "none"
             text = f"Unknown tool '{call.name}'.{suggestion} Available tools: {known}."
             failure = ToolResult.error(text)

@@ -9,10 +9,10 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Generic, Self, TypeVar
 
 from wink_decl.errors import PromptValidationError
-from wink_decl.runtime._keys import normalise_key, normalise_ns
-from wink_decl.runtime._params import ParamsResolver
-from wink_decl.runtime._render import Engine, Overrides
+from wink_decl.runtime._params_resolver import ParamsResolver
+from wink_decl.runtime._renderer import Engine, Overrides
 from wink_decl.runtime._tree import Node, flatten
+from wink_decl.runtime.keys import normalise_key, normalise_ns
 from wink_decl.runtime.policy import ToolPolicy
 from wink_decl.runtime.read_section import make_read_section_tool
 from wink_decl.runtime.resources import ResourceRegistry

@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from wink_decl.runtime._json import same_on_every_python
+from wink_decl.runtime.json_errors import same_on_every_python
 
 __all__ = [
     "OPENING_MESSAGE",

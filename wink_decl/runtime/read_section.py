@@ -5,14 +5,14 @@ from __future__ import annotations
 from dataclasses import dataclass, field, fields
 from typing import TYPE_CHECKING, Any, cast
 
-from wink_decl.runtime._keys import did_you_mean
-from wink_decl.runtime._params import ParamsResolver
+from wink_decl.runtime._params_resolver import ParamsResolver
 from wink_decl.runtime.tool import BuiltinToolHandler, Tool
 from wink_decl.runtime.tool_result import ToolResult
 from wink_decl.runtime.visibility import SectionPath
+from wink_decl.suggestions import did_you_mean_sentence
 
 if TYPE_CHECKING:
-    from wink_decl.runtime._render import Engine
+    from wink_decl.runtime._renderer import Engine
     from wink_decl.runtime.tool_context import ToolContext
 
 __all__ = ["ReadSectionParams", "ReadSectionResult", "make_read_section_tool"]
@@ -77,7 +77,7 @@ class ReadSectionHandler(BuiltinToolHandler):
         found = self._engine.read(key, overrides, resolver, context.session)
         if found is None:
             keys = self._engine.readable_keys(resolver, context.session)
-            suggestion = did_you_mean(key, keys)
+            suggestion = did_you_mean_sentence(key, keys)
             message = f"Unknown section key: '{params.section_key}'"
             return ToolResult.error(f"{message}.{suggestion}" if suggestion else message)
         message = (

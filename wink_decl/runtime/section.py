@@ -8,12 +8,13 @@ from typing import TYPE_CHECKING, Any, ClassVar, Generic, Self, TypeVar
 
 from wink_decl.errors import PromptValidationError
 from wink_decl.runtime._generic import specialise
-from wink_decl.runtime._keys import did_you_mean, key_from_title, normalise_key
 from wink_decl.runtime._predicates import Predicate, adapt_predicate
-from wink_decl.runtime._template import CompiledText, compile_text
+from wink_decl.runtime.keys import key_from_title, normalise_key
 from wink_decl.runtime.policy import ToolPolicy
+from wink_decl.runtime.text_template import CompiledText, compile_text
 from wink_decl.runtime.tool import Tool
 from wink_decl.runtime.visibility import SectionVisibility
+from wink_decl.suggestions import did_you_mean_sentence
 
 __all__ = ["EnabledSpec", "MarkdownSection", "Section", "VisibilitySpec"]
 
@@ -81,7 +82,7 @@ class Section(Generic[ParamsT]):
         )
 
     @classmethod
-    def _from_compiler(
+    def prechecked(
         cls,
         *,
         title: str,
@@ -96,11 +97,12 @@ class Section(Generic[ParamsT]):
         policies: list[ToolPolicy],
         accepts_overrides: bool,
     ) -> Self:
-        """The section ``cls(...)`` builds, for wink-decl's compiler, which checked the rest.
+        """The section ``cls(...)`` builds, for a caller that has made some checks already.
 
-        The compiler has already matched every placeholder against the params it declared
-        (the fields of the params type it generated), and builds the lists of children, tools
-        and policies itself; those checks are skipped, every other one is made.
+        The caller (wink-decl's compiler) has matched every placeholder against the params it
+        declared (the fields of the params type it generated) and built the lists of children,
+        tools and policies itself; those checks are skipped, every other one is made, so a
+        mistake is refused with the constructor's error.
         """
         section = cls.__new__(cls)
         section._fill(  # noqa: SLF001 - the same class
@@ -351,7 +353,7 @@ def _check_placeholders(names: list[str], params_type: type | None, key: str, wh
         if name not in fields:
             raise PromptValidationError(
                 f"Placeholder '{name}' in the {what} of section '{key}' is not a field of "
-                f"{params_type.__qualname__}.{did_you_mean(name, fields)}",
+                f"{params_type.__qualname__}.{did_you_mean_sentence(name, fields)}",
                 section_path=(key,),
                 dataclass_type=params_type,
                 placeholder=name,

@@ -9,9 +9,9 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, Protocol, TypeVar, cast
 
 from wink_decl.errors import PromptValidationError
-from wink_decl.runtime._callables import builtin_name
 from wink_decl.runtime._generic import specialise
-from wink_decl.runtime._keys import did_you_mean
+from wink_decl.runtime.callables import builtin_name
+from wink_decl.suggestions import did_you_mean_sentence
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -254,6 +254,6 @@ def _check_path_field(tool: Tool[Any, Any], role: str, field_name: str) -> None:
     raise PromptValidationError(
         f"Tool '{tool.name}' {role} the file named by field '{field_name}', which "
         f"{_name(params_type)} does not have (its fields: {', '.join(names)})."
-        f"{did_you_mean(field_name, names)}",
+        f"{did_you_mean_sentence(field_name, names)}",
         dataclass_type=params_type,
     )

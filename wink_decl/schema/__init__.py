@@ -1,6 +1,6 @@
 """The prompt-file model, the JSON Schema it publishes, and validation worded for authors."""
 
-from wink_decl.schema._params import fits_type, type_words
+from wink_decl.schema._param_spec import fits_type, type_words
 from wink_decl.schema.generate import (
     SCHEMA_DIALECT,
     SCHEMA_FILE_NAME,

@@ -39,7 +39,7 @@ from wink_decl.schema._conditions import (
     SummaryWhen,
     Visibility,
 )
-from wink_decl.schema._params import ItemSpec, ParamSpec, params_field
+from wink_decl.schema._param_spec import ItemSpec, ParamSpec, params_field
 from wink_decl.schema._policies import (
     PluginPolicyDoc,
     PluginSpec,

@@ -19,9 +19,9 @@ from wink_decl.diagnostics import (
     sort_diagnostics,
 )
 from wink_decl.schema._base import DocModel
+from wink_decl.schema._error_location import Place, place_of
 from wink_decl.schema._types import RULES_BY_PATTERN, SEMANTIC_ERROR, Problem
 from wink_decl.schema._unions import CONDITION, UNION_ERROR, UNIONS, OneOf
-from wink_decl.schema._walk import Place, place_of
 from wink_decl.schema._words import describe, one_of
 from wink_decl.schema.model import ParamSpec, PromptDocument
 

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from wink_decl.adapters._shared import require_sdk
+from wink_decl.adapters.adapter_support import require_sdk
 from wink_decl.runtime.adapter import PromptResponse, ProviderAdapter
 from wink_decl.runtime.budget import Budget, BudgetTracker
 from wink_decl.runtime.loop import DEFAULT_MAX_TURNS, limit_passed

@@ -26,7 +26,8 @@ from claude_agent_sdk import (
     UserMessage,
 )
 
-from wink_decl.adapters._shared import provider_error, redact
+from wink_decl.adapters.adapter_support import provider_error, redact
+from wink_decl.adapters.claude_agent._claude_transcript import Transcript
 from wink_decl.adapters.claude_agent._failures import (
     FINAL_STATUSES,
     from_exception,
@@ -35,7 +36,6 @@ from wink_decl.adapters.claude_agent._failures import (
     timed_out,
 )
 from wink_decl.adapters.claude_agent._options import TOOL_PREFIX, claude_options
-from wink_decl.adapters.claude_agent._transcript import Transcript
 from wink_decl.errors import EvaluationPhase, PromptEvaluationError
 from wink_decl.runtime.adapter import PromptResponse
 from wink_decl.runtime.executor import ToolExecutor

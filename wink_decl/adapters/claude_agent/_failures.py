@@ -12,7 +12,7 @@ from claude_agent_sdk import (
     ResultMessage,
 )
 
-from wink_decl.adapters._shared import kind_of_status, provider_error, redact
+from wink_decl.adapters.adapter_support import kind_of_status, provider_error, redact
 from wink_decl.errors import ProviderError, ProviderErrorKind
 
 __all__ = ["FINAL_STATUSES", "from_exception", "from_result", "refused_retry", "timed_out"]

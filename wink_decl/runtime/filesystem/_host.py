@@ -18,7 +18,7 @@ from wink_decl.runtime.filesystem._journal import (
     Journal,
     Unchanged,
 )
-from wink_decl.runtime.filesystem._paths import normalise_path
+from wink_decl.runtime.filesystem._lexical_paths import normalise_path
 from wink_decl.runtime.filesystem._replace import Replacer
 from wink_decl.runtime.filesystem._spill import CHUNK, Spill, write_all
 from wink_decl.runtime.filesystem._states import (

@@ -7,7 +7,7 @@ from itertools import chain
 
 from wink_decl.runtime.filesystem._errors import FileNotFoundInFilesystemError, FilesystemError
 from wink_decl.runtime.filesystem._journal import FilesystemSnapshot, Journal
-from wink_decl.runtime.filesystem._paths import ROOT, normalise_path, parent_of
+from wink_decl.runtime.filesystem._lexical_paths import ROOT, normalise_path, parent_of
 
 __all__ = ["InMemoryFilesystem"]
 

@@ -20,7 +20,7 @@ from typing import Final, Self
 
 from wink_decl.errors import WinkDeclError
 from wink_decl.runtime.filesystem._errors import FilesystemError, PathOutsideRootError
-from wink_decl.runtime.filesystem._paths import ROOT
+from wink_decl.runtime.filesystem._lexical_paths import ROOT
 
 __all__ = [
     "FOLDER_FLAGS",

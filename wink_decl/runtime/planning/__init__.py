@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from wink_decl.runtime.planning.model import (
+from wink_decl.runtime.planning.plan_model import (
     STEP_STATUSES,
     TITLE_LIMIT,
     AddStep,
@@ -33,7 +33,6 @@ from wink_decl.runtime.planning.rules import (
     setup_plan_error,
     update_step_error,
 )
-from wink_decl.runtime.planning.section import PlanningToolsSection, planning_guidance
 from wink_decl.runtime.planning.strategies import PlanningStrategy
 from wink_decl.runtime.planning.tools import (
     ADD_STEP_TOOL,
@@ -42,6 +41,7 @@ from wink_decl.runtime.planning.tools import (
     SETUP_PLAN_TOOL,
     UPDATE_STEP_TOOL,
 )
+from wink_decl.runtime.planning.tools_section import PlanningToolsSection, planning_guidance
 
 __all__ = [
     "ADD_STEP_TOOL",

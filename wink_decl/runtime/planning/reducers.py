@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Protocol, TypeVar, runtime_checkable
 
-from wink_decl.runtime.planning.model import AddStep, Plan, PlanStep, SetupPlan, UpdateStep
+from wink_decl.runtime.planning.plan_model import AddStep, Plan, PlanStep, SetupPlan, UpdateStep
 from wink_decl.runtime.planning.rules import (
     add_step_error,
     plan_status,

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from wink_decl.runtime.planning.model import (
+from wink_decl.runtime.planning.plan_model import (
     STEP_STATUSES,
     TITLE_LIMIT,
     AddStep,

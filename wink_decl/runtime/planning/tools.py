@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from wink_decl.runtime.planning.model import (
+from wink_decl.runtime.planning.plan_model import (
     AddStep,
     Plan,
     PlanStep,

@@ -10,9 +10,9 @@ from wink_decl.compiler._lazy import LazyPolicy, LazyPredicate
 from wink_decl.diagnostic_codes import DiagnosticCode
 from wink_decl.loader import JSONPath
 from wink_decl.plugins import POLICIES, PREDICATES, PluginCatalog, PluginProblem
-from wink_decl.runtime._keys import did_you_mean
 from wink_decl.runtime.policy import ToolPolicy
 from wink_decl.runtime.tool import Tool
+from wink_decl.suggestions import did_you_mean_sentence
 
 __all__ = ["PolicyCompiler"]
 
@@ -122,7 +122,7 @@ class PolicyCompiler:
         for path, name in names:
             if name in self._tools:
                 continue
-            suggestion = did_you_mean(name, self._tools)
+            suggestion = did_you_mean_sentence(name, self._tools)
             span = ctx.key_span((*path, name)) if key else ctx.span(path)
             ctx.error(
                 DiagnosticCode.UNKNOWN_TOOL,

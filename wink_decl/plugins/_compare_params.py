@@ -8,7 +8,7 @@ import types
 import typing
 from collections.abc import Mapping
 
-from wink_decl.plugins._types import is_dataclass_type, resolve_annotation, type_name
+from wink_decl.plugins._annotations import is_dataclass_type, resolve_annotation, type_name
 
 __all__ = ["compare_params"]
 

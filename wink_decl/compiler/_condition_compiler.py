@@ -9,7 +9,7 @@ from wink_decl.compiler._context import CompileContext
 from wink_decl.compiler._lazy import LazyPredicate
 from wink_decl.diagnostic_codes import DiagnosticCode
 from wink_decl.loader import JSONPath
-from wink_decl.runtime._keys import did_you_mean
+from wink_decl.suggestions import did_you_mean_sentence
 
 __all__ = ["Check", "compile_condition"]
 
@@ -85,7 +85,7 @@ def _known(ctx: CompileContext, path: JSONPath, name: str, params: Mapping[str, 
     if name in params:
         return True
     declared = ", ".join(params) or "none"
-    suggestion = did_you_mean(name, params)
+    suggestion = did_you_mean_sentence(name, params)
     ctx.error(
         DiagnosticCode.UNKNOWN_PARAM,
         f"Condition uses param '{name}', which is not declared.",

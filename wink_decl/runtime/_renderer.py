@@ -7,13 +7,13 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, cast
 
 from wink_decl.errors import PromptRenderError
-from wink_decl.runtime._keys import did_you_mean
 from wink_decl.runtime._plan import Plan, PlanBuilder
 from wink_decl.runtime._tree import Node
 from wink_decl.runtime.visibility import SectionPath, SectionVisibility
+from wink_decl.suggestions import did_you_mean_sentence
 
 if TYPE_CHECKING:
-    from wink_decl.runtime._params import ParamsResolver
+    from wink_decl.runtime._params_resolver import ParamsResolver
     from wink_decl.runtime.session import SessionProtocol
     from wink_decl.runtime.tool import Tool
 
@@ -204,7 +204,7 @@ class Engine:
             shown = ".".join(key) if isinstance(key, tuple) else repr(key)  # pyright: ignore[reportUnknownArgumentType, reportUnknownVariableType]
             raise PromptRenderError(
                 f"visibility_overrides names an unknown section '{shown}'."
-                f"{did_you_mean(shown, self.by_dotted)}",  # pyright: ignore[reportUnknownArgumentType]
+                f"{did_you_mean_sentence(shown, self.by_dotted)}",  # pyright: ignore[reportUnknownArgumentType]
                 section_path=key if isinstance(key, tuple) else (),  # pyright: ignore[reportUnknownArgumentType]
             )
         return index

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 from wink_decl.compiler._context import CompileContext
 from wink_decl.compiler._lazy import LazyHandler, LazyTool
-from wink_decl.compiler._types import FieldSpec, make_dataclass_for, spec_from_data
+from wink_decl.compiler._params_dataclass import FieldSpec, make_dataclass_for, spec_from_data
 from wink_decl.diagnostic_codes import DiagnosticCode
 from wink_decl.errors import PromptValidationError, ToolValidationError
 from wink_decl.loader import JSONPath
@@ -19,9 +19,9 @@ from wink_decl.plugins import (
     handler_params_type,
     handler_result_type,
 )
-from wink_decl.runtime._keys import did_you_mean
 from wink_decl.runtime.serde import parse
 from wink_decl.runtime.tool import Tool, ToolExample
+from wink_decl.suggestions import did_you_mean_sentence
 
 if TYPE_CHECKING:
     from wink_decl.diagnostics import Diagnostic
@@ -227,7 +227,7 @@ def _check_paths(
         span = ctx.span((*path, role))
         where = f"Tool '{name}' {role} the file named by param '{param}'"
         if param not in params:
-            suggestion = did_you_mean(param, params)
+            suggestion = did_you_mean_sentence(param, params)
             hint = suggestion.strip().lower() if suggestion else None
             if not params:
                 hint = f"give the tool a param that holds the path, or remove {role}:"

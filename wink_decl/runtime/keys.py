@@ -1,4 +1,4 @@
-"""Key rules for sections, prompts and namespaces, and did-you-mean suggestions."""
+"""Key rules for sections, prompts and namespaces: checking keys and deriving them from titles."""
 
 from __future__ import annotations
 
@@ -6,11 +6,9 @@ import re
 from collections.abc import Iterable
 
 from wink_decl.errors import PromptValidationError
-from wink_decl.suggestions import close_matches
 
 __all__ = [
     "KEY_PATTERN",
-    "did_you_mean",
     "dotted",
     "key_from_title",
     "normalise_key",
@@ -67,9 +65,3 @@ def normalise_ns(ns: str) -> str:
                 f"each segment needs {_KEY_RULE}."
             )
     return "/".join(segments)
-
-
-def did_you_mean(word: str, candidates: Iterable[str]) -> str:
-    """A " Did you mean 'x'?" sentence for the closest candidate, or "" when none is close."""
-    found = close_matches(word, candidates, most=1)
-    return f" Did you mean '{found[0]}'?" if found else ""

@@ -9,8 +9,8 @@ from typing import TYPE_CHECKING, Any, cast
 from wink_decl.diagnostic_codes import DiagnosticCode
 from wink_decl.diagnostics import Diagnostic, DiagnosticError, Span
 from wink_decl.errors import ToolValidationError
-from wink_decl.runtime._keys import did_you_mean
 from wink_decl.runtime.serde import parse
+from wink_decl.suggestions import did_you_mean_sentence
 
 if TYPE_CHECKING:
     from wink_decl.compiler.compile import CompiledPrompt
@@ -62,7 +62,7 @@ def unknown_param(name: str, declared: Sequence[str], span: Span | None, path: s
     """A value given for ``name``, which the prompt does not declare; ``span`` where it was."""
     known = ", ".join(declared) or "none are declared"
     return Diagnostic(
-        f"Unknown param '{name}'.{did_you_mean(name, declared)}",
+        f"Unknown param '{name}'.{did_you_mean_sentence(name, declared)}",
         span,
         DiagnosticCode.UNKNOWN_PARAM,
         expected=f"one of the declared params ({known})",

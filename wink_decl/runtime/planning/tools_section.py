@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from wink_decl.runtime.planning.model import TITLE_LIMIT
+from wink_decl.runtime.planning.plan_model import TITLE_LIMIT
 from wink_decl.runtime.planning.reducers import ensure_planning_reducers
 from wink_decl.runtime.planning.strategies import PlanningStrategy
 from wink_decl.runtime.planning.tools import PLANNING_TOOLS
