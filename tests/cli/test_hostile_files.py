@@ -320,3 +320,20 @@ def test_an_include_that_is_a_fifo_is_refused_unopened(tmp_path: Path) -> None:
         "   3 |   - include: lib.wink.yaml#x\n"
         "     |              ^^^^^^^^^^^^^^^\n" + ONE_ERROR,
     )
+
+
+def test_a_loop_of_links_in_a_folder_is_reported_not_an_internal_error(tmp_path: Path) -> None:
+    (tmp_path / "a.wink.yaml").symlink_to("b.wink.yaml")
+    (tmp_path / "b.wink.yaml").symlink_to("a.wink.yaml")
+    looped = (
+        "{}: error: This file cannot be read: too many levels of symbolic links.\n"
+        "  expected: a prompt file that exists and can be read\n"
+        "  hint: check the path and the file's permissions\n"
+    )
+    assert validate(tmp_path, ".", timeout=20) == (
+        1,
+        "",
+        looped.format("a.wink.yaml")
+        + looped.format("b.wink.yaml")
+        + "2 files checked: 0 valid, 2 invalid (2 errors, 0 warnings)\n",
+    )

@@ -213,3 +213,16 @@ def test_a_file_outside_the_tree_compiles_with_the_roots_name(
     registry = PromptRegistry("tree", catalog=catalog)
     assert compiled(registry.compile(outside)).address == "tree/b"
     assert list(registry) == ["tree/a"]
+
+
+def test_a_file_deleted_while_the_scan_reads_it_is_gone_not_broken(
+    registry: PromptRegistry, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = Path("agents/review.wink.yaml")
+    assert registry.get("agents/review").address == "agents/review"
+    listed = registry.files()
+    path.unlink()
+    monkeypatch.setattr(registry, "files", lambda: listed)  # listed just before it went
+    with pytest.raises(DiagnosticError) as raised:
+        registry.get("agents/review")
+    assert [d.code for d in raised.value.diagnostics] == ["unknown-prompt"]

@@ -140,7 +140,8 @@ def _default_root(configured: Path | None, target: Path) -> Path:
 
 
 def _inside(target: Path, root: Path) -> bool:
-    return target.resolve().is_relative_to(root.resolve())
+    # realpath, not resolve(): a loop of links raises RuntimeError there on 3.11 and 3.12.
+    return Path(os.path.realpath(target)).is_relative_to(os.path.realpath(root))
 
 
 def write_output(destination: str, text: str) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 from collections.abc import Sequence
 
 from wink_decl.cli._checking import PARALLEL_MIN_FILES, Job, available_cpus, check_all
@@ -117,7 +118,7 @@ def _gather(
                 hint=f"prompt file names end in {', '.join(PROMPT_SUFFIXES)}",
             )
         for file in files:
-            key = str(file.resolve())
+            key = os.path.realpath(file)  # not resolve(): a loop of links raises there
             if key not in seen:
                 seen.add(key)
                 jobs.append(Job(str(file), prompt_root, cache_dir, limits, import_plugins))

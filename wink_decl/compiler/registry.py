@@ -186,7 +186,8 @@ class PromptRegistry:
         if path is not None:
             return cast("CompiledPrompt", results[path].prompt)  # the scan's, for its version
         broken = None if known is None else results.get(known)
-        if broken is not None and broken.prompt is None:
+        # A file deleted while the scan read it is gone, not broken: no prompt at the address.
+        if broken is not None and broken.prompt is None and os.path.lexists(known):
             raise DiagnosticError(broken.diagnostics)  # the file that had it has errors now
         suggestion = did_you_mean_sentence(address, index)
         raise DiagnosticError(
