@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import atexit
 import dataclasses
+import gc
 import io
 import os
 import runpy
@@ -362,6 +364,19 @@ def test_main_reads_the_process_arguments(
     monkeypatch.setattr(sys, "argv", ["wink-decl", "--version"])
     assert main() == 0
     assert capsys.readouterr().out == "wink-decl 0.1.0\n"
+
+
+def test_only_the_process_command_freezes_what_is_left_for_the_collection_at_exit(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    registered: list[Callable[[], None]] = []
+    monkeypatch.setattr(atexit, "register", registered.append)
+    monkeypatch.setattr(sys, "argv", ["wink-decl", "--version"])
+    assert main(["--version"]) == 0  # called in a process that goes on: nothing at its exit
+    assert registered == []
+    assert main() == 0
+    assert registered == [gc.freeze]
+    assert capsys.readouterr().out == "wink-decl 0.1.0\n" * 2
 
 
 def test_python_dash_m(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:

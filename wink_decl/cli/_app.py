@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import argparse
+import atexit
+import gc
 import os
 import sys
 import textwrap
@@ -244,6 +246,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     status = run(sys.argv[1:] if argv is None else argv, Console(sys.stdout, sys.stderr))
     if status == EXIT_BROKEN_PIPE:
         _discard_unwritten_output()
+    if argv is None:  # the process's own command: it ends now
+        # Python's last garbage collection, as it exits, walks every object still alive (the
+        # imported modules, pydantic's schemas): about 20 ms, a tenth of checking 1,000 files.
+        # Frozen objects are skipped; the process ends with the memory released all the same.
+        atexit.register(gc.freeze)
     return status
 
 
