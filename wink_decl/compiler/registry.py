@@ -185,9 +185,9 @@ class PromptRegistry:
         path = index.get(address)
         if path is not None:
             return cast("CompiledPrompt", results[path].prompt)  # the scan's, for its version
-        broken = None if known is None else results.get(known)
         # A file deleted while the scan read it is gone, not broken: no prompt at the address.
-        if broken is not None and broken.prompt is None and os.path.lexists(known):
+        broken = None if known is None or not os.path.lexists(known) else results.get(known)
+        if broken is not None and broken.prompt is None:
             raise DiagnosticError(broken.diagnostics)  # the file that had it has errors now
         suggestion = did_you_mean_sentence(address, index)
         raise DiagnosticError(
