@@ -15,15 +15,10 @@ from wink_decl.cli._writers._write_problems import already_exists, not_written
 from wink_decl.diagnostics import render_text
 from wink_decl.loader.api import Format
 from wink_decl.runtime.keys import KEY_PATTERN
-from wink_decl.schema import SCHEMA_FILE_NAME
+from wink_decl.schema import SCHEMA_FILE_NAME, SCHEMA_URL
 
-__all__ = ["COMMAND", "SCHEMA_URL", "schema_ref_for"]
+__all__ = ["COMMAND", "schema_ref_for"]
 
-SCHEMA_URL = (
-    "https://raw.githubusercontent.com/wink-decl/wink-decl/main/schema/wink-decl.schema.json"
-)
-"""Where the published schema is read from when no copy is found near the new file."""
-# TODO: move SCHEMA_URL beside SCHEMA_ID in wink_decl.schema once the address is settled.
 
 _KEY_RULE = "use 1-64 lowercase letters, digits, '_' or '-', starting with a letter or digit"
 _NOT_KEY = re.compile(r"[^a-z0-9_-]+")

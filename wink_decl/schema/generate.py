@@ -17,6 +17,7 @@ __all__ = [
     "SCHEMA_DIALECT",
     "SCHEMA_FILE_NAME",
     "SCHEMA_ID",
+    "SCHEMA_URL",
     "build_schema",
     "dump_schema",
     "load_published_schema",
@@ -25,6 +26,10 @@ __all__ = [
 
 SCHEMA_DIALECT: Final = "https://json-schema.org/draft/2020-12/schema"
 SCHEMA_ID: Final = "urn:wink-decl:schema:1"
+SCHEMA_URL: Final = (
+    "https://raw.githubusercontent.com/wink-decl/wink-decl/main/schema/wink-decl.schema.json"
+)
+"""Where the published schema is read from when no copy is near a file (``wink-decl new``)."""
 SCHEMA_FILE_NAME: Final = "wink-decl.schema.json"
 
 
