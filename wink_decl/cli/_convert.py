@@ -124,9 +124,19 @@ def _usage_problem(shown: str, to: Format, output: str | None) -> str | None:
     if output not in (None, "-") and detect_format(output) != to:
         return (
             f"--output '{output}' does not end in .{to}, so it would not be read as "
-            f"{_NAMES[to]}; name it like {Path(output).stem}.{to}."
+            f"{_NAMES[to]}; name it like {_prompt_name(output, to)}."
         )
     return None
+
+
+def _prompt_name(output: str, to: Format) -> str:
+    """``output`` named as a prompt file of format ``to``: ``out`` -> ``out.wink.toml``.
+
+    Validating a folder finds only ``*.wink.yaml`` and ``*.wink.toml``, so the suggestion
+    keeps (or adds) the ``.wink`` part that a bare ``out.toml`` would lack.
+    """
+    stem = Path(output).stem.removesuffix(".wink")
+    return str(Path(output).with_name(f"{stem}.wink.{to}"))
 
 
 def _readable(shown: str) -> dict[str, str]:
