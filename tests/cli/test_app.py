@@ -31,7 +31,7 @@ commands:
   render     Render a prompt file as a model receives it: the text, then the tools.
   run        Run a prompt file against a model, executing the tools it calls, to an answer.
   tools      Print the tools a rendered prompt offers, as JSON Schema or provider JSON.
-  compile    Compile a prompt file to its JSON artifact, importing and checking its handlers.
+  compile    Compile a prompt file to its JSON artifact, importing and checking its plugins.
   schema     Print the JSON Schema of prompt files, or write it to a file.
   plugins    PLUGINS
   new        NEW

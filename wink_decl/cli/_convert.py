@@ -59,8 +59,10 @@ def _configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--output",
         metavar="FILE",
-        help="where to write, or '-' for standard output (default: beside FILE, with the "
-        "other format's extension, such as review.wink.toml for review.wink.yaml)",
+        help="where to write, or '-' for standard output; name it NAME.wink.toml or "
+        "NAME.wink.yaml, as validate finds prompt files by those endings (default: beside "
+        "FILE, with the other format's extension, such as review.wink.toml for "
+        "review.wink.yaml)",
     )
     parser.add_argument("--force", action="store_true", help="overwrite an existing file")
 
