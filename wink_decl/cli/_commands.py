@@ -158,10 +158,13 @@ COMMANDS: tuple[Command, ...] = (
     ),
     _deferred(
         name="plugins",
-        summary="List the installed handlers, policies and predicates.",
+        summary="List the handlers, policies and predicates: installed and built in.",
         description=(
             "Lists every handler, policy and predicate that installed packages register, with "
-            "the package (distribution) and version providing it and the code it points at. "
+            "the package (distribution) and version providing it and the code it points at, "
+            "under the signature each kind must have; then the tool, policies and conditions "
+            "built into wink-decl, marked built in (docs/plugins.md shows how to write each "
+            "kind). "
             "Only package metadata is read: no plugin code is imported. When two packages "
             "register the same name, both are listed as name@package, the form a prompt file "
             "uses to choose one, and a warning says so; the exit status is still 0."
