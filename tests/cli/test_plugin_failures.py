@@ -63,3 +63,19 @@ def test_a_raising_predicate_is_the_plugins_fault(
     (tmp_path / "flaky.wink.yaml").write_text(PROMPT)
     compiler_plugins.failures[:] = [error]
     assert cli("render", "flaky.wink.yaml") == (1, "", HEAD + shown + TAIL)
+
+
+def test_a_raising_predicate_stops_a_run_before_the_model_is_asked(
+    cli: Run, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(compile_module, "default_catalog", catalog)
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test-0123456789")
+    (tmp_path / "flaky.wink.yaml").write_text(PROMPT)
+    compiler_plugins.failures[:] = [KeyError("weather")]
+    url = "http://127.0.0.1:9/v1"  # never reached: the first render fails
+    assert cli("run", "flaky.wink.yaml", "--model", "openai:gpt-test", "--base-url", url) == (
+        1,
+        "",
+        HEAD + "KeyError: 'weather'." + TAIL,
+    )
