@@ -163,6 +163,13 @@ def test_the_search_stops_at_the_root_of_the_checkout(tmp_path: Path) -> None:
     assert schema_ref_for(tmp_path / "elsewhere") == "../schema/wink-decl.schema.json"
 
 
+def test_the_search_is_bounded_in_depth(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    (tmp_path / "wink-decl.schema.json").write_text("{}\n")
+    monkeypatch.setattr("wink_decl.cli._new._MOST_LEVELS", 2)
+    assert schema_ref_for(tmp_path / "one") == "../wink-decl.schema.json"
+    assert schema_ref_for(tmp_path / "one" / "two") is None
+
+
 def test_without_a_schema_copy_one_is_written_beside_the_prompt(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

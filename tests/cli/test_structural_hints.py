@@ -32,7 +32,8 @@ CASES = [
         "'title'\n"
         "   3 |   key: task\n"
         "     |   ^^^^^^^^^\n"
-        "  hint: start each item of sections: with '- ', as in '- key: ...'\n" + ONE_INVALID,
+        "  hint: write sections: as a list: each item on its own line after '- ', or "
+        "[item, ...]\n" + ONE_INVALID,
         id="yaml-items-without-dashes",
     ),
     pytest.param(

@@ -14,6 +14,7 @@ from wink_decl.cli._commands import implemented
 from wink_decl.cli._starter import starter_text
 from wink_decl.cli._writers._write_problems import already_exists, not_written
 from wink_decl.diagnostics import render_text
+from wink_decl.errors import WinkDeclError
 from wink_decl.loader.api import Format
 from wink_decl.runtime.keys import KEY_PATTERN
 from wink_decl.schema import SCHEMA_FILE_NAME
@@ -113,7 +114,7 @@ def _run(args: argparse.Namespace, console: Console) -> int:
     return 0
 
 
-class _NotWritten(Exception):  # noqa: N818  # carries an OSError and the file it was about
+class _NotWritten(WinkDeclError):  # noqa: N818  # carries an OSError and the file it was about
     """The schema copy could not be written."""
 
     def __init__(self, shown: str, error: OSError) -> None:

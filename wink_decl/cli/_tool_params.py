@@ -11,12 +11,14 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any, cast
 
+from wink_decl.errors import WinkDeclError
+
 __all__ = ["deciding_params", "stand_in"]
 
 _STAND_INS: dict[str, object] = {"string": "", "integer": 0, "number": 0.0, "boolean": False}
 
 
-class _EveryParam(Exception):  # noqa: N818  # a signal inside this module, never raised out
+class _EveryParam(WinkDeclError):  # noqa: N818  # a signal inside this module, never raised out
     """A predicate or an include decides: it may read any param."""
 
 

@@ -264,7 +264,7 @@ def _list_hint(error: _Error) -> str:
             f"write [[{name}]] with two brackets above each item: [{name}] makes one table, "
             f"[[{name}]] adds an item to the list"
         )
-    return f"start each item of {name}: with '- ', as in '- key: ...'"
+    return f"write {name}: as a list: each item on its own line after '- ', or [item, ...]"
 
 
 def _as_written(value: object) -> str:
