@@ -48,6 +48,7 @@ __all__ = [
     "PromptValidationError",
     "ProviderError",
     "ProviderErrorKind",
+    "SingleTurnUnsupportedError",
     "ToolValidationError",
     "VisibilityExpansionRequired",
     "WinkDeclError",
@@ -189,3 +190,11 @@ class ProviderError(PromptEvaluationError):
 
 class DeadlineExceededError(WinkDeclError, TimeoutError):
     """The evaluation deadline passed."""
+
+
+class SingleTurnUnsupportedError(WinkDeclError, NotImplementedError):
+    """An adapter that runs the whole conversation itself was asked for a single turn.
+
+    ``NotImplementedError`` is mixed in because that is what a caller probing an adapter for an
+    optional capability catches.
+    """
