@@ -22,8 +22,8 @@ from wink_decl.compiler import (
 )
 from wink_decl.diagnostic_codes import DiagnosticCode
 from wink_decl.diagnostics import Diagnostic, DiagnosticError
-from wink_decl.runtime.prompt import RenderedPrompt
-from wink_decl.runtime.visibility import SectionPath, SectionVisibility
+from wink_decl.prompt.template import RenderedPrompt
+from wink_decl.prompt.visibility import SectionPath, SectionVisibility
 from wink_decl.schema import fits_type, type_words
 from wink_decl.suggestions import close_matches, did_you_mean
 

@@ -14,7 +14,7 @@ from wink_decl.cli._starter import starter_text
 from wink_decl.cli._writers._write_problems import already_exists, not_written
 from wink_decl.diagnostics import render_text
 from wink_decl.loader.api import Format
-from wink_decl.runtime.keys import KEY_PATTERN
+from wink_decl.prompt.keys import KEY_PATTERN
 from wink_decl.schema import SCHEMA_FILE_NAME, SCHEMA_URL
 
 __all__ = ["COMMAND", "schema_ref_for"]

@@ -26,9 +26,9 @@ from wink_decl.errors import PromptValidationError
 from wink_decl.limits import DEFAULT_LIMITS, Limits
 from wink_decl.loader import LoadedFile, load_file
 from wink_decl.plugins import PluginCatalog, compare_params, handler_params_type
-from wink_decl.runtime.keys import KEY_PATTERN
-from wink_decl.runtime.prompt import PromptTemplate
-from wink_decl.runtime.tool import Tool
+from wink_decl.prompt.keys import KEY_PATTERN
+from wink_decl.prompt.template import PromptTemplate
+from wink_decl.prompt.tool import Tool
 from wink_decl.schema.validate import validate_document
 
 __all__ = ["CompileResult", "CompiledPrompt", "bind_plugins", "compile_file", "compile_loaded"]

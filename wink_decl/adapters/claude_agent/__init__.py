@@ -21,8 +21,8 @@ from wink_decl.runtime.loop import DEFAULT_MAX_TURNS, limit_passed
 from wink_decl.runtime.provider import OPENING_MESSAGE
 
 if TYPE_CHECKING:
+    from wink_decl.prompt.template import Prompt
     from wink_decl.runtime.deadline import Deadline
-    from wink_decl.runtime.prompt import Prompt
     from wink_decl.runtime.provider import ProviderReply, ProviderRequest
     from wink_decl.runtime.session import SessionProtocol
 
