@@ -428,3 +428,20 @@ def test_no_two_modules_share_a_name() -> None:
     shared = {name: paths for name, paths in names.items() if len(paths) > 1}
     assert shared == {}
     assert len(names) > 100
+
+
+SHARED_BOTTOM = ("errors", "diagnostic_codes", "diagnostics", "json_path", "suggestions", "limits")
+"""The small top-level modules every layer may use; they use no layer."""
+
+
+@pytest.mark.parametrize("name", SHARED_BOTTOM)
+def test_the_shared_modules_import_no_layer(name: str) -> None:
+    path = PACKAGE_ROOT / f"{name}.py"
+    layers = (*PROMPT_FORBIDDEN, "wink_decl.prompt", "wink_decl.plugins")
+    problems = forbidden_imports(
+        path.read_text(encoding="utf-8"),
+        filename=str(path.relative_to(REPO)),
+        package="wink_decl",
+        forbidden=layers,
+    )
+    assert problems == []
