@@ -35,6 +35,7 @@ if TYPE_CHECKING:
         ToolValidationError,
         WinkDeclError,
     )
+    from wink_decl.prompt.expansion import VisibilityExpansionRequired
     from wink_decl.prompt.policy import (
         PolicyDecision,
         ToolPolicy,
@@ -71,7 +72,6 @@ if TYPE_CHECKING:
     from wink_decl.prompt.visibility import (
         SectionPath,
         SectionVisibility,
-        VisibilityExpansionRequired,
     )
     from wink_decl.runtime.adapter import ProviderAdapter
     from wink_decl.runtime.budget import (
@@ -261,7 +261,7 @@ _HOMES: dict[str, str] = {
     "ToolResult": "wink_decl.prompt.tool_result",
     "ToolValidationError": "wink_decl.errors",
     "ToolsInjected": "wink_decl.runtime.session",
-    "VisibilityExpansionRequired": "wink_decl.prompt.visibility",
+    "VisibilityExpansionRequired": "wink_decl.prompt.expansion",
     "WinkDeclError": "wink_decl.errors",
     "load": "wink_decl._from_file",
     "params_json_schema": "wink_decl.prompt.tool_schema",

@@ -6,7 +6,7 @@ WinkDeclError
 │   ├── PromptValidationError        a template or tool is malformed (construction time)
 │   ├── PromptRenderError            rendering failed (missing param, bad visibility)
 │   └── ToolValidationError          tool arguments or a tool result are invalid
-├── VisibilityExpansionRequired      (prompt.visibility) the loop must restart, sections expanded
+├── VisibilityExpansionRequired      (prompt.expansion) the loop must restart, sections expanded
 ├── PromptEvaluationError            (prompt_name, phase) evaluation cannot continue
 │   └── ProviderError                (kind, status, hint) the model provider refused or failed
 ├── DeadlineExceededError            + TimeoutError: a deadline passed before a tool could run

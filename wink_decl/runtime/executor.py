@@ -20,12 +20,13 @@ from wink_decl.errors import (
     PromptEvaluationError,
     ToolValidationError,
 )
+from wink_decl.prompt.expansion import VisibilityExpansionRequired
 from wink_decl.prompt.read_section import ReadSectionParams, ReadSectionResult
 from wink_decl.prompt.resources import Restorable
 from wink_decl.prompt.serde import parse
 from wink_decl.prompt.tool_context import ToolContext
 from wink_decl.prompt.tool_result import ToolResult
-from wink_decl.prompt.visibility import SectionPath, SectionVisibility, VisibilityExpansionRequired
+from wink_decl.prompt.visibility import SectionPath, SectionVisibility
 from wink_decl.runtime.provider import ProviderMessage, ProviderToolCall
 from wink_decl.runtime.session.tool_events import ToolInvoked
 from wink_decl.suggestions import did_you_mean_sentence

@@ -7,8 +7,9 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, Protocol
 
 from wink_decl.errors import EvaluationPhase, PromptEvaluationError, WinkDeclError
+from wink_decl.prompt.expansion import VisibilityExpansionRequired
 from wink_decl.prompt.tool_schema import to_openai_tools
-from wink_decl.prompt.visibility import SectionVisibility, VisibilityExpansionRequired
+from wink_decl.prompt.visibility import SectionVisibility
 from wink_decl.runtime.budget import Budget, BudgetTracker
 from wink_decl.runtime.executor import ToolExecutionOutcome, ToolExecutor
 from wink_decl.runtime.output import output_format, parse_output
