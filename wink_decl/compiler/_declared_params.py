@@ -14,7 +14,7 @@ from __future__ import annotations
 import dataclasses
 from typing import TYPE_CHECKING, Any
 
-__all__ = ["PROTOTYPE_FIELD", "PROTOTYPE_PARAMS", "DeclaredParams"]
+__all__ = ["PROTOTYPE_PARAMS", "DeclaredParams", "mark_as_field"]
 
 _MISSING: Any = dataclasses.MISSING
 
@@ -26,10 +26,20 @@ class _Prototype:
     value: object
 
 
-PROTOTYPE_FIELD: dataclasses.Field[Any] = dataclasses.fields(_Prototype)[0]
-"""A required keyword-only field, as ``dataclass()`` finishes one (copy, then name it)."""
+_PROTOTYPE_FIELD: dataclasses.Field[Any] = dataclasses.fields(_Prototype)[0]
+_FIELD_KIND: Any = vars(dataclasses.Field)["_field_type"]
+"""The slot where ``dataclass()`` marks a field as a field (not a ClassVar or InitVar)."""
 PROTOTYPE_PARAMS: object = vars(_Prototype)["__dataclass_params__"]
 """``frozen=True, eq=True``: what ``__dataclass_params__`` says of every made class."""
+
+
+def mark_as_field(made: dataclasses.Field[Any]) -> None:
+    """Mark ``made`` (from ``dataclasses.field``) as ``dataclass()`` marks a field it keeps.
+
+    ``dataclasses.fields`` lists only fields so marked; copying the mark from a field that
+    ``dataclass()`` made keeps this true whatever the mark is in this Python.
+    """
+    _FIELD_KIND.__set__(made, _FIELD_KIND.__get__(_PROTOTYPE_FIELD))
 
 
 class DeclaredParams:

@@ -2,15 +2,13 @@
 
 from __future__ import annotations
 
-import copy
 import dataclasses
 import keyword
 import threading
 from collections.abc import Mapping
-from types import MappingProxyType
 from typing import Any, Literal, cast
 
-from wink_decl.compiler._declared_params import PROTOTYPE_FIELD, PROTOTYPE_PARAMS, DeclaredParams
+from wink_decl.compiler._declared_params import PROTOTYPE_PARAMS, DeclaredParams, mark_as_field
 
 __all__ = ["FieldSpec", "exact_key", "make_dataclass_for", "python_type", "spec_from_data"]
 
@@ -142,12 +140,14 @@ def _make(class_name: str, specs: tuple[FieldSpec, ...]) -> type:
 
 def _field(spec: FieldSpec) -> dataclasses.Field[Any]:
     """The field ``dataclass()`` would make for ``spec``: kw-only, its default and description."""
-    made = copy.copy(PROTOTYPE_FIELD)  # keeps the marker by which ``dataclasses.fields`` lists it
+    metadata = {"description": spec.description} if spec.description else None
+    if spec.has_default:
+        made = dataclasses.field(default=spec.default, metadata=metadata, kw_only=True)
+    else:
+        made = dataclasses.field(metadata=metadata, kw_only=True)
     made.name = _field_name(spec.name)
     made.type = python_type(spec)
-    made.default = spec.default if spec.has_default else dataclasses.MISSING
-    if spec.description:
-        made.metadata = MappingProxyType({"description": spec.description})
+    mark_as_field(made)
     return made
 
 
