@@ -54,12 +54,10 @@ class DeclaredParams:
 
     def __init__(self, /, *positional: object, **values: object) -> None:
         """Set every field from ``values`` or its default, as a dataclass's ``__init__`` does."""
-        if positional:
-            raise TypeError(
-                f"{type(self).__qualname__}.__init__() takes 1 positional argument but "
-                f"{len(positional) + 1} were given"
-            )
         defaults = self._wink_defaults
+        if positional:
+            keywords = sum(name in defaults for name in values)
+            raise TypeError(_positional_message(type(self).__qualname__, len(positional), keywords))
         if not values.keys() <= defaults.keys():
             unknown = next(name for name in values if name not in defaults)
             raise TypeError(
@@ -93,6 +91,15 @@ class DeclaredParams:
         shown = ", ".join(f"{name}={getattr(self, name)!r}" for name in self._wink_defaults)
         return f"{type(self).__qualname__}({shown})"
 
+    def __getstate__(self) -> tuple[object, ...]:
+        """The fields' values, for ``copy`` (as ``dataclass(slots=True, frozen=True)`` does)."""
+        return self._wink_values()
+
+    def __setstate__(self, state: tuple[object, ...]) -> None:
+        """Set the fields from ``__getstate__``'s values, past the frozen ``__setattr__``."""
+        for name, value in zip(self._wink_defaults, state, strict=True):
+            object.__setattr__(self, name, value)
+
     def __setattr__(self, name: str, value: object) -> None:
         """Refused: the instance is frozen."""
         raise dataclasses.FrozenInstanceError(f"cannot assign to field {name!r}")
@@ -114,3 +121,12 @@ def _missing_message(owner: str, missing: list[str]) -> str:
         else (f"{len(names)} required keyword-only arguments")
     )
     return f"{owner}.__init__() missing {counted}: {listed}"
+
+
+def _positional_message(owner: str, extra: int, keywords: int) -> str:
+    """Python's own words for positional arguments given to a keyword-only ``__init__``."""
+    given = f"{extra + 1}"
+    if keywords:
+        plural = "" if keywords == 1 else "s"
+        given += f" positional arguments (and {keywords} keyword-only argument{plural})"
+    return f"{owner}.__init__() takes 1 positional argument but {given} were given"
