@@ -43,5 +43,5 @@ def test_the_spans_of_a_toml_file_are_its_params_keys(here: Path, catalog: Plugi
         "notes": Span("release.wink.toml", 6, 9, 6, 13),
     }
     assert spans["version"] is spans["version"]  # looked up once
-    with pytest.raises(KeyError, match="^'colour'$"):
+    with pytest.raises(KeyError, match=r"^'colour'$"):
         spans["colour"]
