@@ -15,6 +15,7 @@ from wink_decl.compiler._includes import Includer
 from wink_decl.compiler._lazy import LazyHandler, LazyPolicy, LazyPredicate, LazyTool
 from wink_decl.compiler._numbers import number_problems
 from wink_decl.compiler._once import computed_once
+from wink_decl.compiler._param_spans import ParamSpans
 from wink_decl.compiler._params_dataclass import make_dataclass_for, spec_from_data
 from wink_decl.compiler._policy_compiler import PolicyCompiler
 from wink_decl.compiler._sections import SectionScope, compile_sections
@@ -289,7 +290,7 @@ class _Builder:
         registry = {tool.name: tool for tool in template.all_tools()}
         if template.engine.read_section_tool is not None:
             registry["read_section"] = template.engine.read_section_tool
-        spans = {name: self.ctx.key_span(("params", name)) for name in data.get("params", {})}
+        spans = ParamSpans(self.ctx.file.source_map, data.get("params", {}))  # found when asked
         return CompiledPrompt(
             self.ctx.file.path, template, registry, params_type, data, self.sources, spans, plugins
         )
