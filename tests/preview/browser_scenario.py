@@ -31,7 +31,7 @@ os.execv(sys.executable, [sys.executable, "-m", "wink_decl", *sys.argv[1:]])
 def start_server(folder: Path) -> tuple[subprocess.Popen[str], str]:
     """The running server and its address, read from its first line within 30 s."""
     server = subprocess.Popen(
-        [sys.executable, "-c", SERVER, "preview", str(folder), "--port", "0"],
+        [sys.executable, "-c", SERVER, "preview", ".", "--port", "0"],
         stdout=subprocess.PIPE,
         text=True,
         cwd=folder,

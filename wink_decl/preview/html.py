@@ -6,12 +6,13 @@ import json
 from collections.abc import Iterable, Mapping, Sequence
 from html import escape
 from typing import Any
+from urllib.parse import quote
 
 from wink_decl.diagnostics import Diagnostic, render_text
 from wink_decl.preview.files import Listed
 from wink_decl.preview.model import Field, PromptView, Read, SectionRow
 
-__all__ = ["file_list", "problems", "prompt_fragments", "view_json"]
+__all__ = ["file_list", "form", "problems", "prompt_fragments", "view_json"]
 
 
 def file_list(listed: Iterable[Listed], chosen: str | None) -> str:
@@ -35,8 +36,6 @@ def _file_item(entry: Listed, *, chosen: bool) -> str:
 
 
 def _query(name: str) -> str:
-    from urllib.parse import quote  # noqa: PLC0415  # only links need it
-
     return quote(name, safe="/")
 
 
