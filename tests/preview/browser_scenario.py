@@ -116,7 +116,7 @@ def main() -> None:
             server.wait(10)
         except subprocess.TimeoutExpired:
             server.kill()
-    print(json.dumps(seen))
+    sys.stdout.write(json.dumps(seen) + "\n")
 
 
 if __name__ == "__main__":

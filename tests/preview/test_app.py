@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 from starlette.testclient import TestClient
+from starlette.types import Message, Scope
 
 from wink_decl.preview.app import Hub, create_app, watch
 from wink_decl.preview.files import PromptFolder
@@ -146,3 +147,43 @@ def test_a_change_on_disk_is_published(tmp_path: Path) -> None:
         return hub.version
 
     assert asyncio.run(asyncio.wait_for(scenario(), 20)) >= 1
+
+
+def test_the_events_endpoint_streams_until_the_page_goes(served: Path) -> None:
+    """Called as a server calls it: the stream is infinite, so the client leaves after one event."""
+    app = create_app(PromptFolder(served, served))
+    sent: list[Message] = []
+    gone = asyncio.Event()
+
+    async def receive() -> Message:
+        await gone.wait()
+        return {"type": "http.disconnect"}
+
+    async def send(message: Message) -> None:
+        sent.append(message)
+        if message.get("body"):
+            gone.set()
+
+    scope: Scope = {
+        "type": "http",
+        "method": "GET",
+        "path": "/api/events",
+        "raw_path": b"/api/events",
+        "root_path": "",
+        "query_string": b"",
+        "headers": [],
+        "scheme": "http",
+        "http_version": "1.1",
+        "server": ("127.0.0.1", 80),
+        "client": ("127.0.0.1", 1),
+    }
+    asyncio.run(asyncio.wait_for(app(scope, receive, send), 10))
+    start = sent[0]
+    assert (start["type"], start["status"]) == ("http.response.start", 200)
+    assert (b"content-type", b"text/event-stream; charset=utf-8") in start["headers"]
+    assert (b"cache-control", b"no-store") in start["headers"]
+    assert sent[1] == {
+        "type": "http.response.body",
+        "body": b"retry: 500\ndata: 0\n\n",
+        "more_body": True,
+    }

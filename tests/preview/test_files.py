@@ -44,7 +44,7 @@ def test_names_that_could_leave_the_folder_are_refused(served: Path, name: str) 
     assert PromptFolder(served, served).resolve(name) is None
 
 
-def test_the_listing_has_validate_s_problems_without_importing_plugins(served: Path) -> None:
+def test_the_listing_has_the_problems_validate_finds(served: Path) -> None:
     (served / "plain.wink.toml").write_text('key = "plain"\n')
     listed = PromptFolder(served, served).listing()
     assert [(entry.name, [d.message for d in entry.problems]) for entry in listed] == [

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from wink_decl.diagnostic_codes import DiagnosticCode
 from wink_decl.diagnostics import Diagnostic, Span
@@ -35,7 +36,8 @@ def test_a_problem_is_shown_as_the_command_line_reports_it() -> None:
         "a.wink.yaml:2:5: error: &#x27;ful&#x27; is bad\n"
         "   2 | x:  &lt;ful&gt;\n"
         "     |     ^^^</pre>"
-        '<pre class="diagnostic warning" data-line="" data-column="">&lt;input&gt;: warning: no place</pre>'
+        '<pre class="diagnostic warning" data-line="" data-column="">'
+        "&lt;input&gt;: warning: no place</pre>"
         "</div>"
     )
     assert problems([], {}) == ""
@@ -98,7 +100,7 @@ def test_a_script_in_a_template_is_shown_as_text(tmp_path: Path) -> None:
 
 
 def test_sections_reads_and_tools_in_both_formats() -> None:
-    tools = {
+    tools: dict[str, list[dict[str, Any]]] = {
         "openai": [{"type": "function", "function": {"name": "t", "description": "<d>"}}],
         "anthropic": [{"name": "t", "description": "<d>", "input_schema": {}}],
     }

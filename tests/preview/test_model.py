@@ -14,6 +14,7 @@ from wink_decl.preview.model import (
     Action,
     Field,
     PageState,
+    PageStateError,
     PromptView,
     Read,
     SectionRow,
@@ -34,7 +35,11 @@ READ_SECTION_SCHEMA = {
     "required": ["section_key"],
     "additionalProperties": False,
 }
-READ_PLAN_SCHEMA = {"type": "object", "properties": {}, "additionalProperties": False}
+READ_PLAN_SCHEMA: dict[str, object] = {
+    "type": "object",
+    "properties": {},
+    "additionalProperties": False,
+}
 
 
 def view(folder: Path, name: str, *actions: Action, **values: str | bool) -> PromptView:
@@ -243,7 +248,12 @@ def test_a_plugin_that_cannot_bind_stops_the_render(
     served: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     problem = Diagnostic("cannot import the handler", None, DiagnosticCode.HANDLER)
-    monkeypatch.setattr(model, "bind_plugins", lambda _prompt, rendering_only: [problem])
+
+    def bind_plugins(_prompt: object, *, rendering_only: bool) -> list[Diagnostic]:
+        assert rendering_only
+        return [problem]
+
+    monkeypatch.setattr(model, "bind_plugins", bind_plugins)
     shown = view(served, "review.wink.yaml", language="Go")
     assert (shown.text, shown.problems) == (None, (problem,))
 
@@ -297,7 +307,7 @@ def test_the_page_state_is_read_from_json(body: object, state: PageState) -> Non
     ids=["not-object", "value-type", "values-list", "actions-object", "visibility", "not-list"],
 )
 def test_a_wrong_page_state_is_refused_with_what_is_wrong(body: object, message: str) -> None:
-    with pytest.raises(ValueError, match="^") as raised:
+    with pytest.raises(PageStateError) as raised:
         state_from_json(body)
     assert str(raised.value) == message
 

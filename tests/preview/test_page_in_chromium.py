@@ -8,7 +8,6 @@ from __future__ import annotations
 import json
 import re
 import resource
-import shutil
 from pathlib import Path
 
 import pytest
@@ -39,7 +38,8 @@ def test_the_page_follows_the_form_the_buttons_and_the_files(served: Path) -> No
         "tools": ["read_plan: Read the current plan."],
         "summarized": "## 1. Intro (intro)\n\nReview this Python code.\n\n"
         "## 2. Checks (checks)\n\nHow to check the plan.\n\n---\n"
-        '[This section is summarized. To view full content, call `read_section` with key "checks".]',
+        "[This section is summarized. To view full content, call `read_section` with key "
+        '"checks".]',
         "summarized tools": ["read_section: Read the full content of a summarized section."],
         "read": "Content of section 'checks':\n\nrevealed: read_plan\n\n"
         "## 2. Checks (checks)\n\nRead the plan first.",
@@ -74,6 +74,3 @@ def test_the_page_follows_the_form_the_buttons_and_the_files(served: Path) -> No
         "not reloaded after break": True,
     }
 
-
-def test_chromium_is_where_the_scenario_looks() -> None:
-    assert shutil.which("chromium") == str(CHROMIUM)

@@ -44,7 +44,7 @@ def _configure(parser: argparse.ArgumentParser) -> None:
         default=_LOCAL,
         metavar="H",
         help=f"the address to listen on (default: {_LOCAL}, this machine only; any other "
-        "address lets other machines read the prompts and run their plugins' code)",
+        "address lets other machines read these prompts and have them rendered here)",
     )
     parser.add_argument("--open", action="store_true", help="open the page in a web browser")
 
@@ -59,10 +59,8 @@ def _port(text: str) -> int:
 def _run(args: argparse.Namespace, console: Console) -> int:
     missing = [name for name in EXTRA if importlib.util.find_spec(name) is None]
     if missing:
-        raise UsageError(
-            f"preview needs {', '.join(missing)}: install wink-decl[preview] (pip install "
-            "'wink-decl[preview]')"
-        )
+        names = " and ".join(missing)
+        raise UsageError(f"preview needs {names}, not installed: install wink-decl[preview]")
     target = existing_path(args.path) if args.path is not None else _default_path()
     root = root_finder(args.root)(target)
     # Imported only now: the rest of the command line never loads a web server.

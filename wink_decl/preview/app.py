@@ -14,7 +14,9 @@ from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.routing import Route
-from watchfiles import awatch
+from watchfiles import (
+    awatch,  # pyright: ignore[reportUnknownVariableType]  # trio's Event in a union
+)
 
 from wink_decl.preview.files import PromptFolder
 from wink_decl.preview.html import file_list, view_json
@@ -97,7 +99,7 @@ def create_app(folder: PromptFolder) -> Starlette:
             )
         try:
             state = state_from_json(json.loads(await request.body() or b"{}"))
-        except ValueError as error:  # json.JSONDecodeError is a ValueError too
+        except ValueError as error:  # PageStateError and json.JSONDecodeError are ValueErrors
             return JSONResponse({"error": str(error)}, status_code=400)
         view = await run_in_threadpool(prompt_view, folder, path, state)
         return JSONResponse(view_json(view))

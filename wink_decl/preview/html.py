@@ -89,7 +89,7 @@ def _input(item: Field) -> str:
     if item.kind == "number":
         step = "1" if item.whole else "any"
         return f'<input type="number" step="{step}" {common} value="{value}">'
-    return f"<textarea {common} rows=\"2\">{value}</textarea>"
+    return f'<textarea {common} rows="2">{value}</textarea>'
 
 
 def prompt_fragments(view: PromptView) -> str:

@@ -34,6 +34,7 @@ __all__ = [
     "Action",
     "Field",
     "PageState",
+    "PageStateError",
     "PromptView",
     "Read",
     "SectionRow",
@@ -306,19 +307,23 @@ def _shown(visibility: SectionVisibility | None) -> Shown:
     return "full" if visibility is SectionVisibility.FULL else "summary"
 
 
+class PageStateError(ValueError):
+    """A request body that is not a page state; the message says what is wrong."""
+
+
 def state_from_json(data: object) -> PageState:
-    """The page's request body as a state; ``ValueError`` names what is wrong with it."""
+    """The page's request body as a state; ``PageStateError`` names what is wrong with it."""
     if not isinstance(data, dict):
-        raise ValueError("the body must be a JSON object")
+        raise PageStateError("the body must be a JSON object")
     body = cast("dict[str, object]", data)
     values = body.get("values", {})
     actions = body.get("actions", [])
     if not isinstance(values, dict) or not all(
         isinstance(v, str | bool) for v in cast("dict[str, object]", values).values()
     ):
-        raise ValueError("values must map names to text or true/false")
+        raise PageStateError("values must map names to text or true/false")
     if not isinstance(actions, list):
-        raise ValueError("actions must be a list")
+        raise PageStateError("actions must be a list")
     return PageState(
         cast("dict[str, str | bool]", values),
         tuple(_action(item) for item in cast("list[object]", actions)),
@@ -336,8 +341,8 @@ def _action(item: object) -> Action:
             and isinstance(parts[1], str)
             and parts[2] in ("full", "summary")
         ):
-            return Action("show", parts[1], cast("Literal['full', 'summary']", parts[2]))
-    raise ValueError(
-        f"an action must be [\"show\", KEY, \"full\" or \"summary\"] or [\"read\", KEY], "
+            return Action("show", parts[1], parts[2])
+    raise PageStateError(
+        f'an action must be ["show", KEY, "full" or "summary"] or ["read", KEY], '
         f"not {json.dumps(item)}"
     )
