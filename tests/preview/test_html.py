@@ -5,11 +5,12 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from wink_decl.cli._inputs import params_from_texts
 from wink_decl.diagnostic_codes import DiagnosticCode
 from wink_decl.diagnostics import Diagnostic, Span
 from wink_decl.preview.files import Listed, PromptFolder
 from wink_decl.preview.html import file_list, form, problems, prompt_fragments, view_json
-from wink_decl.preview.model import Field, PageState, PromptView, Read, SectionRow, prompt_view
+from wink_decl.preview.page import Field, PageState, PromptView, Read, SectionRow, prompt_view
 
 PROBLEM = Diagnostic("'ful' is bad", Span("a.wink.yaml", 2, 5, 2, 7), DiagnosticCode.TYPE)
 
@@ -84,7 +85,9 @@ def test_a_script_in_a_template_is_shown_as_text(tmp_path: Path) -> None:
         '    template: "<script>alert(2)</script> & <b>"\n'
     )
     folder = PromptFolder(tmp_path, tmp_path)
-    shown = prompt_view(folder, tmp_path / "x.wink.yaml", PageState())
+    shown = prompt_view(
+        folder, tmp_path / "x.wink.yaml", PageState(), read_params=params_from_texts
+    )
     assert prompt_fragments(shown) == (
         '<h2>Text</h2><pre id="text">## 1. &lt;script&gt;alert(1)&lt;/script&gt; (s)\n\n'
         "&lt;script&gt;alert(2)&lt;/script&gt; &amp; &lt;b&gt;</pre>"

@@ -73,4 +73,3 @@ def test_the_page_follows_the_form_the_buttons_and_the_files(served: Path) -> No
         "files": ["plain.wink.toml 0 problems", "review.wink.yaml 1 problem"],
         "not reloaded after break": True,
     }
-

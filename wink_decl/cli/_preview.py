@@ -8,6 +8,7 @@ from pathlib import Path
 
 from wink_decl.cli._command import Console
 from wink_decl.cli._commands import implemented
+from wink_decl.cli._inputs import params_from_texts
 from wink_decl.cli._paths import configured_root, existing_path, root_finder
 from wink_decl.cli._prompt import add_limit_option, add_root_option, limits_from
 from wink_decl.cli._usage import UsageError
@@ -68,7 +69,14 @@ def _run(args: argparse.Namespace, console: Console) -> int:
     from wink_decl.preview.server import serve  # noqa: PLC0415
 
     folder = PromptFolder(target, root, limits_from(args))
-    serve(folder, args.host, args.port, console.out, open_page=args.open)
+    serve(
+        folder,
+        args.host,
+        args.port,
+        console.out,
+        open_page=args.open,
+        read_params=params_from_texts,
+    )
     return 0
 
 

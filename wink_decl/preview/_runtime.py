@@ -14,7 +14,7 @@ from wink_decl import (
     ToolContext,
     to_openai_tools,
 )
-from wink_decl.adapters._anthropic_mapping import anthropic_tools
+from wink_decl.adapters.anthropic_messages import anthropic_tools  # the SDK only when used
 
 __all__ = [
     "Prompt",

@@ -5,8 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
-from wink_decl.cli._checking import Job, check_chunk
-from wink_decl.compiler import find_prompt_files
+from wink_decl.compiler import compile_file, find_prompt_files
 from wink_decl.diagnostics import Diagnostic
 from wink_decl.limits import DEFAULT_LIMITS, Limits
 
@@ -61,9 +60,9 @@ class PromptFolder:
         return next((path for path in self.files() if self.name_of(path) == name), None)
 
     def listing(self) -> list[Listed]:
-        """Each file with its problems, found by validate's own checks (no plugin code runs)."""
-        jobs = [Job(str(path), str(self.root), limits=self.limits) for path in self.files()]
-        return [
-            Listed(self.name_of(Path(checked.path)), checked.diagnostics, checked.sources)
-            for checked in check_chunk(jobs)
-        ]
+        """Each file with its problems, as validate finds them (no plugin code is imported)."""
+        listed: list[Listed] = []
+        for path in self.files():
+            found = compile_file(path, root=self.root, display_path=str(path), limits=self.limits)
+            listed.append(Listed(self.name_of(path), found.diagnostics, dict(found.sources)))
+        return listed

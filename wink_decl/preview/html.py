@@ -10,7 +10,7 @@ from urllib.parse import quote
 
 from wink_decl.diagnostics import Diagnostic, render_text
 from wink_decl.preview.files import Listed
-from wink_decl.preview.model import Field, PromptView, Read, SectionRow
+from wink_decl.preview.page import Field, PromptView, Read, SectionRow
 
 __all__ = ["file_list", "form", "problems", "prompt_fragments", "view_json"]
 

@@ -10,6 +10,7 @@ import uvicorn
 
 from wink_decl.preview.app import create_app
 from wink_decl.preview.files import PromptFolder
+from wink_decl.preview.page import ParamsReader
 
 __all__ = ["address", "listen", "serve"]
 
@@ -38,7 +39,15 @@ def address(sock: socket.socket) -> str:
     return f"http://{shown}:{port}/"
 
 
-def serve(folder: PromptFolder, host: str, port: int, out: TextIO, *, open_page: bool) -> None:
+def serve(
+    folder: PromptFolder,
+    host: str,
+    port: int,
+    out: TextIO,
+    *,
+    open_page: bool,
+    read_params: ParamsReader,
+) -> None:
     """Print the address as the first line on ``out``, then serve until interrupted."""
     sock = listen(host, port)
     url = address(sock)
@@ -47,6 +56,8 @@ def serve(folder: PromptFolder, host: str, port: int, out: TextIO, *, open_page:
     if open_page:
         webbrowser.open(url)
     config = uvicorn.Config(
-        create_app(folder), log_level="warning", timeout_graceful_shutdown=_GRACE_SECONDS
+        create_app(folder, read_params),
+        log_level="warning",
+        timeout_graceful_shutdown=_GRACE_SECONDS,
     )
     uvicorn.Server(config).run(sockets=[sock])

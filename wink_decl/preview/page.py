@@ -7,11 +7,11 @@ import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal, cast
+from typing import Any, Literal, Protocol, cast
 
-from wink_decl.cli._inputs import params_from_texts
 from wink_decl.compiler import CompiledPrompt, bind_plugins, compile_file
 from wink_decl.diagnostics import Diagnostic, sort_diagnostics
+from wink_decl.errors import WinkDeclError
 from wink_decl.preview._runtime import (
     Prompt,
     ReadSectionParams,
@@ -35,6 +35,7 @@ __all__ = [
     "Field",
     "PageState",
     "PageStateError",
+    "ParamsReader",
     "PromptView",
     "Read",
     "SectionRow",
@@ -45,6 +46,17 @@ __all__ = [
 
 MISSING_HINT = "fill it in on the form, or give it a default in the file"
 """How a missing param is given on the page (the command line names its options instead)."""
+
+
+class ParamsReader(Protocol):
+    """Turns the form's texts into params as ``--param`` does (the command passes its own)."""
+
+    def __call__(
+        self, prompt: CompiledPrompt, texts: Mapping[str, str], *, missing_hint: str
+    ) -> tuple[tuple[object, ...], list[Diagnostic]]:
+        """The params, and the problems found (use the params only when there are none)."""
+        ...
+
 
 FieldKind = Literal["text", "number", "checkbox", "choice", "list"]
 Shown = Literal["full", "summary", "not shown"]
@@ -138,7 +150,9 @@ class PromptView:
         return self.text is not None
 
 
-def prompt_view(folder: PromptFolder, path: Path, state: PageState) -> PromptView:
+def prompt_view(
+    folder: PromptFolder, path: Path, state: PageState, *, read_params: ParamsReader
+) -> PromptView:
     """Compile ``path``, bind its plugins and the page's params, replay the actions, render.
 
     Binding imports the plugin code a render needs, as ``wink-decl render`` does.
@@ -154,7 +168,7 @@ def prompt_view(folder: PromptFolder, path: Path, state: PageState) -> PromptVie
     params: tuple[object, ...] = ()
     if not any(d.severity == "error" for d in problems):
         texts = _texts(prompt.document, state.values)
-        params, wrong = params_from_texts(prompt, texts, missing_hint=MISSING_HINT)
+        params, wrong = read_params(prompt, texts, missing_hint=MISSING_HINT)
         problems.extend(wrong)
     found = tuple(sort_diagnostics(problems))
     if any(d.severity == "error" for d in found):
@@ -307,7 +321,7 @@ def _shown(visibility: SectionVisibility | None) -> Shown:
     return "full" if visibility is SectionVisibility.FULL else "summary"
 
 
-class PageStateError(ValueError):
+class PageStateError(WinkDeclError, ValueError):
     """A request body that is not a page state; the message says what is wrong."""
 
 

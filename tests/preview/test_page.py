@@ -6,11 +6,12 @@ from pathlib import Path
 
 import pytest
 
+from wink_decl.cli._inputs import params_from_texts
 from wink_decl.diagnostic_codes import DiagnosticCode
 from wink_decl.diagnostics import Diagnostic, Span
-from wink_decl.preview import model
+from wink_decl.preview import page
 from wink_decl.preview.files import PromptFolder
-from wink_decl.preview.model import (
+from wink_decl.preview.page import (
     Action,
     Field,
     PageState,
@@ -46,7 +47,7 @@ def view(folder: Path, name: str, *actions: Action, **values: str | bool) -> Pro
     served = PromptFolder(folder, folder)
     path = served.resolve(name)
     assert path is not None
-    return prompt_view(served, path, PageState(values, actions))
+    return prompt_view(served, path, PageState(values, actions), read_params=params_from_texts)
 
 
 def test_a_plain_prompt_renders_with_its_sections_and_no_tools(served: Path) -> None:
@@ -253,7 +254,7 @@ def test_a_plugin_that_cannot_bind_stops_the_render(
         assert rendering_only
         return [problem]
 
-    monkeypatch.setattr(model, "bind_plugins", bind_plugins)
+    monkeypatch.setattr(page, "bind_plugins", bind_plugins)
     shown = view(served, "review.wink.yaml", language="Go")
     assert (shown.text, shown.problems) == (None, (problem,))
 
