@@ -26,9 +26,6 @@ from wink_decl.preview._runtime import (
 )
 from wink_decl.preview.files import PromptFolder
 
-SECTION_SEPARATOR = "\n\n"
-"""What a render puts between two sections (``wink_decl.runtime``'s plan does the same)."""
-
 __all__ = [
     "MISSING_HINT",
     "Action",
@@ -46,6 +43,9 @@ __all__ = [
 
 MISSING_HINT = "fill it in on the form, or give it a default in the file"
 """How a missing param is given on the page (the command line names its options instead)."""
+
+_SECTION_SEPARATOR = "\n\n"
+"""What a render puts between two sections (``wink_decl.runtime``'s plan does the same)."""
 
 
 class ParamsReader(Protocol):
@@ -300,7 +300,7 @@ def _rows(prompt: CompiledPrompt, rendered: RenderedPrompt) -> tuple[SectionRow,
         if node.path in shown:
             starts.append((node.index, text.find(node.heading, starts[-1][1] if starts else 0)))
     # A section's part ends where the blank line before the next heading starts.
-    ends = [start - len(SECTION_SEPARATOR) for _, start in starts[1:]] + [len(text)]
+    ends = [start - len(_SECTION_SEPARATOR) for _, start in starts[1:]] + [len(text)]
     sizes = {index: end - start for (index, start), end in zip(starts, ends, strict=True)}
     return tuple(
         SectionRow(
