@@ -27,7 +27,13 @@ from wink_decl.prompt.visibility import SectionPath, SectionVisibility
 from wink_decl.schema import fits_type, type_words
 from wink_decl.suggestions import close_matches, did_you_mean
 
-__all__ = ["BoundPrompt", "add_render_options", "bind_from_args", "render_from_args"]
+__all__ = [
+    "BoundPrompt",
+    "add_render_options",
+    "bind_from_args",
+    "params_from_texts",
+    "render_from_args",
+]
 
 _ITEMS = {
     "string": ("text", '["a", "b"]'),
@@ -115,6 +121,20 @@ def bind_from_args(args: argparse.Namespace, console: Console) -> BoundPrompt | 
     return BoundPrompt(result, prompt, params, overrides)
 
 
+def params_from_texts(
+    prompt: CompiledPrompt, texts: Mapping[str, str], *, missing_hint: str
+) -> tuple[tuple[object, ...], list[Diagnostic]]:
+    """Param values written as text, converted as ``--param`` converts them; the problems found.
+
+    Use the params only when no problem was found.
+    """
+    inputs = _Inputs(prompt)
+    for name, text in texts.items():
+        inputs.add_text(name, text)
+    params = inputs.params(missing_hint)
+    return params, inputs.problems
+
+
 def _split(text: str) -> tuple[str, str]:
     name, equals, value = text.partition("=")
     if not equals or not name:
@@ -180,14 +200,14 @@ class _Inputs:
             path=self.prompt.source,
         )
 
-    def params(self) -> tuple[object, ...]:
+    def params(self, missing_hint: str = _MISSING_HINT) -> tuple[object, ...]:
         self.problems.extend(self.failed.values())
         if not self.complete:
             return ()
         # Names whose value failed still count as given: they are wrong, not missing.
         given = {**dict.fromkeys(self.failed), **self.values}
         try:
-            return make_params(self.prompt, given, missing_hint=_MISSING_HINT)
+            return make_params(self.prompt, given, missing_hint=missing_hint)
         except DiagnosticError as error:
             self.problems.extend(
                 d for d in error.diagnostics if not (self.failed and d.code == DiagnosticCode.PARAM)
