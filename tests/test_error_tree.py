@@ -14,6 +14,7 @@ from wink_decl.errors import (
     EvaluationPhase,
     PromptEvaluationError,
     ProviderError,
+    SingleTurnUnsupportedError,
     WinkDeclError,
 )
 from wink_decl.loader.regular_files import FileTooLargeError, NotAFileError
@@ -54,6 +55,7 @@ def test_every_exception_class_of_the_package_is_a_wink_decl_error() -> None:
         (PathOutsideRootError("out", path="../x"), ValueError),
         (FileNotFoundInFilesystemError("gone", path="x"), LookupError),
         (UsageError("bad"), WinkDeclError),
+        (SingleTurnUnsupportedError("one turn"), NotImplementedError),
     ],
     ids=lambda value: type(value).__name__,
 )

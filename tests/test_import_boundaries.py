@@ -1,4 +1,8 @@
-"""The runtime never imports YAML, TOML, CLI or schema libraries, nor the layers above it."""
+"""The layers import one way: cli -> compiler -> schema -> loader; runtime -> prompt -> errors.
+
+The prompt and the runtime never import YAML, TOML, CLI or schema libraries, nor the layers
+above them; the prompt never imports the runtime; neither holds a circle of modules.
+"""
 
 import ast
 import json
@@ -12,6 +16,7 @@ import wink_decl.runtime
 
 PACKAGE_ROOT = Path(wink_decl.runtime.__file__).parent.parent
 RUNTIME = PACKAGE_ROOT / "runtime"
+PROMPT = PACKAGE_ROOT / "prompt"
 REPO = PACKAGE_ROOT.parent
 
 FORBIDDEN_LIBRARIES = (
@@ -28,19 +33,21 @@ FORBIDDEN_LIBRARIES = (
 )
 FORBIDDEN_LAYERS = ("wink_decl.loader", "wink_decl.schema", "wink_decl.compiler", "wink_decl.cli")
 FORBIDDEN = FORBIDDEN_LIBRARIES + FORBIDDEN_LAYERS
+PROMPT_FORBIDDEN = (*FORBIDDEN, "wink_decl.runtime", "wink_decl.adapters")
+"""The prompt sits below the runtime: it names what it needs of a run as protocols."""
 
 IMPORT_EVERYTHING = """
 import importlib, json, pkgutil, sys
-import wink_decl, wink_decl.runtime as runtime
-for module in pkgutil.walk_packages(runtime.__path__, runtime.__name__ + "."):
+import wink_decl, wink_decl.{layer} as layer
+for module in pkgutil.walk_packages(layer.__path__, layer.__name__ + "."):
     importlib.import_module(module.name)
 print(json.dumps(sorted(sys.modules)))
 """
 
 
-def forbidden_root(module: str) -> str | None:
-    """The forbidden name ``module`` is or lies under, or None."""
-    for name in FORBIDDEN:
+def forbidden_root(module: str, forbidden: tuple[str, ...] = FORBIDDEN) -> str | None:
+    """The ``forbidden`` name ``module`` is or lies under, or None."""
+    for name in forbidden:
         if module == name or module.startswith(f"{name}."):
             return name
     return None
@@ -77,12 +84,14 @@ def imported_modules(node: ast.AST, package: str) -> list[str]:
     return []
 
 
-def forbidden_imports(source: str, *, filename: str, package: str) -> list[str]:
-    """``file:line: imports name`` for every forbidden import, at any depth of the file."""
+def forbidden_imports(
+    source: str, *, filename: str, package: str, forbidden: tuple[str, ...] = FORBIDDEN
+) -> list[str]:
+    """``file:line: imports name`` for every ``forbidden`` import, at any depth of the file."""
     found: set[tuple[int, str]] = set()
     for node in ast.walk(ast.parse(source, filename=filename)):
         for module in imported_modules(node, package):
-            if forbidden_root(module) is not None:
+            if forbidden_root(module, forbidden) is not None:
                 found.add((getattr(node, "lineno", 0), module))
     return [f"{filename}:{line}: imports {module}" for line, module in sorted(found)]
 
@@ -130,9 +139,43 @@ def test_scanner_finds_forbidden_imports(source: str, expected: list[str]) -> No
     assert forbidden_imports(source, filename="x.py", package="wink_decl.runtime") == expected
 
 
-def test_runtime_sources_import_nothing_forbidden() -> None:
-    files = sorted(RUNTIME.rglob("*.py"))
-    assert RUNTIME / "tool.py" in files
+@pytest.mark.parametrize(
+    ("source", "expected"),
+    [
+        (
+            "from wink_decl.runtime.session import Session\n",
+            ["x.py:1: imports wink_decl.runtime.session.Session"],
+        ),
+        (
+            "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from ..runtime import loop\n",
+            ["x.py:3: imports wink_decl.runtime.loop"],
+        ),
+        (
+            "import wink_decl.adapters.openai_chat\n",
+            ["x.py:1: imports wink_decl.adapters.openai_chat"],
+        ),
+        ("from wink_decl.compiler import compile\n", ["x.py:1: imports wink_decl.compiler"]),
+        ("from .tool import Tool\nfrom wink_decl import errors, suggestions\n", []),
+    ],
+    ids=["runtime", "runtime-when-type-checking", "adapters", "compiler", "allowed"],
+)
+def test_scanner_finds_what_the_prompt_must_not_import(source: str, expected: list[str]) -> None:
+    found = forbidden_imports(
+        source, filename="x.py", package="wink_decl.prompt", forbidden=PROMPT_FORBIDDEN
+    )
+    assert found == expected
+
+
+@pytest.mark.parametrize(
+    ("layer", "forbidden", "witness"),
+    [(RUNTIME, FORBIDDEN, "executor.py"), (PROMPT, PROMPT_FORBIDDEN, "tool.py")],
+    ids=["runtime", "prompt"],
+)
+def test_layer_sources_import_nothing_forbidden(
+    layer: Path, forbidden: tuple[str, ...], witness: str
+) -> None:
+    files = sorted(layer.rglob("*.py"))
+    assert layer / witness in files
     problems = [
         problem
         for path in files
@@ -140,14 +183,25 @@ def test_runtime_sources_import_nothing_forbidden() -> None:
             path.read_text(encoding="utf-8"),
             filename=str(path.relative_to(REPO)),
             package=package_of(path),
+            forbidden=forbidden,
         )
     ]
     assert problems == [], "\n".join(problems)
 
 
-def test_importing_the_runtime_loads_nothing_forbidden() -> None:
+@pytest.mark.parametrize(
+    ("layer", "forbidden", "witness"),
+    [
+        ("runtime", FORBIDDEN, "wink_decl.runtime.session.session"),
+        ("prompt", PROMPT_FORBIDDEN, "wink_decl.prompt.tool"),
+    ],
+    ids=["runtime", "prompt"],
+)
+def test_importing_a_layer_loads_nothing_forbidden(
+    layer: str, forbidden: tuple[str, ...], witness: str
+) -> None:
     completed = subprocess.run(  # our own interpreter, fixed arguments
-        [sys.executable, "-c", IMPORT_EVERYTHING],
+        [sys.executable, "-c", IMPORT_EVERYTHING.format(layer=layer)],
         capture_output=True,
         text=True,
         cwd=REPO,
@@ -155,14 +209,108 @@ def test_importing_the_runtime_loads_nothing_forbidden() -> None:
     )
     assert completed.returncode == 0, completed.stderr
     modules: list[str] = json.loads(completed.stdout)
-    assert "wink_decl.runtime.tool" in modules
-    assert "wink_decl.runtime.session.session" in modules
-    loaded = sorted(module for module in modules if forbidden_root(module) is not None)
+    assert witness in modules
+    assert "wink_decl.prompt.section" in modules
+    loaded = sorted(module for module in modules if forbidden_root(module, forbidden) is not None)
     assert loaded == []
 
 
+def module_name(path: Path) -> str:
+    """The dotted name of the module at ``path`` (a package's name for its ``__init__``)."""
+    parts = path.relative_to(REPO).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def import_graph(root: Path) -> dict[str, set[str]]:
+    """Each module under ``root`` and the modules of the package it imports, at any depth.
+
+    Relative and absolute imports count, those under ``TYPE_CHECKING`` and inside functions too:
+    a name imported from a package leads to its submodule when there is one, else the package.
+    """
+    paths = {module_name(path): path for path in sorted(root.rglob("*.py"))}
+    known = {module_name(path) for path in PACKAGE_ROOT.rglob("*.py")}
+    graph: dict[str, set[str]] = {}
+    for name, path in paths.items():
+        edges: set[str] = set()
+        tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+        for node in ast.walk(tree):
+            for imported in imported_modules(node, package_of(path)):
+                module = imported
+                while module and module not in known:  # `from pkg import name` -> pkg
+                    module = module.rpartition(".")[0]
+                if module and module != name:
+                    edges.add(module)
+        graph[name] = edges
+    return graph
+
+
+def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The circles of modules (strongly connected groups of two or more), each sorted."""
+    order: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    found: list[list[str]] = []
+
+    def visit(module: str) -> None:
+        order[module] = low[module] = len(order)
+        stack.append(module)
+        for target in sorted(graph.get(module, set()) & graph.keys()):
+            if target not in order:
+                visit(target)
+                low[module] = min(low[module], low[target])
+            elif target in stack:
+                low[module] = min(low[module], order[target])
+        if low[module] == order[module]:
+            group: list[str] = []
+            while not group or group[-1] != module:
+                group.append(stack.pop())
+            if len(group) > 1:
+                found.append(sorted(group))
+
+    for module in sorted(graph):
+        if module not in order:
+            visit(module)
+    return sorted(found)
+
+
+def test_cycles_finds_circles_and_only_them() -> None:
+    graph: dict[str, set[str]] = {
+        "a": {"b"},
+        "b": {"c", "x"},
+        "c": {"a"},
+        "d": {"e"},
+        "e": set(),
+        "f": {"f"},
+    }
+    assert cycles(graph) == [["a", "b", "c"]]
+    assert cycles({"p": {"q"}, "q": {"p"}, "r": {"p"}}) == [["p", "q"]]
+
+
+def test_import_graph_counts_type_checking_lazy_and_package_imports() -> None:
+    prompt = import_graph(PROMPT)
+    runtime = import_graph(RUNTIME)
+    # under TYPE_CHECKING only
+    assert "wink_decl.prompt.context_protocols" in prompt["wink_decl.prompt.tool_context"]
+    assert "wink_decl.runtime.session.session" in runtime["wink_decl.runtime.session.protocols"]
+    # a package's ``__init__`` is the package; ``from pkg import name`` leads to the package
+    assert "wink_decl.runtime.filesystem._host" in runtime["wink_decl.runtime.filesystem"]
+    assert "wink_decl.runtime.session" in runtime["wink_decl.runtime.loop"]
+    # imports out of the layer are edges too (the cycle search keeps to the layer)
+    assert "wink_decl.prompt.section" in runtime["wink_decl.runtime.planning.tools_section"]
+
+
+@pytest.mark.parametrize("layer", [PROMPT, RUNTIME], ids=["prompt", "runtime"])
+def test_no_circle_of_modules_within_a_layer(layer: Path) -> None:
+    graph = import_graph(layer)
+    assert len(graph) > 10
+    found = cycles(graph)
+    assert found == [], "modules that import each other in a circle:\n" + "\n".join(
+        " <-> ".join(group) for group in found
+    )
+
+
 def test_package_of_resolves_modules_and_packages() -> None:
-    assert package_of(RUNTIME / "tool.py") == "wink_decl.runtime"
+    assert package_of(PROMPT / "tool.py") == "wink_decl.prompt"
     assert package_of(RUNTIME / "session" / "__init__.py") == "wink_decl.runtime.session"
     assert package_of(RUNTIME / "session" / "session.py") == "wink_decl.runtime.session"
 
@@ -280,3 +428,20 @@ def test_no_two_modules_share_a_name() -> None:
     shared = {name: paths for name, paths in names.items() if len(paths) > 1}
     assert shared == {}
     assert len(names) > 100
+
+
+SHARED_BOTTOM = ("errors", "diagnostic_codes", "diagnostics", "json_path", "suggestions", "limits")
+"""The small top-level modules every layer may use; they use no layer."""
+
+
+@pytest.mark.parametrize("name", SHARED_BOTTOM)
+def test_the_shared_modules_import_no_layer(name: str) -> None:
+    path = PACKAGE_ROOT / f"{name}.py"
+    layers = (*PROMPT_FORBIDDEN, "wink_decl.prompt", "wink_decl.plugins")
+    problems = forbidden_imports(
+        path.read_text(encoding="utf-8"),
+        filename=str(path.relative_to(REPO)),
+        package="wink_decl",
+        forbidden=layers,
+    )
+    assert problems == []

@@ -33,13 +33,47 @@ if TYPE_CHECKING:
         PromptValidationError,
         ProviderError,
         ToolValidationError,
-        VisibilityExpansionRequired,
         WinkDeclError,
     )
-    from wink_decl.runtime.adapter import (
-        PromptResponse,
-        ProviderAdapter,
+    from wink_decl.prompt.expansion import VisibilityExpansionRequired
+    from wink_decl.prompt.policy import (
+        PolicyDecision,
+        ToolPolicy,
     )
+    from wink_decl.prompt.read_section import (
+        ReadSectionParams,
+        ReadSectionResult,
+    )
+    from wink_decl.prompt.resources import ResourceRegistry
+    from wink_decl.prompt.section import (
+        MarkdownSection,
+        Section,
+    )
+    from wink_decl.prompt.template import (
+        Prompt,
+        PromptTemplate,
+        RenderedPrompt,
+    )
+    from wink_decl.prompt.tool import (
+        Tool,
+        ToolExample,
+        ToolHandler,
+    )
+    from wink_decl.prompt.tool_context import ToolContext
+    from wink_decl.prompt.tool_result import (
+        ToolRenderableResult,
+        ToolResult,
+    )
+    from wink_decl.prompt.tool_schema import (
+        params_json_schema,
+        to_anthropic_tools,
+        to_openai_tools,
+    )
+    from wink_decl.prompt.visibility import (
+        SectionPath,
+        SectionVisibility,
+    )
+    from wink_decl.runtime.adapter import ProviderAdapter
     from wink_decl.runtime.budget import (
         Budget,
         BudgetTracker,
@@ -60,19 +94,11 @@ if TYPE_CHECKING:
         InnerLoop,
         InnerLoopConfig,
         MainLoop,
+        PromptResponse,
     )
     from wink_decl.runtime.policies import (
         ReadBeforeWritePolicy,
         SequentialDependencyPolicy,
-    )
-    from wink_decl.runtime.policy import (
-        PolicyDecision,
-        ToolPolicy,
-    )
-    from wink_decl.runtime.prompt import (
-        Prompt,
-        PromptTemplate,
-        RenderedPrompt,
     )
     from wink_decl.runtime.provider import (
         OutputFormat,
@@ -81,15 +107,6 @@ if TYPE_CHECKING:
         ProviderRequest,
         ProviderToolCall,
         TokenUsage,
-    )
-    from wink_decl.runtime.read_section import (
-        ReadSectionParams,
-        ReadSectionResult,
-    )
-    from wink_decl.runtime.resources import ResourceRegistry
-    from wink_decl.runtime.section import (
-        MarkdownSection,
-        Section,
     )
     from wink_decl.runtime.session import (
         ClearAllVisibilityOverrides,
@@ -103,25 +120,6 @@ if TYPE_CHECKING:
         SlicePolicy,
         ToolInvoked,
         ToolsInjected,
-    )
-    from wink_decl.runtime.tool import (
-        Tool,
-        ToolExample,
-        ToolHandler,
-    )
-    from wink_decl.runtime.tool_context import ToolContext
-    from wink_decl.runtime.tool_result import (
-        ToolRenderableResult,
-        ToolResult,
-    )
-    from wink_decl.runtime.tool_schema import (
-        params_json_schema,
-        to_anthropic_tools,
-        to_openai_tools,
-    )
-    from wink_decl.runtime.visibility import (
-        SectionPath,
-        SectionVisibility,
     )
 
 __all__ = [
@@ -216,20 +214,20 @@ _HOMES: dict[str, str] = {
     "InnerLoop": "wink_decl.runtime.loop",
     "InnerLoopConfig": "wink_decl.runtime.loop",
     "MainLoop": "wink_decl.runtime.loop",
-    "MarkdownSection": "wink_decl.runtime.section",
+    "MarkdownSection": "wink_decl.prompt.section",
     "ModelRequested": "wink_decl.runtime.session",
     "ModelResponded": "wink_decl.runtime.session",
     "OutputFormat": "wink_decl.runtime.provider",
     "PathOutsideRootError": "wink_decl.runtime.filesystem",
-    "PolicyDecision": "wink_decl.runtime.policy",
+    "PolicyDecision": "wink_decl.prompt.policy",
     "PolicyState": "wink_decl.runtime.session",
-    "Prompt": "wink_decl.runtime.prompt",
+    "Prompt": "wink_decl.prompt.template",
     "PromptError": "wink_decl.errors",
     "PromptEvaluationError": "wink_decl.errors",
     "PromptRegistry": "wink_decl.compiler.registry",
     "PromptRenderError": "wink_decl.errors",
-    "PromptResponse": "wink_decl.runtime.adapter",
-    "PromptTemplate": "wink_decl.runtime.prompt",
+    "PromptResponse": "wink_decl.runtime.loop",
+    "PromptTemplate": "wink_decl.prompt.template",
     "PromptValidationError": "wink_decl.errors",
     "ProviderAdapter": "wink_decl.runtime.adapter",
     "ProviderError": "wink_decl.errors",
@@ -238,37 +236,37 @@ _HOMES: dict[str, str] = {
     "ProviderRequest": "wink_decl.runtime.provider",
     "ProviderToolCall": "wink_decl.runtime.provider",
     "ReadBeforeWritePolicy": "wink_decl.runtime.policies",
-    "ReadSectionParams": "wink_decl.runtime.read_section",
-    "ReadSectionResult": "wink_decl.runtime.read_section",
-    "RenderedPrompt": "wink_decl.runtime.prompt",
-    "ResourceRegistry": "wink_decl.runtime.resources",
-    "Section": "wink_decl.runtime.section",
-    "SectionPath": "wink_decl.runtime.visibility",
-    "SectionVisibility": "wink_decl.runtime.visibility",
+    "ReadSectionParams": "wink_decl.prompt.read_section",
+    "ReadSectionResult": "wink_decl.prompt.read_section",
+    "RenderedPrompt": "wink_decl.prompt.template",
+    "ResourceRegistry": "wink_decl.prompt.resources",
+    "Section": "wink_decl.prompt.section",
+    "SectionPath": "wink_decl.prompt.visibility",
+    "SectionVisibility": "wink_decl.prompt.visibility",
     "SequentialDependencyPolicy": "wink_decl.runtime.policies",
     "Session": "wink_decl.runtime.session",
     "SessionProtocol": "wink_decl.runtime.session",
     "SetVisibilityOverride": "wink_decl.runtime.session",
     "SlicePolicy": "wink_decl.runtime.session",
     "TokenUsage": "wink_decl.runtime.provider",
-    "Tool": "wink_decl.runtime.tool",
-    "ToolContext": "wink_decl.runtime.tool_context",
-    "ToolExample": "wink_decl.runtime.tool",
+    "Tool": "wink_decl.prompt.tool",
+    "ToolContext": "wink_decl.prompt.tool_context",
+    "ToolExample": "wink_decl.prompt.tool",
     "ToolExecutionOutcome": "wink_decl.runtime.executor",
     "ToolExecutor": "wink_decl.runtime.executor",
-    "ToolHandler": "wink_decl.runtime.tool",
+    "ToolHandler": "wink_decl.prompt.tool",
     "ToolInvoked": "wink_decl.runtime.session",
-    "ToolPolicy": "wink_decl.runtime.policy",
-    "ToolRenderableResult": "wink_decl.runtime.tool_result",
-    "ToolResult": "wink_decl.runtime.tool_result",
+    "ToolPolicy": "wink_decl.prompt.policy",
+    "ToolRenderableResult": "wink_decl.prompt.tool_result",
+    "ToolResult": "wink_decl.prompt.tool_result",
     "ToolValidationError": "wink_decl.errors",
     "ToolsInjected": "wink_decl.runtime.session",
-    "VisibilityExpansionRequired": "wink_decl.errors",
+    "VisibilityExpansionRequired": "wink_decl.prompt.expansion",
     "WinkDeclError": "wink_decl.errors",
     "load": "wink_decl._from_file",
-    "params_json_schema": "wink_decl.runtime.tool_schema",
-    "to_anthropic_tools": "wink_decl.runtime.tool_schema",
-    "to_openai_tools": "wink_decl.runtime.tool_schema",
+    "params_json_schema": "wink_decl.prompt.tool_schema",
+    "to_anthropic_tools": "wink_decl.prompt.tool_schema",
+    "to_openai_tools": "wink_decl.prompt.tool_schema",
     "validate": "wink_decl._from_file",
 }
 """Each exported name and the module it is imported from on first use."""

@@ -14,7 +14,7 @@ from typing import Any
 from wink_decl.compiler import bind_plugins, compile_file, find_prompt_files
 from wink_decl.diagnostics import Diagnostic, DiagnosticError, sort_diagnostics
 from wink_decl.limits import DEFAULT_LIMITS, Limits
-from wink_decl.runtime.prompt import PromptTemplate
+from wink_decl.prompt.template import PromptTemplate
 
 __all__ = ["load", "validate"]
 

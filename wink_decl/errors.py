@@ -6,7 +6,7 @@ WinkDeclError
 │   ├── PromptValidationError        a template or tool is malformed (construction time)
 │   ├── PromptRenderError            rendering failed (missing param, bad visibility)
 │   └── ToolValidationError          tool arguments or a tool result are invalid
-├── VisibilityExpansionRequired      the loop must restart with sections expanded
+├── VisibilityExpansionRequired      (prompt.expansion) the loop must restart, sections expanded
 ├── PromptEvaluationError            (prompt_name, phase) evaluation cannot continue
 │   └── ProviderError                (kind, status, hint) the model provider refused or failed
 ├── DeadlineExceededError            + TimeoutError: a deadline passed before a tool could run
@@ -31,13 +31,8 @@ The package's private signals (``Stop`` and the like) derive from ``WinkDeclErro
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from enum import StrEnum
-from types import MappingProxyType
-from typing import TYPE_CHECKING, Literal, TypeAlias
-
-if TYPE_CHECKING:
-    from wink_decl.runtime.visibility import SectionPath, SectionVisibility
+from typing import Literal, TypeAlias
 
 __all__ = [
     "DeadlineExceededError",
@@ -48,8 +43,8 @@ __all__ = [
     "PromptValidationError",
     "ProviderError",
     "ProviderErrorKind",
+    "SingleTurnUnsupportedError",
     "ToolValidationError",
-    "VisibilityExpansionRequired",
     "WinkDeclError",
 ]
 
@@ -65,13 +60,13 @@ class PromptError(WinkDeclError):
         self,
         message: str,
         *,
-        section_path: SectionPath = (),
+        section_path: tuple[str, ...] = (),
         dataclass_type: type | None = None,
         placeholder: str | None = None,
     ) -> None:
         super().__init__(message)
         self.message = message
-        self.section_path: SectionPath = tuple(section_path)
+        self.section_path: tuple[str, ...] = tuple(section_path)
         self.dataclass_type = dataclass_type
         self.placeholder = placeholder
 
@@ -86,30 +81,6 @@ class PromptRenderError(PromptError):
 
 class ToolValidationError(PromptError):
     """Tool arguments (or a tool's declared contract) did not validate."""
-
-
-class VisibilityExpansionRequired(WinkDeclError):  # noqa: N818  # the spec's name
-    """Raised when sections must be expanded and the evaluation restarted.
-
-    The adapter cannot add tools mid-conversation, so the caller persists
-    ``requested_overrides`` and renders the prompt again.
-    """
-
-    def __init__(
-        self,
-        message: str,
-        *,
-        requested_overrides: Mapping[SectionPath, SectionVisibility],
-        reason: str,
-        section_keys: tuple[str, ...],
-    ) -> None:
-        super().__init__(message)
-        self.message = message
-        self.requested_overrides: Mapping[SectionPath, SectionVisibility] = MappingProxyType(
-            dict(requested_overrides)
-        )
-        self.reason = reason
-        self.section_keys = section_keys
 
 
 class EvaluationPhase(StrEnum):
@@ -189,3 +160,11 @@ class ProviderError(PromptEvaluationError):
 
 class DeadlineExceededError(WinkDeclError, TimeoutError):
     """The evaluation deadline passed."""
+
+
+class SingleTurnUnsupportedError(WinkDeclError, NotImplementedError):
+    """An adapter that runs the whole conversation itself was asked for a single turn.
+
+    ``NotImplementedError`` is mixed in because that is what a caller probing an adapter for an
+    optional capability catches.
+    """

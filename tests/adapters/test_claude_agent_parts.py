@@ -41,6 +41,7 @@ from wink_decl.adapters.claude_agent import ClaudeAgentSDKAdapter, ClaudeAgentSe
 from wink_decl.adapters.claude_agent._claude_transcript import Transcript, token_usage
 from wink_decl.adapters.claude_agent._conversation import Conversation
 from wink_decl.adapters.claude_agent._failures import from_exception, from_result
+from wink_decl.errors import SingleTurnUnsupportedError
 from wink_decl.runtime.budget import Budget, BudgetTracker
 from wink_decl.runtime.deadline import Deadline
 from wink_decl.runtime.provider import ProviderRequest
@@ -126,7 +127,9 @@ def test_the_adapter_has_no_single_turn_and_checks_its_turn_limit() -> None:
         False,
         64,
     )
-    with pytest.raises(NotImplementedError, match=r"call evaluate\(\) or MainLoop.execute\(\)"):
+    with pytest.raises(
+        SingleTurnUnsupportedError, match=r"call evaluate\(\) or MainLoop.execute\(\)"
+    ):
         adapter.complete(ProviderRequest((), ()))
     with pytest.raises(ValueError, match=r"max_turns must be at least 1, got 0\."):
         ClaudeAgentSDKAdapter(max_turns=0)

@@ -35,10 +35,10 @@ from wink_decl import (
     TokenUsage,
 )
 from wink_decl.adapters import OpenAIAdapter
+from wink_decl.prompt.tool_schema import to_openai_tools
 from wink_decl.runtime.deadline import Deadline
 from wink_decl.runtime.loop import MainLoop
 from wink_decl.runtime.provider import OPENING_MESSAGE
-from wink_decl.runtime.tool_schema import to_openai_tools
 
 FAST_RETRY = {"retry-after-ms": "1"}
 """The SDK waits what the server asks; ``retry-after: 0`` would mean its own 0.5 s backoff."""

@@ -20,6 +20,7 @@ from wink_decl.adapters._openai_format import (
     reply_from_completion,
     strict_schema,
 )
+from wink_decl.prompt.tool_schema import params_json_schema
 from wink_decl.runtime.output import output_format
 from wink_decl.runtime.provider import (
     ProviderMessage,
@@ -28,7 +29,6 @@ from wink_decl.runtime.provider import (
     ProviderToolCall,
     TokenUsage,
 )
-from wink_decl.runtime.tool_schema import params_json_schema
 
 
 def test_a_request_without_tools_or_output_carries_only_messages() -> None:

@@ -31,6 +31,7 @@ commands:
   render     Render a prompt file as a model receives it: the text, then the tools.
   run        Run a prompt file against a model, executing the tools it calls, to an answer.
   tools      Print the tools a rendered prompt offers, as JSON Schema or provider JSON.
+  preview    Serve a local page that shows prompt files as a model receives them, live.
   compile    Compile a prompt file to its JSON artifact, importing and checking its plugins.
   schema     Print the JSON Schema of prompt files, or write it to a file.
   plugins    PLUGINS
@@ -60,8 +61,8 @@ exit status:
 The prompt root (--root) defaults to the 'root' setting under [tool.wink-decl] in the nearest
 pyproject.toml: includes resolve against it, and a prompt's default ns is its folder below it.
 
-Plugin code (handlers, predicates, policies) is imported by render, tools, compile and run, and
-by validate --import-plugins; validate and plugins read package metadata only.
+Plugin code (handlers, predicates, policies) is imported by render, tools, preview, compile and
+run, and by validate --import-plugins; validate and plugins read package metadata only.
 """
 
 SCHEMA_HELP = """\
@@ -142,6 +143,7 @@ def test_commands_are_listed_in_order() -> None:
         "render",
         "run",
         "tools",
+        "preview",
         "compile",
         "schema",
         "plugins",
@@ -193,8 +195,8 @@ HELP_LIST = "  run 'wink-decl --help' for the list of commands\n"
         (
             [],
             "wink-decl: error: no command given\n"
-            "  hint: choose one of validate, render, run, tools, compile, schema, plugins, new, "
-            "convert\n" + HELP_LIST,
+            "  hint: choose one of validate, render, run, tools, preview, compile, schema, "
+            "plugins, new, convert\n" + HELP_LIST,
         ),
         (["-v"], None),
         (

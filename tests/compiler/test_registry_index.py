@@ -20,6 +20,7 @@ from wink_decl.compiler import CompiledPrompt, PromptRegistry, find_prompt_files
 from wink_decl.compiler._disk_cache import INDEX_FORMAT
 from wink_decl.diagnostics import DiagnosticError
 from wink_decl.limits import Limits
+from wink_decl.loader import regular_files
 from wink_decl.plugins import PluginCatalog
 
 UNDECLARED = "    template: Hi $who.\n"
@@ -66,6 +67,30 @@ def test_opening_and_one_get_compiles_only_the_file_asked_for(
     assert registry.get("sub/c").source == "sub/c.wink.yaml"
     assert registry.get("prompts/odd").source == "odd.wink.yaml"  # compiled already
     assert counter.calls == ["odd.wink.yaml", "b.wink.toml", "sub/c.wink.yaml"]
+
+
+def test_each_file_is_read_once_to_index_it_and_serve_it(
+    here: Path, catalog: PluginCatalog, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The bytes read for a file's claim are the bytes compiled: no second read."""
+    reads: list[int] = []
+    real = regular_files.read_up_to
+
+    def counted(descriptor: int, size: int, wanted: int) -> bytes:
+        reads.append(size)
+        return real(descriptor, size, wanted)
+
+    monkeypatch.setattr(regular_files, "read_up_to", counted)
+    write(here, "a.wink.yaml", prompt("a"))
+    write(here, "b.wink.toml", 'key = "b"\n[[sections]]\ntitle = "B"\n')
+    write(here, "odd.wink.yaml", prompt("&k odd"))  # not sure of its claim: compiled as read
+    registry = PromptRegistry(".", catalog=catalog)
+    assert title(registry.get("prompts/b")) == "B"
+    sizes = [(here / name).stat().st_size for name in ("a.wink.yaml", "b.wink.toml")]
+    assert sorted(reads) == sorted([*sizes, (here / "odd.wink.yaml").stat().st_size])
+    assert registry.get("prompts/odd").source == "odd.wink.yaml"  # compiled then: not read again
+    assert registry.get("prompts/a").source == "a.wink.yaml"  # its claim was read: once more
+    assert len(reads) == 4
 
 
 def test_a_broken_file_is_reported_as_before_when_its_address_is_asked_for(

@@ -14,7 +14,7 @@ from wink_decl.compiler._sections import SectionScope, compile_sections
 from wink_decl.diagnostics import render_text
 from wink_decl.loader import load_text
 from wink_decl.plugins import PluginCatalog
-from wink_decl.runtime.policy import ToolPolicy
+from wink_decl.prompt.policy import ToolPolicy
 
 LOOKUP = """\
 tools:

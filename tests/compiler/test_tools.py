@@ -28,7 +28,7 @@ from wink_decl.compiler._tool_compiler import compile_tool, pascal
 from wink_decl.diagnostics import render_text
 from wink_decl.loader import load_text
 from wink_decl.plugins import PluginCatalog
-from wink_decl.runtime.tool_schema import params_json_schema, to_anthropic_tools, to_openai_tools
+from wink_decl.prompt.tool_schema import params_json_schema, to_anthropic_tools, to_openai_tools
 
 
 def test_declared_params_result_and_examples(here: Path, catalog: PluginCatalog) -> None:

@@ -33,9 +33,9 @@ from wink_decl.plugins import (
     handler_params_type,
     handler_result_type,
 )
+from wink_decl.prompt.tool_schema import field_descriptions
 from wink_decl.runtime.executor import ToolExecutor
 from wink_decl.runtime.provider import ProviderToolCall
-from wink_decl.runtime.tool_schema import field_descriptions
 
 PACKAGE = PLUGINS / "wink-decl-files"
 PROJECT: dict[str, Any] = tomllib.loads((PACKAGE / "pyproject.toml").read_text(encoding="utf-8"))[

@@ -146,22 +146,22 @@ def test_a_good_handler_has_no_problem() -> None:
         (
             positional_context,
             f"{PREFIX}; positional_context has (path: str, context: "
-            "wink_decl.runtime.tool_context.ToolContext) -> None.",
+            "wink_decl.prompt.tool_context.ToolContext) -> None.",
         ),
         (
             wrong_keyword,
             f"{PREFIX}; wrong_keyword has (params: {__name__}.Params, *, "
-            "ctx: wink_decl.runtime.tool_context.ToolContext) -> None.",
+            "ctx: wink_decl.prompt.tool_context.ToolContext) -> None.",
         ),
         (
             keyword_only,
             f"{PREFIX}; keyword_only has (*, context: "
-            "wink_decl.runtime.tool_context.ToolContext) -> None.",
+            "wink_decl.prompt.tool_context.ToolContext) -> None.",
         ),
         (
             extra_keyword,
             f"{PREFIX}; extra_keyword has (params: {__name__}.Params, *, "
-            "context: wink_decl.runtime.tool_context.ToolContext, verbose: bool = False) -> None.",
+            "context: wink_decl.prompt.tool_context.ToolContext, verbose: bool = False) -> None.",
         ),
         (
             one_argument,

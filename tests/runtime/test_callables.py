@@ -11,7 +11,7 @@ from dataclasses import dataclass
 import pytest
 
 from wink_decl import MarkdownSection, PromptValidationError
-from wink_decl.runtime.callables import builtin_name
+from wink_decl.prompt.callables import builtin_name
 
 
 def function(params: object) -> bool:

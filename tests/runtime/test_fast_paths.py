@@ -13,15 +13,15 @@ import pytest
 
 from wink_decl import MarkdownSection, PromptTemplate, PromptValidationError, SectionVisibility
 from wink_decl.compiler import compile_file
-from wink_decl.runtime._predicates import code_shape, signature_shape
-from wink_decl.runtime._tree import Node
-from wink_decl.runtime.read_section import (
+from wink_decl.prompt._predicates import code_shape, signature_shape
+from wink_decl.prompt._tree import Node
+from wink_decl.prompt.read_section import (
     READ_SECTION_DESCRIPTION,
     ReadSectionParams,
     ReadSectionResult,
 )
-from wink_decl.runtime.text_template import CompiledText
-from wink_decl.runtime.tool import Tool
+from wink_decl.prompt.text_template import CompiledText
+from wink_decl.prompt.tool import Tool
 
 
 def _none() -> bool:

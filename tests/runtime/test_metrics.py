@@ -3,6 +3,7 @@ from types import MappingProxyType
 
 import pytest
 
+from wink_decl.prompt.visibility import SectionVisibility
 from wink_decl.runtime.session import (
     DISCLOSURE_DYNAMIC,
     DISCLOSURE_RESTARTS,
@@ -11,7 +12,6 @@ from wink_decl.runtime.session import (
     Session,
     SetVisibilityOverride,
 )
-from wink_decl.runtime.visibility import SectionVisibility
 
 
 def test_metric_names_match_the_spec():

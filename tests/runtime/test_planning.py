@@ -7,6 +7,10 @@ from typing import Any, cast
 import pytest
 
 import wink_decl.runtime.planning as planning_package
+from wink_decl.prompt.template import Prompt, PromptTemplate
+from wink_decl.prompt.tool_context import ToolContext
+from wink_decl.prompt.tool_result import ToolResult
+from wink_decl.prompt.tool_schema import field_descriptions
 from wink_decl.runtime.planning import (
     NO_PLAN,
     PLANNING_TOOLS,
@@ -22,11 +26,7 @@ from wink_decl.runtime.planning import (
     ensure_planning_reducers,
     update_step_error,
 )
-from wink_decl.runtime.prompt import Prompt, PromptTemplate
 from wink_decl.runtime.session import Session, SessionProtocol, SlicePolicy
-from wink_decl.runtime.tool_context import ToolContext
-from wink_decl.runtime.tool_result import ToolResult
-from wink_decl.runtime.tool_schema import field_descriptions
 
 TEMPLATE = PromptTemplate(ns="tests/planning", key="plan", sections=[PlanningToolsSection()])
 TOOLS = {tool.name: tool for tool in TEMPLATE.all_tools()}

@@ -6,6 +6,8 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from wink_decl.prompt.template import Prompt, PromptTemplate
+from wink_decl.prompt.tool_context import ToolContext
 from wink_decl.runtime.planning import (
     AddStep,
     Plan,
@@ -16,9 +18,7 @@ from wink_decl.runtime.planning import (
     StepStatus,
     UpdateStep,
 )
-from wink_decl.runtime.prompt import Prompt, PromptTemplate
 from wink_decl.runtime.session import Session
-from wink_decl.runtime.tool_context import ToolContext
 
 TEMPLATE = PromptTemplate(ns="tests/planning", key="model", sections=[PlanningToolsSection()])
 TOOLS = {tool.name: tool for tool in TEMPLATE.all_tools()}

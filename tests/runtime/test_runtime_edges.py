@@ -20,7 +20,7 @@ from wink_decl import (
     SectionVisibility,
     Tool,
 )
-from wink_decl.runtime import _renderer
+from wink_decl.prompt import _renderer
 from wink_decl.runtime.budget import Budget, BudgetTracker
 
 

@@ -14,7 +14,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from wink_decl.errors import ToolValidationError
-from wink_decl.runtime.serde import dump, dumps, parse
+from wink_decl.prompt.serde import dump, dumps, parse
 
 
 class Color(Enum):

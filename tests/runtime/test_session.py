@@ -4,8 +4,8 @@ from dataclasses import dataclass
 import pytest
 
 import wink_decl.runtime.session as session_package
+from wink_decl.prompt.context_protocols import Dispatcher
 from wink_decl.runtime.session import (
-    Dispatcher,
     Reducer,
     Session,
     SessionProtocol,

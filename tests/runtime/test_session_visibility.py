@@ -8,6 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from wink_decl.prompt.visibility import SectionPath, SectionVisibility
 from wink_decl.runtime.session import (
     ClearAllVisibilityOverrides,
     ClearVisibilityOverride,
@@ -16,7 +17,6 @@ from wink_decl.runtime.session import (
     Snapshot,
     VisibilityOverrides,
 )
-from wink_decl.runtime.visibility import SectionPath, SectionVisibility
 
 FULL = SectionVisibility.FULL
 SUMMARY = SectionVisibility.SUMMARY

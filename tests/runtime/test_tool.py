@@ -23,8 +23,8 @@ from wink_decl import (
     ToolExample,
     ToolResult,
 )
-from wink_decl.runtime.tool import BuiltinToolHandler
-from wink_decl.runtime.tool_schema import to_openai_tools
+from wink_decl.prompt.tool import BuiltinToolHandler
+from wink_decl.prompt.tool_schema import to_openai_tools
 
 SIGNATURE = "must have the signature (params, *, context)"
 

@@ -7,8 +7,8 @@ from typing import Annotated, Any, Generic, Literal, TypeVar, cast
 
 import pytest
 
-from wink_decl.runtime._typeinfo import Kind, TypeNode, classify
-from wink_decl.runtime.tool_schema import (
+from wink_decl.prompt._typeinfo import Kind, TypeNode, classify
+from wink_decl.prompt.tool_schema import (
     ToolSpecSource,
     field_descriptions,
     params_json_schema,

@@ -22,7 +22,7 @@ from wink_decl import (
     ToolExample,
     ToolResult,
 )
-from wink_decl.runtime.tool import BuiltinToolHandler
+from wink_decl.prompt.tool import BuiltinToolHandler
 
 KEY_RULE = "1-64 lowercase letters, digits, '_' or '-', starting with a letter or digit"
 DOLLAR_HINT = "write $name or ${name}, and $$ for a literal '$'."

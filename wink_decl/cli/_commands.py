@@ -127,6 +127,26 @@ COMMANDS: tuple[Command, ...] = (
         ),
     ),
     _deferred(
+        name="preview",
+        summary="Serve a local page that shows prompt files as a model receives them, live.",
+        description=(
+            "Serves a page, on this machine only unless --host says otherwise, for the prompt "
+            "files under PATH: each file with its problems (validate's checks), and for the "
+            "chosen one a form for its params, the rendered text with each section's "
+            "visibility switchable and summarized sections readable as read_section reads "
+            "them, the tools offered in the OpenAI or Anthropic format, and the size of each "
+            "section. Saving a file updates the page. Like render, it imports the plugin code a "
+            "render needs (every predicate the file names, and the handler of each tool that "
+            "leaves its params or its result to the handler). The address is the first line on "
+            "stdout. Needs the preview extra: pip install 'wink-decl[preview]'. Stop it with "
+            "Ctrl-C."
+        ),
+        examples=(
+            "wink-decl preview prompts/",
+            "wink-decl preview prompts/ --port 0 --open",
+        ),
+    ),
+    _deferred(
         name="compile",
         summary="Compile a prompt file to its JSON artifact, importing and checking its plugins.",
         description=(

@@ -24,12 +24,18 @@ from wink_decl.compiler import (
 from wink_decl.diagnostic_codes import DiagnosticCode
 from wink_decl.diagnostics import Diagnostic, DiagnosticError
 from wink_decl.plugins import PluginCallError
-from wink_decl.runtime.prompt import RenderedPrompt
-from wink_decl.runtime.visibility import SectionPath, SectionVisibility
+from wink_decl.prompt.template import RenderedPrompt
+from wink_decl.prompt.visibility import SectionPath, SectionVisibility
 from wink_decl.schema import fits_type, type_words
 from wink_decl.suggestions import close_matches, did_you_mean
 
-__all__ = ["BoundPrompt", "add_render_options", "bind_from_args", "render_from_args"]
+__all__ = [
+    "BoundPrompt",
+    "add_render_options",
+    "bind_from_args",
+    "params_from_texts",
+    "render_from_args",
+]
 
 _ITEMS = {
     "string": ("text", '["a", "b"]'),
@@ -130,6 +136,20 @@ def bind_from_args(
     return BoundPrompt(result, prompt, params, overrides)
 
 
+def params_from_texts(
+    prompt: CompiledPrompt, texts: Mapping[str, str], *, missing_hint: str
+) -> tuple[tuple[object, ...], list[Diagnostic]]:
+    """Param values written as text, converted as ``--param`` converts them; the problems found.
+
+    Use the params only when no problem was found.
+    """
+    inputs = _Inputs(prompt)
+    for name, text in texts.items():
+        inputs.add_text(name, text)
+    params = inputs.params(missing_hint)
+    return params, inputs.problems
+
+
 def _split(text: str) -> tuple[str, str]:
     name, equals, value = text.partition("=")
     if not equals or not name:
@@ -196,13 +216,13 @@ class _Inputs:
             path=self.prompt.source,
         )
 
-    def params(self) -> tuple[object, ...]:
+    def params(self, missing_hint: str = _MISSING_HINT) -> tuple[object, ...]:
         self.problems.extend(self.failed.values())
         if not self.complete:
             return ()
         # Names whose value failed still count as given: they are wrong, not missing.
         given = {**dict.fromkeys(self.failed), **self.values}
-        hint = _MISSING_HINT
+        hint = missing_hint
         deciding = deciding_params(self.prompt.document) if self.tools_only else None
         if deciding is not None:
             given = {**self._stand_ins(deciding), **given}

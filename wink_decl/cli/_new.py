@@ -16,7 +16,7 @@ from wink_decl.cli._writers._write_problems import already_exists, not_written
 from wink_decl.diagnostics import render_text
 from wink_decl.errors import WinkDeclError
 from wink_decl.loader.api import Format
-from wink_decl.runtime.keys import KEY_PATTERN
+from wink_decl.prompt.keys import KEY_PATTERN
 from wink_decl.schema import SCHEMA_FILE_NAME
 
 __all__ = ["COMMAND", "schema_ref_for"]

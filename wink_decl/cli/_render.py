@@ -8,8 +8,8 @@ import json
 from wink_decl.cli._command import Console
 from wink_decl.cli._commands import implemented
 from wink_decl.cli._inputs import add_render_options, render_from_args
-from wink_decl.runtime.prompt import RenderedPrompt
-from wink_decl.runtime.tool_schema import to_openai_tools
+from wink_decl.prompt.template import RenderedPrompt
+from wink_decl.prompt.tool_schema import to_openai_tools
 
 __all__ = ["COMMAND", "render_text_form"]
 

@@ -21,6 +21,8 @@ from wink_decl.cli._usage import UsageError
 from wink_decl.compiler import bind_plugins
 from wink_decl.errors import EvaluationPhase, PromptEvaluationError, ProviderError
 from wink_decl.plugins import PluginCallError
+from wink_decl.prompt.serde import dump
+from wink_decl.prompt.template import Prompt
 from wink_decl.runtime.adapter import PromptResponse, ProviderAdapter
 from wink_decl.runtime.budget import Budget
 from wink_decl.runtime.deadline import Deadline
@@ -32,9 +34,7 @@ from wink_decl.runtime.filesystem import (
     ReadOnlyFilesystem,
 )
 from wink_decl.runtime.loop import MainLoop
-from wink_decl.runtime.prompt import Prompt
 from wink_decl.runtime.provider import TokenUsage
-from wink_decl.runtime.serde import dump
 from wink_decl.runtime.session import ModelResponded, Session, SetVisibilityOverride
 from wink_decl.suggestions import did_you_mean
 

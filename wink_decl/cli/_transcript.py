@@ -12,8 +12,8 @@ from pathlib import Path
 from typing import IO, Any
 
 from wink_decl.adapters.adapter_support import redact
+from wink_decl.prompt.serde import dump
 from wink_decl.runtime.provider import TokenUsage
-from wink_decl.runtime.serde import dump
 from wink_decl.runtime.session import (
     ModelRequested,
     ModelResponded,

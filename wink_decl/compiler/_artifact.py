@@ -8,14 +8,14 @@ from typing import TYPE_CHECKING, Any, cast
 
 from wink_decl import __version__
 from wink_decl.compiler._lazy import LazyTool
-from wink_decl.runtime.prompt import PromptTemplate
-from wink_decl.runtime.tool_schema import params_json_schema
-from wink_decl.runtime.visibility import SectionVisibility
+from wink_decl.prompt.template import PromptTemplate
+from wink_decl.prompt.tool_schema import params_json_schema
+from wink_decl.prompt.visibility import SectionVisibility
 
 if TYPE_CHECKING:
     from wink_decl.compiler._lazy import LazyHandler
     from wink_decl.plugins import PluginEntry
-    from wink_decl.runtime.tool import Tool
+    from wink_decl.prompt.tool import Tool
 
 __all__ = ["ARTIFACT_FORMAT", "artifact_json", "build_artifact"]
 

@@ -26,13 +26,13 @@ from wink_decl.diagnostics import Diagnostic, Span, clip, some_of
 from wink_decl.errors import PromptValidationError
 from wink_decl.limits import DEFAULT_LIMITS, Limits
 from wink_decl.loader import JSONPath, LoadedFile, NotAFileError, load_file, read_stamped
-from wink_decl.runtime.keys import key_from_title
+from wink_decl.prompt.keys import key_from_title
 from wink_decl.schema.validate import validate_document
 
 if TYPE_CHECKING:
     from wink_decl.plugins import PluginCatalog
-    from wink_decl.runtime.section import Section
-    from wink_decl.runtime.tool import Tool
+    from wink_decl.prompt.section import Section
+    from wink_decl.prompt.tool import Tool
 
 __all__ = ["Includer"]
 

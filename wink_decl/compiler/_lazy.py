@@ -9,17 +9,17 @@ from typing import TYPE_CHECKING, Any
 
 from wink_decl.errors import PromptRenderError
 from wink_decl.plugins import PluginCallError, PluginLoadError, check_handler
-from wink_decl.runtime.callables import builtin_name
-from wink_decl.runtime.policy import PolicyDecision
-from wink_decl.runtime.tool import BuiltinToolHandler, Tool
-from wink_decl.runtime.tool_result import ToolResult
+from wink_decl.prompt.callables import builtin_name
+from wink_decl.prompt.policy import PolicyDecision
+from wink_decl.prompt.tool import BuiltinToolHandler, Tool
+from wink_decl.prompt.tool_result import ToolResult
 from wink_decl.suggestions import did_you_mean_sentence
 
 if TYPE_CHECKING:
     from wink_decl.diagnostics import Diagnostic, Span
     from wink_decl.plugins import PluginCatalog, PluginEntry  # types only
-    from wink_decl.runtime.tool import ToolExample
-    from wink_decl.runtime.tool_context import ToolContext
+    from wink_decl.prompt.tool import ToolExample
+    from wink_decl.prompt.tool_context import ToolContext
 
     _AnyTool = Tool[Any, Any]
 else:

@@ -1,4 +1,4 @@
-"""Declared params become real dataclasses, so the runtime binds, defaults and checks them."""
+"""Declared params become dataclasses, so the runtime binds, defaults and checks them."""
 
 from __future__ import annotations
 
@@ -7,6 +7,8 @@ import keyword
 import threading
 from collections.abc import Mapping
 from typing import Any, Literal, cast
+
+from wink_decl.compiler._declared_params import PROTOTYPE_PARAMS, DeclaredParams, mark_as_field
 
 __all__ = ["FieldSpec", "exact_key", "make_dataclass_for", "python_type", "spec_from_data"]
 
@@ -122,10 +124,30 @@ def _keep(key: tuple[object, ...], made: type) -> type:
 
 
 def _make(class_name: str, specs: tuple[FieldSpec, ...]) -> type:
-    # kw_only keeps the author's order: a required field may follow a defaulted one.
-    fields = [(_field_name(spec.name), python_type(spec), _field(spec)) for spec in specs]
-    made = dataclasses.make_dataclass(class_name, fields, frozen=True, kw_only=True)
-    made.__module__ = __name__
+    """A ``DeclaredParams`` subclass, made with ``type()`` (``make_dataclass`` costs ~0.3 ms)."""
+    fields = {spec.name: _field(spec) for spec in specs}
+    namespace: dict[str, object] = {
+        "__slots__": tuple(fields),
+        "__qualname__": class_name,
+        "__module__": __name__,
+        "__annotations__": {name: field.type for name, field in fields.items()},
+        "__dataclass_fields__": fields,
+        "__dataclass_params__": PROTOTYPE_PARAMS,
+        "_wink_defaults": {name: field.default for name, field in fields.items()},
+    }
+    return type(class_name, (DeclaredParams,), namespace)
+
+
+def _field(spec: FieldSpec) -> dataclasses.Field[Any]:
+    """The field ``dataclass()`` would make for ``spec``: kw-only, its default and description."""
+    metadata = {"description": spec.description} if spec.description else None
+    if spec.has_default:
+        made = dataclasses.field(default=spec.default, metadata=metadata, kw_only=True)
+    else:
+        made = dataclasses.field(metadata=metadata, kw_only=True)
+    made.name = _field_name(spec.name)
+    made.type = python_type(spec)
+    mark_as_field(made)
     return made
 
 
@@ -133,10 +155,3 @@ def _field_name(name: str) -> str:
     if keyword.iskeyword(name):  # the schema refuses keywords; this keeps the generator total
         raise ValueError(f"'{name}' cannot be a field name: it is a Python keyword.")
     return name
-
-
-def _field(spec: FieldSpec) -> Any:
-    metadata = {"description": spec.description} if spec.description else {}
-    if spec.has_default:
-        return dataclasses.field(default=spec.default, metadata=metadata)
-    return dataclasses.field(metadata=metadata)

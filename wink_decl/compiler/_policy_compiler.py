@@ -10,8 +10,8 @@ from wink_decl.compiler._lazy import LazyPolicy, LazyPredicate
 from wink_decl.diagnostic_codes import DiagnosticCode
 from wink_decl.loader import JSONPath
 from wink_decl.plugins import POLICIES, PREDICATES, PluginCatalog, PluginProblem
-from wink_decl.runtime.policy import ToolPolicy
-from wink_decl.runtime.tool import Tool
+from wink_decl.prompt.policy import ToolPolicy
+from wink_decl.prompt.tool import Tool
 from wink_decl.suggestions import did_you_mean_sentence
 
 __all__ = ["PolicyCompiler"]

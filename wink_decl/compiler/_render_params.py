@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any, cast
 from wink_decl.diagnostic_codes import DiagnosticCode
 from wink_decl.diagnostics import Diagnostic, DiagnosticError, Span
 from wink_decl.errors import ToolValidationError
-from wink_decl.runtime.serde import parse
+from wink_decl.prompt.serde import parse
 from wink_decl.suggestions import did_you_mean_sentence
 
 if TYPE_CHECKING:

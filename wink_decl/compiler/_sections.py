@@ -16,12 +16,12 @@ from wink_decl.diagnostics import clip, some_of
 from wink_decl.errors import PromptValidationError
 from wink_decl.limits import DEFAULT_LIMITS
 from wink_decl.loader import JSONPath
-from wink_decl.runtime.keys import key_from_title
-from wink_decl.runtime.policy import ToolPolicy
-from wink_decl.runtime.section import MarkdownSection, Section
-from wink_decl.runtime.text_template import compile_text
-from wink_decl.runtime.tool import Tool
-from wink_decl.runtime.visibility import SectionVisibility
+from wink_decl.prompt.keys import key_from_title
+from wink_decl.prompt.policy import ToolPolicy
+from wink_decl.prompt.section import MarkdownSection, Section
+from wink_decl.prompt.text_template import compile_text
+from wink_decl.prompt.tool import Tool
+from wink_decl.prompt.visibility import SectionVisibility
 from wink_decl.suggestions import did_you_mean_sentence
 
 SECTION_KEY = "section_key"

@@ -19,8 +19,8 @@ from wink_decl.plugins import (
     handler_params_type,
     handler_result_type,
 )
-from wink_decl.runtime.serde import parse
-from wink_decl.runtime.tool import Tool, ToolExample
+from wink_decl.prompt.serde import parse
+from wink_decl.prompt.tool import Tool, ToolExample
 from wink_decl.suggestions import did_you_mean_sentence
 
 if TYPE_CHECKING:

@@ -15,6 +15,7 @@ from wink_decl.compiler._includes import Includer
 from wink_decl.compiler._lazy import LazyHandler, LazyPolicy, LazyPredicate, LazyTool
 from wink_decl.compiler._numbers import number_problems
 from wink_decl.compiler._once import computed_once
+from wink_decl.compiler._param_spans import ParamSpans
 from wink_decl.compiler._params_dataclass import make_dataclass_for, spec_from_data
 from wink_decl.compiler._policy_compiler import PolicyCompiler
 from wink_decl.compiler._sections import SectionScope, compile_sections
@@ -26,9 +27,9 @@ from wink_decl.errors import PromptValidationError
 from wink_decl.limits import DEFAULT_LIMITS, Limits
 from wink_decl.loader import LoadedFile, load_file
 from wink_decl.plugins import PluginCatalog, compare_params, handler_params_type
-from wink_decl.runtime.keys import KEY_PATTERN
-from wink_decl.runtime.prompt import PromptTemplate
-from wink_decl.runtime.tool import Tool
+from wink_decl.prompt.keys import KEY_PATTERN
+from wink_decl.prompt.template import PromptTemplate
+from wink_decl.prompt.tool import Tool
 from wink_decl.schema.validate import validate_document
 
 __all__ = ["CompileResult", "CompiledPrompt", "bind_plugins", "compile_file", "compile_loaded"]
@@ -289,7 +290,7 @@ class _Builder:
         registry = {tool.name: tool for tool in template.all_tools()}
         if template.engine.read_section_tool is not None:
             registry["read_section"] = template.engine.read_section_tool
-        spans = {name: self.ctx.key_span(("params", name)) for name in data.get("params", {})}
+        spans = ParamSpans(self.ctx.file.source_map, data.get("params", {}))  # found when asked
         return CompiledPrompt(
             self.ctx.file.path, template, registry, params_type, data, self.sources, spans, plugins
         )

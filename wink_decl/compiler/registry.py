@@ -204,12 +204,15 @@ class PromptRegistry:
 
     def compile(self, path: str | Path) -> CompileResult:
         """Compile one file, from the cache when its content has not changed."""
-        key = os.fspath(path)  # a str all the way: a Path object per hit costs time
+        return self._compiled(os.fspath(path), None)  # a str all the way: no Path per hit
+
+    def _compiled(self, key: str, read: tuple[bytes, Stamp] | None) -> CompileResult:
+        """``compile``, given the file's bytes and state when the caller has just read them."""
         result = self._hit(key)
         if result is None:
             with self._lock(key):
                 # Whoever held the lock may have compiled this very version: ask again.
-                result = self._hit(key) or self._compile(key)
+                result = self._hit(key) or self._compile(key, read)
         return result
 
     def check(self, path: str | Path) -> CachedResult:
@@ -244,9 +247,10 @@ class PromptRegistry:
         """The lock of one file (``setdefault``: two threads asking first get the same one)."""
         return self._locks.get(key) or self._locks.setdefault(key, threading.Lock())
 
-    def _compile(self, key: str) -> CompileResult:
+    def _compile(self, key: str, read: tuple[bytes, Stamp] | None) -> CompileResult:
         entry = self._cache.get(key)
-        read = _read(key, self._limits)
+        if read is None:  # read now unless the caller just did: each file is read once
+            read = _read(key, self._limits)
         if read is None:
             return self._unreadable(key)
         return self._recompile(key, *read, entry)
@@ -300,9 +304,11 @@ class PromptRegistry:
 
     # -- addresses ---------------------------------------------------------------------------
 
-    def _serve(self, path: str, address: str) -> CompiledPrompt | None:
-        """The prompt compiled from ``path`` when its address is ``address``, else None."""
-        prompt = self.compile(path).prompt
+    def _serve(
+        self, path: str, address: str, read: tuple[bytes, Stamp] | None = None
+    ) -> CompiledPrompt | None:
+        """The prompt compiled from ``path`` (``read``: its bytes, just read) at ``address``."""
+        prompt = self._compiled(path, read).prompt
         if prompt is None or prompt.address != address:
             return None
         self._index[address] = Path(path)
@@ -321,7 +327,13 @@ class PromptRegistry:
             prompt = self._serve(prefix + hinted, address)
             if prompt is not None:
                 return prompt
-        claims = [(path, self._claim(path)) for path in _prompt_paths(self._root)]
+        claims: list[tuple[str, str | None]] = []
+        fresh: dict[str, tuple[bytes, Stamp]] = {}  # files claiming address: compiled as read
+        for path in _prompt_paths(self._root):
+            claimed, read = self._claim(path)
+            claims.append((path, claimed))
+            if claimed == address and read is not None:
+                fresh[path] = read
         hints: dict[str, object] = {}
         for path, claimed in claims:
             if claimed is not None:
@@ -329,28 +341,29 @@ class PromptRegistry:
         self._publish(hints)
         for path, claimed in claims:
             if claimed == address:
-                prompt = self._serve(path, address)
+                prompt = self._serve(path, address, fresh.get(path))
                 if prompt is not None:
                     return prompt
         return None
 
-    def _claim(self, path: str) -> str | None:
-        """The address ``path`` claims now: remembered while its state is unchanged.
+    def _claim(self, path: str) -> tuple[str | None, tuple[bytes, Stamp] | None]:
+        """The address ``path`` claims now, and the bytes and state read for it (None: none).
 
-        Read from the file's ``key``/``ns`` lines; when that reading is not sure (an unusual
-        layout, a file that cannot be read), the file is compiled and its address taken.
+        Remembered while the file's state is unchanged. Read from the file's ``key``/``ns``
+        lines; when that reading is not sure (an unusual layout, a file that cannot be read),
+        the file is compiled from the bytes read, and its address taken.
         """
         remembered = self._claims.get(path)
         if remembered is not None and remembered[0] == stamp_of(path):
-            return remembered[1]
+            return remembered[1], None
         read = _read(path, self._limits)
         claimed = None if read is None else claimed_address(read[0], path, self._root)
         if claimed is None:
-            prompt = self.compile(path).prompt
+            prompt = self._compiled(path, read).prompt
             claimed = None if prompt is None else prompt.address
         if read is not None:
             self._claims[path] = (read[1], claimed)
-        return claimed
+        return claimed, read
 
     def _hinted(self) -> Mapping[str, object]:
         """The hints: the last lookup's, else the disk's (read once), else none."""

@@ -10,9 +10,9 @@ from typing import Any
 from wink_decl.errors import PromptValidationError
 from wink_decl.plugins._annotations import is_dataclass_type, namespace_of, resolve_annotation
 from wink_decl.plugins._catalog import PluginEntry
-from wink_decl.runtime.callables import builtin_name
-from wink_decl.runtime.tool import Tool
-from wink_decl.runtime.tool_result import ToolResult
+from wink_decl.prompt.callables import builtin_name
+from wink_decl.prompt.tool import Tool
+from wink_decl.prompt.tool_result import ToolResult
 
 __all__ = ["check_handler", "handler_params_type", "handler_result_type"]
 

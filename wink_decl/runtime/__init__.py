@@ -1,1 +1,4 @@
-"""The wink-decl runtime: sections, rendering, tools and sessions (no YAML, TOML or CLI)."""
+"""The wink-decl runtime: sessions, the executor, policies, the loop and the adapter protocol.
+
+It builds on ``wink_decl.prompt`` and never imports YAML, TOML, CLI or schema code.
+"""

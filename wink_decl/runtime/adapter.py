@@ -3,33 +3,18 @@
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Self
 
-from wink_decl.runtime.provider import TokenUsage
+from wink_decl.runtime.loop import InnerLoop, InnerLoopConfig, PromptResponse
 
 if TYPE_CHECKING:
+    from wink_decl.prompt.template import Prompt
     from wink_decl.runtime.budget import Budget, BudgetTracker
     from wink_decl.runtime.deadline import Deadline
-    from wink_decl.runtime.prompt import Prompt, RenderedPrompt
-    from wink_decl.runtime.provider import ProviderMessage, ProviderReply, ProviderRequest
+    from wink_decl.runtime.provider import ProviderReply, ProviderRequest
     from wink_decl.runtime.session import SessionProtocol
 
 __all__ = ["PromptResponse", "ProviderAdapter"]
-
-
-@dataclass(slots=True, frozen=True)
-class PromptResponse:
-    """The result of one evaluation: the final text and how the conversation went."""
-
-    prompt_name: str
-    text: str
-    rendered: RenderedPrompt
-    messages: tuple[ProviderMessage, ...]
-    output: Any = None
-    """The answer parsed into the prompt's declared output dataclass; None without one."""
-    usage: TokenUsage = field(default_factory=TokenUsage)
-    """Tokens the whole evaluation used (every restart included), as providers reported."""
 
 
 class ProviderAdapter(ABC):
@@ -75,8 +60,6 @@ class ProviderAdapter(ABC):
         budget: Budget | BudgetTracker | None = None,
     ) -> PromptResponse:
         """Run the inner loop until the model answers without calling tools."""
-        from wink_decl.runtime.loop import InnerLoop, InnerLoopConfig  # noqa: PLC0415  # cycle
-
         config = InnerLoopConfig(supports_dynamic_tools=self.supports_dynamic_tools)
         loop = InnerLoop(
             adapter=self,

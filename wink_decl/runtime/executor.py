@@ -19,26 +19,26 @@ from wink_decl.errors import (
     EvaluationPhase,
     PromptEvaluationError,
     ToolValidationError,
-    VisibilityExpansionRequired,
 )
+from wink_decl.prompt.expansion import VisibilityExpansionRequired
+from wink_decl.prompt.read_section import ReadSectionParams, ReadSectionResult
+from wink_decl.prompt.resources import Restorable
+from wink_decl.prompt.serde import parse
+from wink_decl.prompt.tool_context import ToolContext
+from wink_decl.prompt.tool_result import ToolResult
+from wink_decl.prompt.visibility import SectionPath, SectionVisibility
 from wink_decl.runtime.provider import ProviderMessage, ProviderToolCall
-from wink_decl.runtime.read_section import ReadSectionParams, ReadSectionResult
-from wink_decl.runtime.resources import Restorable
-from wink_decl.runtime.serde import parse
 from wink_decl.runtime.session.tool_events import ToolInvoked
-from wink_decl.runtime.tool_context import ToolContext
-from wink_decl.runtime.tool_result import ToolResult
-from wink_decl.runtime.visibility import SectionPath, SectionVisibility
 from wink_decl.suggestions import did_you_mean_sentence
 
 if TYPE_CHECKING:
-    from wink_decl.runtime.adapter import ProviderAdapter
+    from wink_decl.prompt.context_protocols import AdapterView
+    from wink_decl.prompt.policy import ToolPolicy
+    from wink_decl.prompt.template import Prompt, RenderedPrompt
+    from wink_decl.prompt.tool import Tool
     from wink_decl.runtime.budget import BudgetTracker
     from wink_decl.runtime.deadline import Deadline
-    from wink_decl.runtime.policy import ToolPolicy
-    from wink_decl.runtime.prompt import Prompt, RenderedPrompt
     from wink_decl.runtime.session import SessionProtocol, Snapshot
-    from wink_decl.runtime.tool import Tool
 
 __all__ = ["ToolExecutionOutcome", "ToolExecutor", "tool_message_text"]
 
@@ -86,7 +86,7 @@ class ToolExecutor:
         prompt: Prompt[Any],
         rendered: RenderedPrompt,
         session: SessionProtocol,
-        adapter: ProviderAdapter | None = None,
+        adapter: AdapterView | None = None,
         supports_dynamic_tools: bool = False,
         deadline: Deadline | None = None,
         budget_tracker: BudgetTracker | None = None,

@@ -3,24 +3,23 @@
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Any
+from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING, Any, Protocol
 
-from wink_decl.errors import (
-    EvaluationPhase,
-    PromptEvaluationError,
-    VisibilityExpansionRequired,
-    WinkDeclError,
-)
-from wink_decl.runtime.adapter import PromptResponse
+from wink_decl.errors import EvaluationPhase, PromptEvaluationError, WinkDeclError
+from wink_decl.prompt.expansion import VisibilityExpansionRequired
+from wink_decl.prompt.tool_schema import to_openai_tools
+from wink_decl.prompt.visibility import SectionVisibility
 from wink_decl.runtime.budget import Budget, BudgetTracker
 from wink_decl.runtime.executor import ToolExecutionOutcome, ToolExecutor
 from wink_decl.runtime.output import output_format, parse_output
 from wink_decl.runtime.provider import (
     OPENING_MESSAGE,
+    ModelClient,
     ProviderMessage,
     ProviderReply,
     ProviderRequest,
+    TokenUsage,
 )
 from wink_decl.runtime.session.metrics import (
     DISCLOSURE_DYNAMIC,
@@ -30,17 +29,22 @@ from wink_decl.runtime.session.metrics import (
 from wink_decl.runtime.session.model_events import ModelRequested, ModelResponded
 from wink_decl.runtime.session.tool_events import ToolsInjected
 from wink_decl.runtime.session.visibility_slice import SetVisibilityOverride
-from wink_decl.runtime.tool_schema import to_openai_tools
-from wink_decl.runtime.visibility import SectionVisibility
 
 if TYPE_CHECKING:
-    from wink_decl.runtime.adapter import ProviderAdapter
+    from wink_decl.prompt.template import Prompt, RenderedPrompt
+    from wink_decl.prompt.tool import Tool
     from wink_decl.runtime.deadline import Deadline
-    from wink_decl.runtime.prompt import Prompt, RenderedPrompt
     from wink_decl.runtime.session import SessionProtocol
-    from wink_decl.runtime.tool import Tool
 
-__all__ = ["InnerLoop", "InnerLoopConfig", "MainLoop", "limit_passed", "turn_limit_passed"]
+__all__ = [
+    "Evaluator",
+    "InnerLoop",
+    "InnerLoopConfig",
+    "MainLoop",
+    "PromptResponse",
+    "limit_passed",
+    "turn_limit_passed",
+]
 
 logger = logging.getLogger("wink_decl.loop")
 
@@ -63,13 +67,42 @@ class InnerLoopConfig:
     """The user turn after the rendered prompt (the system message)."""
 
 
+@dataclass(slots=True, frozen=True)
+class PromptResponse:
+    """The result of one evaluation: the final text and how the conversation went."""
+
+    prompt_name: str
+    text: str
+    rendered: RenderedPrompt
+    messages: tuple[ProviderMessage, ...]
+    output: Any = None
+    """The answer parsed into the prompt's declared output dataclass; None without one."""
+    usage: TokenUsage = field(default_factory=TokenUsage)
+    """Tokens the whole evaluation used (every restart included), as providers reported."""
+
+
+class Evaluator(Protocol):
+    """What ``MainLoop`` needs of an adapter: one evaluation (``ProviderAdapter.evaluate``)."""
+
+    def evaluate(
+        self,
+        prompt: Prompt[Any],
+        *,
+        session: SessionProtocol,
+        deadline: Deadline | None = None,
+        budget: Budget | BudgetTracker | None = None,
+    ) -> PromptResponse:
+        """Run the inner loop until the model answers without calling tools."""
+        ...
+
+
 class InnerLoop:
     """Provider turn, tool calls, results; repeated until the model answers or a limit is hit."""
 
     def __init__(
         self,
         *,
-        adapter: ProviderAdapter,
+        adapter: ModelClient,
         prompt: Prompt[Any],
         session: SessionProtocol,
         config: InnerLoopConfig | None = None,
@@ -267,9 +300,7 @@ class _Offer:
 class MainLoop:
     """Evaluates a prompt, restarting with expanded sections when the adapter needs it."""
 
-    def __init__(
-        self, *, adapter: ProviderAdapter, max_restarts: int = DEFAULT_MAX_RESTARTS
-    ) -> None:
+    def __init__(self, *, adapter: Evaluator, max_restarts: int = DEFAULT_MAX_RESTARTS) -> None:
         """``max_restarts`` bounds how often one evaluation may restart."""
         if max_restarts < 0:
             raise ValueError(f"max_restarts must be 0 or more, got {max_restarts}.")

@@ -7,10 +7,10 @@ from collections.abc import Collection
 from typing import Any, cast
 
 from wink_decl.errors import ToolValidationError
+from wink_decl.prompt.serde import parse
+from wink_decl.prompt.tool_schema import params_json_schema
 from wink_decl.runtime.json_errors import same_on_every_python
 from wink_decl.runtime.provider import OutputFormat
-from wink_decl.runtime.serde import parse
-from wink_decl.runtime.tool_schema import params_json_schema
 
 __all__ = ["OUTPUT_NAME", "output_format", "parse_output"]
 

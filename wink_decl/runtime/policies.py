@@ -7,16 +7,16 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any
 
+from wink_decl.prompt.policy import PolicyDecision
+from wink_decl.prompt.tool import Tool
+from wink_decl.prompt.tool_context import ToolContext
+from wink_decl.prompt.tool_result import ToolResult
 from wink_decl.runtime.filesystem import FilesystemError
-from wink_decl.runtime.policy import PolicyDecision
 from wink_decl.runtime.session.tool_events import (
     PolicyState,
     RecordPolicyInvocation,
     policy_state,
 )
-from wink_decl.runtime.tool import Tool
-from wink_decl.runtime.tool_context import ToolContext
-from wink_decl.runtime.tool_result import ToolResult
 
 __all__ = ["ReadBeforeWritePolicy", "SequentialDependencyPolicy"]
 

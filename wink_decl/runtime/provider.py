@@ -5,12 +5,13 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any, Literal, Protocol
 
 from wink_decl.runtime.json_errors import same_on_every_python
 
 __all__ = [
     "OPENING_MESSAGE",
+    "ModelClient",
     "OutputFormat",
     "ProviderMessage",
     "ProviderReply",
@@ -113,3 +114,24 @@ class ProviderReply:
     tool_calls: tuple[ProviderToolCall, ...] = ()
     usage: TokenUsage | None = None
     """What the response cost, when the provider said."""
+
+
+class ModelClient(Protocol):
+    """What the inner loop needs of an adapter: its name, whether tools may change, one turn.
+
+    ``ProviderAdapter`` satisfies it; the loop names only this, so it never imports the adapter.
+    """
+
+    @property
+    def name(self) -> str:
+        """The adapter's name, in events and messages."""
+        ...
+
+    @property
+    def supports_dynamic_tools(self) -> bool:
+        """True when the provider accepts a different tool list on every request."""
+        ...
+
+    def complete(self, request: ProviderRequest) -> ProviderReply:
+        """One model turn."""
+        ...

@@ -14,14 +14,15 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from wink_decl.adapters.adapter_support import require_sdk
+from wink_decl.errors import SingleTurnUnsupportedError
 from wink_decl.runtime.adapter import PromptResponse, ProviderAdapter
 from wink_decl.runtime.budget import Budget, BudgetTracker
 from wink_decl.runtime.loop import DEFAULT_MAX_TURNS, limit_passed
 from wink_decl.runtime.provider import OPENING_MESSAGE
 
 if TYPE_CHECKING:
+    from wink_decl.prompt.template import Prompt
     from wink_decl.runtime.deadline import Deadline
-    from wink_decl.runtime.prompt import Prompt
     from wink_decl.runtime.provider import ProviderReply, ProviderRequest
     from wink_decl.runtime.session import SessionProtocol
 
@@ -126,13 +127,14 @@ class ClaudeAgentSDKAdapter(ProviderAdapter):
             user_message=user_message,
         )
 
-    def complete(self, request: ProviderRequest) -> ProviderReply:
+    def complete(self, request: ProviderRequest) -> ProviderReply:  # noqa: ARG002  # the protocol
         """Not available: Claude Code runs the whole conversation, so there is no single turn.
 
         Raises:
-            NotImplementedError: always; call ``evaluate`` (or use ``MainLoop``).
+            SingleTurnUnsupportedError: always (a ``NotImplementedError`` too); call
+                ``evaluate`` (or use ``MainLoop``).
         """
-        raise NotImplementedError(
+        raise SingleTurnUnsupportedError(
             "ClaudeAgentSDKAdapter runs Claude Code's own agent loop and cannot answer one "
             "turn: call evaluate() or MainLoop.execute(), not InnerLoop or complete()."
         )

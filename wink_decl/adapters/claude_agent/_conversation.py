@@ -47,9 +47,9 @@ if TYPE_CHECKING:
     from collections.abc import AsyncGenerator
 
     from wink_decl.adapters.claude_agent import ClaudeAgentSDKAdapter
+    from wink_decl.prompt.template import Prompt
     from wink_decl.runtime.budget import BudgetTracker
     from wink_decl.runtime.deadline import Deadline
-    from wink_decl.runtime.prompt import Prompt
     from wink_decl.runtime.session import SessionProtocol
 
 __all__ = ["Conversation"]

@@ -14,13 +14,13 @@ from claude_agent_sdk import (
 )
 from claude_agent_sdk.types import SystemPromptFile
 
+from wink_decl.prompt.tool_schema import to_anthropic_tools
 from wink_decl.runtime.output import output_format
-from wink_decl.runtime.tool_schema import to_anthropic_tools
 
 if TYPE_CHECKING:
     from wink_decl.adapters.claude_agent import ClaudeAgentSettings
-    from wink_decl.runtime.prompt import RenderedPrompt
-    from wink_decl.runtime.tool import Tool
+    from wink_decl.prompt.template import RenderedPrompt
+    from wink_decl.prompt.tool import Tool
 
 __all__ = ["MCP_SERVER", "TOOL_PREFIX", "ToolCaller", "claude_options"]
 

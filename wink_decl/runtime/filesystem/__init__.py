@@ -2,15 +2,14 @@
 
 from __future__ import annotations
 
+from wink_decl.prompt.filesystem_protocol import Filesystem, FilesystemSnapshot
 from wink_decl.runtime.filesystem._errors import (
     FileNotFoundInFilesystemError,
     FilesystemError,
     PathOutsideRootError,
 )
 from wink_decl.runtime.filesystem._host import HostFilesystem
-from wink_decl.runtime.filesystem._journal import FilesystemSnapshot
 from wink_decl.runtime.filesystem._memory import InMemoryFilesystem
-from wink_decl.runtime.filesystem._protocol import Filesystem
 from wink_decl.runtime.filesystem._readonly import ReadOnlyFilesystem
 
 __all__ = [

@@ -11,13 +11,9 @@ from collections.abc import Iterator
 from types import TracebackType
 from typing import Final, Self
 
+from wink_decl.prompt.filesystem_protocol import FilesystemSnapshot
 from wink_decl.runtime.filesystem._errors import FileNotFoundInFilesystemError, FilesystemError
-from wink_decl.runtime.filesystem._journal import (
-    UNCHANGED,
-    FilesystemSnapshot,
-    Journal,
-    Unchanged,
-)
+from wink_decl.runtime.filesystem._journal import UNCHANGED, Journal, Unchanged
 from wink_decl.runtime.filesystem._lexical_paths import normalise_path
 from wink_decl.runtime.filesystem._replace import Replacer
 from wink_decl.runtime.filesystem._spill import CHUNK, Spill, write_all

@@ -16,10 +16,11 @@ from __future__ import annotations
 import enum
 import weakref
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import Final, Generic, TypeVar
 
-__all__ = ["UNCHANGED", "FilesystemSnapshot", "Journal", "Unchanged"]
+from wink_decl.prompt.filesystem_protocol import FilesystemSnapshot
+
+__all__ = ["UNCHANGED", "Journal", "Unchanged"]
 
 V = TypeVar("V")
 
@@ -32,14 +33,6 @@ class Unchanged(enum.Enum):
 
 UNCHANGED: Final = Unchanged.UNCHANGED
 """An entry no restore needs: an earlier entry of the same key already holds its old state."""
-
-
-@dataclass(frozen=True, slots=True, eq=False, weakref_slot=True)
-class FilesystemSnapshot:
-    """An opaque point in a filesystem's history; give it back to that filesystem's ``restore``."""
-
-    journal: object = field(repr=False)
-    position: int
 
 
 class Journal(Generic[V]):

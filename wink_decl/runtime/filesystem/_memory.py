@@ -5,8 +5,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from itertools import chain
 
+from wink_decl.prompt.filesystem_protocol import FilesystemSnapshot
 from wink_decl.runtime.filesystem._errors import FileNotFoundInFilesystemError, FilesystemError
-from wink_decl.runtime.filesystem._journal import FilesystemSnapshot, Journal
+from wink_decl.runtime.filesystem._journal import Journal
 from wink_decl.runtime.filesystem._lexical_paths import ROOT, normalise_path, parent_of
 
 __all__ = ["InMemoryFilesystem"]

@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
+from wink_decl.prompt.filesystem_protocol import Filesystem, FilesystemSnapshot
 from wink_decl.runtime.filesystem._errors import FilesystemError
-from wink_decl.runtime.filesystem._journal import FilesystemSnapshot
-from wink_decl.runtime.filesystem._protocol import Filesystem
 
 __all__ = ["ReadOnlyFilesystem"]
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Protocol, TypeVar, runtime_checkable
 
+from wink_decl.prompt.context_protocols import SessionView
 from wink_decl.runtime.planning.plan_model import AddStep, Plan, PlanStep, SetupPlan, UpdateStep
 from wink_decl.runtime.planning.rules import (
     add_step_error,
@@ -12,7 +13,7 @@ from wink_decl.runtime.planning.rules import (
     setup_plan_error,
     update_step_error,
 )
-from wink_decl.runtime.session import Reducer, SessionProtocol, SlicePolicy
+from wink_decl.runtime.session import Reducer, SlicePolicy
 
 __all__ = [
     "PLANNING_EVENTS",
@@ -108,7 +109,7 @@ class ReducerRegistry(Protocol):
         ...
 
 
-def ensure_planning_reducers(session: SessionProtocol) -> None:
+def ensure_planning_reducers(session: SessionView) -> None:
     """Register the planning reducers on ``session`` unless they already are.
 
     Safe to call on every tool call: an event type that already has a reducer is left

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from wink_decl.prompt.tool import Tool, ToolExample
+from wink_decl.prompt.tool_result import ToolResult
 from wink_decl.runtime.planning.plan_model import (
     AddStep,
     Plan,
@@ -19,12 +21,10 @@ from wink_decl.runtime.planning.rules import (
     setup_plan_error,
     update_step_error,
 )
-from wink_decl.runtime.tool import Tool, ToolExample
-from wink_decl.runtime.tool_result import ToolResult
 
 if TYPE_CHECKING:
-    from wink_decl.runtime.session import SessionProtocol
-    from wink_decl.runtime.tool_context import ToolContext
+    from wink_decl.prompt.context_protocols import SessionView
+    from wink_decl.prompt.tool_context import ToolContext
 
 __all__ = [
     "ADD_STEP_TOOL",
@@ -92,13 +92,13 @@ def _read_plan(params: ReadPlan, *, context: ToolContext) -> ToolResult[Plan]:  
     return ToolResult.ok(plan, f"The plan is {plan.status} with {progress}.")
 
 
-def _session(context: ToolContext) -> SessionProtocol:
+def _session(context: ToolContext) -> SessionView:
     session = context.session
     ensure_planning_reducers(session)
     return session
 
 
-def _dispatch(session: SessionProtocol, event: object) -> Plan:
+def _dispatch(session: SessionView, event: object) -> Plan:
     session.dispatch(event)
     plan = session.latest(Plan)
     if plan is None:  # the handler validated the event, so its reducer stored a plan

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from wink_decl.prompt.section import MarkdownSection
 from wink_decl.runtime.planning.plan_model import TITLE_LIMIT
 from wink_decl.runtime.planning.reducers import ensure_planning_reducers
 from wink_decl.runtime.planning.strategies import PlanningStrategy
 from wink_decl.runtime.planning.tools import PLANNING_TOOLS
-from wink_decl.runtime.section import MarkdownSection
 
 if TYPE_CHECKING:
     from wink_decl.runtime.session import SessionProtocol

@@ -9,7 +9,7 @@ from wink_decl.runtime.session.metrics import (
     Metrics,
 )
 from wink_decl.runtime.session.model_events import ModelRequested, ModelResponded
-from wink_decl.runtime.session.protocols import Dispatcher, SessionProtocol
+from wink_decl.runtime.session.protocols import SessionProtocol
 from wink_decl.runtime.session.session import Reducer, Session, SlicePolicy, Snapshot
 from wink_decl.runtime.session.tool_events import (
     PolicyState,
@@ -30,7 +30,6 @@ __all__ = [
     "TOOLS_INJECTED",
     "ClearAllVisibilityOverrides",
     "ClearVisibilityOverride",
-    "Dispatcher",
     "Metrics",
     "ModelRequested",
     "ModelResponded",

@@ -25,8 +25,8 @@ from wink_decl.runtime.session.visibility_slice import (
 )
 
 if TYPE_CHECKING:
-    from wink_decl.runtime.session.protocols import Dispatcher
-    from wink_decl.runtime.visibility import SectionPath, SectionVisibility
+    from wink_decl.prompt.context_protocols import Dispatcher
+    from wink_decl.prompt.visibility import SectionPath, SectionVisibility
 
 __all__ = ["Reducer", "Session", "SlicePolicy", "Snapshot"]
 

@@ -7,7 +7,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from wink_decl.runtime.tool_result import ToolResult
+from wink_decl.prompt.tool_result import ToolResult
 
 __all__ = [
     "PolicyState",

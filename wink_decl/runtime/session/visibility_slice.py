@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import cast
 
-from wink_decl.runtime.visibility import SectionPath, SectionVisibility
+from wink_decl.prompt.visibility import SectionPath, SectionVisibility
 
 __all__ = [
     "ClearAllVisibilityOverrides",

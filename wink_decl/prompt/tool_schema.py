@@ -7,7 +7,7 @@ import dataclasses
 import functools
 from typing import TYPE_CHECKING, Protocol
 
-from wink_decl.runtime._typeinfo import (
+from wink_decl.prompt._typeinfo import (
     FieldInfo,
     Kind,
     TypeNode,
@@ -15,7 +15,7 @@ from wink_decl.runtime._typeinfo import (
     dataclass_info,
     json_type_name,
 )
-from wink_decl.runtime.serde import dump
+from wink_decl.prompt.serde import dump
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable

@@ -9,19 +9,19 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Generic, Self, TypeVar
 
 from wink_decl.errors import PromptValidationError
-from wink_decl.runtime._params_resolver import ParamsResolver
-from wink_decl.runtime._renderer import Engine, Overrides
-from wink_decl.runtime._tree import Node, flatten
-from wink_decl.runtime.keys import normalise_key, normalise_ns
-from wink_decl.runtime.policy import ToolPolicy
-from wink_decl.runtime.read_section import make_read_section_tool
-from wink_decl.runtime.resources import ResourceRegistry
-from wink_decl.runtime.section import Section
-from wink_decl.runtime.visibility import SectionPath, SectionVisibility
+from wink_decl.prompt._params_resolver import ParamsResolver
+from wink_decl.prompt._renderer import Engine, Overrides
+from wink_decl.prompt._tree import Node, flatten
+from wink_decl.prompt.keys import normalise_key, normalise_ns
+from wink_decl.prompt.policy import ToolPolicy
+from wink_decl.prompt.read_section import make_read_section_tool
+from wink_decl.prompt.resources import ResourceRegistry
+from wink_decl.prompt.section import Section
+from wink_decl.prompt.visibility import SectionPath, SectionVisibility
 
 if TYPE_CHECKING:
-    from wink_decl.runtime.session import SessionProtocol
-    from wink_decl.runtime.tool import Tool
+    from wink_decl.prompt.context_protocols import SessionView
+    from wink_decl.prompt.tool import Tool
 
 __all__ = ["Prompt", "PromptTemplate", "RenderedPrompt"]
 
@@ -183,7 +183,7 @@ class PromptTemplate(Generic[OutputT]):
         self,
         *params: object,
         visibility_overrides: Overrides | None = None,
-        session: SessionProtocol | None = None,
+        session: SessionView | None = None,
     ) -> RenderedPrompt:
         """Shorthand for ``Prompt(self).bind(*params).render(...)``."""
         return (
@@ -252,7 +252,7 @@ class Prompt(Generic[OutputT]):
         self,
         *,
         visibility_overrides: Overrides | None = None,
-        session: SessionProtocol | None = None,
+        session: SessionView | None = None,
     ) -> RenderedPrompt:
         """Render the text and tools; precedence: section, ``visibility_overrides``, session."""
         engine = self._template.engine

@@ -1,12 +1,22 @@
-"""``Filesystem``: the protocol tools reach through ``context.filesystem``."""
+"""``Filesystem``: the protocol tools reach through ``context.filesystem``, and its snapshot.
+
+The implementations (in memory, on the host, read-only) live in ``wink_decl.runtime.filesystem``.
+"""
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from typing import Protocol, runtime_checkable
 
-from wink_decl.runtime.filesystem._journal import FilesystemSnapshot
+__all__ = ["Filesystem", "FilesystemSnapshot"]
 
-__all__ = ["Filesystem"]
+
+@dataclass(frozen=True, slots=True, eq=False, weakref_slot=True)
+class FilesystemSnapshot:
+    """An opaque point in a filesystem's history; give it back to that filesystem's ``restore``."""
+
+    journal: object = field(repr=False)
+    position: int
 
 
 @runtime_checkable

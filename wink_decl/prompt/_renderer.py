@@ -7,15 +7,15 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, cast
 
 from wink_decl.errors import PromptRenderError
-from wink_decl.runtime._plan import Plan, PlanBuilder
-from wink_decl.runtime._tree import Node
-from wink_decl.runtime.visibility import SectionPath, SectionVisibility
+from wink_decl.prompt._plan import Plan, PlanBuilder
+from wink_decl.prompt._tree import Node
+from wink_decl.prompt.visibility import SectionPath, SectionVisibility
 from wink_decl.suggestions import did_you_mean_sentence
 
 if TYPE_CHECKING:
-    from wink_decl.runtime._params_resolver import ParamsResolver
-    from wink_decl.runtime.session import SessionProtocol
-    from wink_decl.runtime.tool import Tool
+    from wink_decl.prompt._params_resolver import ParamsResolver
+    from wink_decl.prompt.context_protocols import SessionView
+    from wink_decl.prompt.tool import Tool
 
 __all__ = ["Engine", "Overrides", "SectionRead", "State"]
 
@@ -76,7 +76,7 @@ class Engine:
     # -- the hot path -----------------------------------------------------------------------
 
     def plan_for(
-        self, overrides: Overrides | None, session: SessionProtocol | None, resolver: ParamsResolver
+        self, overrides: Overrides | None, session: SessionView | None, resolver: ParamsResolver
     ) -> Plan:
         """The plan for this render's visibility state, built once per distinct state."""
         session_overrides = None if session is None else session.visibility_overrides
@@ -124,7 +124,7 @@ class Engine:
         self,
         overrides: Mapping[int, SectionVisibility],
         resolver: ParamsResolver,
-        session: SessionProtocol | None,
+        session: SessionView | None,
         *,
         focus: int | None = None,
     ) -> State:
@@ -173,7 +173,7 @@ class Engine:
         return True
 
     @staticmethod
-    def _enabled(node: Node, resolver: ParamsResolver, session: SessionProtocol | None) -> bool:
+    def _enabled(node: Node, resolver: ParamsResolver, session: SessionView | None) -> bool:
         predicate = node.enabled_predicate
         if predicate is None:
             return node.base_enabled
@@ -182,7 +182,7 @@ class Engine:
 
     @staticmethod
     def _visibility(
-        node: Node, resolver: ParamsResolver, session: SessionProtocol | None
+        node: Node, resolver: ParamsResolver, session: SessionView | None
     ) -> SectionVisibility:
         predicate = node.visibility_predicate
         if predicate is None:
@@ -246,7 +246,7 @@ class Engine:
         key: str,
         overrides: Overrides | None,
         resolver: ParamsResolver,
-        session: SessionProtocol | None,
+        session: SessionView | None,
     ) -> SectionRead | None:
         """Render one section at FULL for ``read_section``; None when it is unknown or disabled.
 
@@ -286,14 +286,14 @@ class Engine:
         plan = self._plans.get(key)
         return self._add_plan(key) if plan is None else plan
 
-    def readable_keys(self, resolver: ParamsResolver, session: SessionProtocol | None) -> list[str]:
+    def readable_keys(self, resolver: ParamsResolver, session: SessionView | None) -> list[str]:
         """Dotted keys a model may read: every section whose chain is enabled."""
         return [
             node.dotted for node in self.nodes if self._enabled_chain(node.index, resolver, session)
         ]
 
     def _enabled_chain(
-        self, index: int, resolver: ParamsResolver, session: SessionProtocol | None
+        self, index: int, resolver: ParamsResolver, session: SessionView | None
     ) -> bool:
         node = self.nodes[index]
         return all(

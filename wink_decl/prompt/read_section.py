@@ -5,15 +5,15 @@ from __future__ import annotations
 from dataclasses import dataclass, field, fields
 from typing import TYPE_CHECKING, Any, cast
 
-from wink_decl.runtime._params_resolver import ParamsResolver
-from wink_decl.runtime.tool import BuiltinToolHandler, Tool
-from wink_decl.runtime.tool_result import ToolResult
-from wink_decl.runtime.visibility import SectionPath
+from wink_decl.prompt._params_resolver import ParamsResolver
+from wink_decl.prompt.tool import BuiltinToolHandler, Tool
+from wink_decl.prompt.tool_result import ToolResult
+from wink_decl.prompt.visibility import SectionPath
 from wink_decl.suggestions import did_you_mean_sentence
 
 if TYPE_CHECKING:
-    from wink_decl.runtime._renderer import Engine
-    from wink_decl.runtime.tool_context import ToolContext
+    from wink_decl.prompt._renderer import Engine
+    from wink_decl.prompt.tool_context import ToolContext
 
 __all__ = ["ReadSectionParams", "ReadSectionResult", "make_read_section_tool"]
 

@@ -8,7 +8,7 @@ from functools import lru_cache
 from string import Template
 
 from wink_decl.errors import PromptValidationError
-from wink_decl.runtime.visibility import SectionPath
+from wink_decl.prompt.visibility import SectionPath
 
 __all__ = ["CompiledText", "Slot", "compile_text"]
 

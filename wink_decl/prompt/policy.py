@@ -6,9 +6,9 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 if TYPE_CHECKING:
-    from wink_decl.runtime.tool import Tool
-    from wink_decl.runtime.tool_context import ToolContext
-    from wink_decl.runtime.tool_result import ToolResult
+    from wink_decl.prompt.tool import Tool
+    from wink_decl.prompt.tool_context import ToolContext
+    from wink_decl.prompt.tool_result import ToolResult
 
 __all__ = ["PolicyDecision", "ToolPolicy"]
 

@@ -3,19 +3,22 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from wink_decl.runtime.filesystem import Filesystem
+from wink_decl.prompt.filesystem_protocol import Filesystem
 
 if TYPE_CHECKING:
     from collections.abc import Callable
 
-    from wink_decl.runtime.adapter import ProviderAdapter
-    from wink_decl.runtime.budget import BudgetTracker
-    from wink_decl.runtime.deadline import Deadline
-    from wink_decl.runtime.prompt import Prompt, RenderedPrompt
-    from wink_decl.runtime.resources import ResourceRegistry
-    from wink_decl.runtime.session import SessionProtocol
+    from wink_decl.prompt.context_protocols import (
+        AdapterView,
+        BudgetView,
+        DeadlineView,
+        PromptView,
+        RenderedPromptView,
+        SessionView,
+    )
+    from wink_decl.prompt.resources import ResourceRegistry
 
 __all__ = ["ToolContext"]
 
@@ -27,12 +30,12 @@ class ToolContext:
     Built fresh for every call and discarded after it.
     """
 
-    prompt: Prompt[Any]
-    rendered_prompt: RenderedPrompt | None
-    adapter: ProviderAdapter | None
-    session: SessionProtocol
-    deadline: Deadline | None = None
-    budget_tracker: BudgetTracker | None = None
+    prompt: PromptView
+    rendered_prompt: RenderedPromptView | None
+    adapter: AdapterView | None
+    session: SessionView
+    deadline: DeadlineView | None = None
+    budget_tracker: BudgetView | None = None
     heartbeat: Callable[[], None] | None = None
 
     @property

@@ -9,7 +9,7 @@ from types import FunctionType
 from typing import Any
 
 from wink_decl.errors import PromptValidationError
-from wink_decl.runtime.callables import builtin_name
+from wink_decl.prompt.callables import builtin_name
 
 __all__ = ["Predicate", "adapt_predicate"]
 

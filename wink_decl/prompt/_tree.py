@@ -6,11 +6,11 @@ from collections.abc import Sequence
 from typing import Any, NamedTuple
 
 from wink_decl.errors import PromptValidationError
-from wink_decl.runtime._predicates import Predicate
-from wink_decl.runtime.keys import dotted
-from wink_decl.runtime.section import Section
-from wink_decl.runtime.tool import RESERVED_TOOL_NAMES, Tool
-from wink_decl.runtime.visibility import SectionPath, SectionVisibility
+from wink_decl.prompt._predicates import Predicate
+from wink_decl.prompt.keys import dotted
+from wink_decl.prompt.section import Section
+from wink_decl.prompt.tool import RESERVED_TOOL_NAMES, Tool
+from wink_decl.prompt.visibility import SectionPath, SectionVisibility
 
 __all__ = ["Node", "flatten"]
 

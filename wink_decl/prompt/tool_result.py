@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Generic, Protocol, TypeVar, cast, runtime_checkable
 
-from wink_decl.runtime.serde import dumps
+from wink_decl.prompt.serde import dumps
 
 __all__ = ["ToolRenderableResult", "ToolResult"]
 

@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from typing import cast
 
 from wink_decl.errors import PromptRenderError
-from wink_decl.runtime._tree import Node
+from wink_decl.prompt._tree import Node
 
 __all__ = ["ParamsResolver"]
 

@@ -7,13 +7,13 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, Self, TypeVar
 
 from wink_decl.errors import PromptValidationError
-from wink_decl.runtime._generic import specialise
-from wink_decl.runtime._predicates import Predicate, adapt_predicate
-from wink_decl.runtime.keys import key_from_title, normalise_key
-from wink_decl.runtime.policy import ToolPolicy
-from wink_decl.runtime.text_template import CompiledText, compile_text
-from wink_decl.runtime.tool import Tool
-from wink_decl.runtime.visibility import SectionVisibility
+from wink_decl.prompt._generic import specialise
+from wink_decl.prompt._predicates import Predicate, adapt_predicate
+from wink_decl.prompt.keys import key_from_title, normalise_key
+from wink_decl.prompt.policy import ToolPolicy
+from wink_decl.prompt.text_template import CompiledText, compile_text
+from wink_decl.prompt.tool import Tool
+from wink_decl.prompt.visibility import SectionVisibility
 from wink_decl.suggestions import did_you_mean_sentence
 
 __all__ = ["EnabledSpec", "MarkdownSection", "Section", "VisibilitySpec"]

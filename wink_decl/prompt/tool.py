@@ -9,15 +9,15 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, Protocol, TypeVar, cast
 
 from wink_decl.errors import PromptValidationError
-from wink_decl.runtime._generic import specialise
-from wink_decl.runtime.callables import builtin_name
+from wink_decl.prompt._generic import specialise
+from wink_decl.prompt.callables import builtin_name
 from wink_decl.suggestions import did_you_mean_sentence
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
-    from wink_decl.runtime.tool_context import ToolContext
-    from wink_decl.runtime.tool_result import ToolResult
+    from wink_decl.prompt.tool_context import ToolContext
+    from wink_decl.prompt.tool_result import ToolResult
 
 __all__ = [
     "RESERVED_TOOL_NAMES",

@@ -13,7 +13,7 @@ from typing import Literal, TypeAlias, TypeVar, cast
 
 from wink_decl.errors import WinkDeclError
 from wink_decl.json_path import PathSegment, format_path
-from wink_decl.runtime._parse import build
+from wink_decl.prompt._parse import build
 
 __all__ = ["JSONValue", "dump", "dumps", "parse"]
 

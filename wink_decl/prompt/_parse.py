@@ -12,7 +12,7 @@ from typing import Literal, cast
 
 from wink_decl.errors import ToolValidationError, WinkDeclError
 from wink_decl.json_path import PathSegment, format_path
-from wink_decl.runtime._typeinfo import (
+from wink_decl.prompt._typeinfo import (
     Kind,
     TypeNode,
     choice_value,

@@ -8,17 +8,17 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
 from wink_decl.errors import PromptRenderError
-from wink_decl.runtime.text_template import Slot
-from wink_decl.runtime.tool_schema import field_descriptions
-from wink_decl.runtime.visibility import SectionPath, SectionVisibility
+from wink_decl.prompt.text_template import Slot
+from wink_decl.prompt.tool_schema import field_descriptions
+from wink_decl.prompt.visibility import SectionPath, SectionVisibility
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Mapping, Sequence
 
-    from wink_decl.runtime._params_resolver import ParamsResolver
-    from wink_decl.runtime._tree import Node
-    from wink_decl.runtime.text_template import Piece
-    from wink_decl.runtime.tool import Tool
+    from wink_decl.prompt._params_resolver import ParamsResolver
+    from wink_decl.prompt._tree import Node
+    from wink_decl.prompt.text_template import Piece
+    from wink_decl.prompt.tool import Tool
 
 __all__ = ["SUMMARY_RULE", "Plan", "PlanBuilder", "default_suffix"]
 

@@ -1,0 +1,153 @@
+"""``wink-decl preview``: its help, its arguments, the missing extra, and serving in-process."""
+
+from __future__ import annotations
+
+import io
+import json
+import subprocess
+import sys
+import threading
+import time
+import webbrowser
+from collections.abc import Callable
+from pathlib import Path
+
+import httpx
+import pytest
+import uvicorn
+
+from wink_decl.cli import _app
+from wink_decl.cli._command import Console
+
+Run = Callable[..., tuple[int, str, str]]
+
+HELP = """\
+usage: wink-decl preview [-h] [-v] [--root DIR] [--limit NAME=VALUE] [--port N] [--host H]
+                         [--open]
+                         [PATH]
+
+Serves a page, on this machine only unless --host says otherwise, for the prompt files under PATH:
+each file with its problems (validate's checks), and for the chosen one a form for its params, the
+rendered text with each section's visibility switchable and summarized sections readable as
+read_section reads them, the tools offered in the OpenAI or Anthropic format, and the size of each
+section. Saving a file updates the page. Like render, it imports the plugin code a render needs
+(every predicate the file names, and the handler of each tool that leaves its params or its result
+to the handler). The address is the first line on stdout. Needs the preview extra: pip install
+'wink-decl[preview]'. Stop it with Ctrl-C.
+
+positional arguments:
+  PATH                a folder searched for .wink.yaml, .wink.yml, .wink.toml files, or one prompt
+                      file (default: [tool.wink-decl] root in the nearest pyproject.toml, else the
+                      current folder)
+
+options:
+  -h, --help          show this help and exit
+  -v, --verbose       show the traceback when wink-decl fails unexpectedly
+  --root DIR          the prompt root: includes resolve against it and the default ns is the
+                      file's folder below it (default: [tool.wink-decl] root in the nearest
+                      pyproject.toml, else the file's folder)
+  --limit NAME=VALUE  change a bound on the work prompt files may cause, such as max_bytes=5000000
+                      (repeatable; docs/security.md lists every limit and its default)
+  --port N            the port to listen on; 0 picks a free one (default: 8000)
+  --host H            the address to listen on (default: 127.0.0.1, this machine only; any other
+                      address lets other machines read these prompts and have them rendered here)
+  --open              open the page in a web browser
+
+examples:
+  wink-decl preview prompts/
+  wink-decl preview prompts/ --port 0 --open
+"""
+
+
+def test_help(cli: Run) -> None:
+    status, out, err = cli("preview", "--help")
+    assert (status, err) == (0, "")
+    assert out == HELP
+
+
+def test_the_help_and_the_frame_load_no_web_server() -> None:
+    code = (
+        "import json, sys\nfrom wink_decl.cli import main\nmain(['preview', '--help'])\n"
+        "print(json.dumps(sorted(m for m in ('starlette', 'uvicorn', 'watchfiles', "
+        "'wink_decl.preview') if m in sys.modules)))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=60
+    )
+    assert json.loads(done.stdout.splitlines()[-1]) == []
+
+
+@pytest.mark.parametrize("missing", [["starlette"], ["uvicorn", "watchfiles"]], ids=["one", "two"])
+def test_without_the_extra_it_says_what_to_install(
+    cli: Run, project: Path, monkeypatch: pytest.MonkeyPatch, missing: list[str]
+) -> None:
+    for name in missing:
+        monkeypatch.setitem(sys.modules, name, None)  # find_spec: None, as when not installed
+    names = " and ".join(missing)
+    assert cli("preview") == (
+        2,
+        "",
+        f"wink-decl: error: preview needs {names}, not installed: install wink-decl[preview]\n",
+    )
+
+
+@pytest.mark.parametrize(
+    ("argv", "error"),
+    [
+        (
+            ["--port", "70000"],
+            "wink-decl: error: argument --port: expected a port from 0 to 65535, not '70000'\n"
+            "  run 'wink-decl preview --help' for its options\n",
+        ),
+        (
+            ["--port", "-1"],
+            "wink-decl: error: argument --port: expected a port from 0 to 65535, not '-1'\n"
+            "  run 'wink-decl preview --help' for its options\n",
+        ),
+        (
+            ["prompt"],
+            "wink-decl: error: no such file or folder: 'prompt'\n  hint: did you mean 'prompts'?\n",
+        ),
+    ],
+    ids=["port-too-high", "port-negative", "no-such-path"],
+)
+def test_wrong_arguments_are_usage_errors(
+    cli: Run, project: Path, argv: list[str], error: str
+) -> None:
+    assert cli("preview", *argv) == (2, "", error)
+
+
+@pytest.mark.parametrize("open_page", [True, False], ids=["open", "no-open"])
+def test_it_serves_the_default_root_until_stopped(
+    project: Path, monkeypatch: pytest.MonkeyPatch, open_page: bool
+) -> None:
+    servers: list[uvicorn.Server] = []
+    serve = uvicorn.Server.run
+
+    def recorded(server: uvicorn.Server, sockets: list[object] | None = None) -> None:
+        servers.append(server)
+        serve(server, sockets=sockets)  # pyright: ignore[reportArgumentType]
+
+    monkeypatch.setattr(uvicorn.Server, "run", recorded)
+    opened: list[str] = []
+    monkeypatch.setattr(webbrowser, "open", opened.append)
+    out, err = io.StringIO(), io.StringIO()
+    statuses: list[int] = []
+    argv = ["preview", "--port", "0", *(["--open"] if open_page else [])]
+    thread = threading.Thread(target=lambda: statuses.append(_app.run(argv, Console(out, err))))
+    thread.start()
+    try:
+        deadline = time.monotonic() + 20
+        while not (servers and servers[0].started) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        address = out.getvalue().splitlines()[0]
+        files = httpx.get(address + "api/files", timeout=10).json()["html"]
+    finally:
+        for server in servers:
+            server.should_exit = True
+        thread.join(20)
+    assert opened == ([address] if open_page else [])
+    assert address.startswith("http://127.0.0.1:")
+    assert files.count("<li>") == 4
+    assert 'data-file="research/assistant.wink.yaml"' in files
+    assert (statuses, out.getvalue(), err.getvalue()) == ([0], address + "\n", "")

@@ -1,0 +1,87 @@
+"""``wink-decl preview``: a local page showing prompt files as a model receives them."""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+from pathlib import Path
+
+from wink_decl.cli._command import Console
+from wink_decl.cli._commands import implemented
+from wink_decl.cli._inputs import params_from_texts
+from wink_decl.cli._paths import configured_root, existing_path, root_finder
+from wink_decl.cli._prompt import add_limit_option, add_root_option, limits_from
+from wink_decl.cli._usage import UsageError
+from wink_decl.compiler import PROMPT_SUFFIXES
+
+__all__ = ["COMMAND", "EXTRA"]
+
+EXTRA = ("starlette", "uvicorn", "watchfiles")
+"""What the ``[preview]`` extra installs; the command needs each of them."""
+
+_LOCAL = "127.0.0.1"
+_LAST_PORT = 65535
+
+
+def _configure(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "path",
+        nargs="?",
+        metavar="PATH",
+        help=f"a folder searched for {', '.join(PROMPT_SUFFIXES)} files, or one prompt file "
+        "(default: [tool.wink-decl] root in the nearest pyproject.toml, else the current folder)",
+    )
+    add_root_option(parser)
+    add_limit_option(parser)
+    parser.add_argument(
+        "--port",
+        type=_port,
+        default=8000,
+        metavar="N",
+        help="the port to listen on; 0 picks a free one (default: 8000)",
+    )
+    parser.add_argument(
+        "--host",
+        default=_LOCAL,
+        metavar="H",
+        help=f"the address to listen on (default: {_LOCAL}, this machine only; any other "
+        "address lets other machines read these prompts and have them rendered here)",
+    )
+    parser.add_argument("--open", action="store_true", help="open the page in a web browser")
+
+
+def _port(text: str) -> int:
+    value = int(text) if text.isdigit() else -1
+    if not 0 <= value <= _LAST_PORT:
+        raise argparse.ArgumentTypeError(f"expected a port from 0 to {_LAST_PORT}, not '{text}'")
+    return value
+
+
+def _run(args: argparse.Namespace, console: Console) -> int:
+    missing = [name for name in EXTRA if importlib.util.find_spec(name) is None]
+    if missing:
+        names = " and ".join(missing)
+        raise UsageError(f"preview needs {names}, not installed: install wink-decl[preview]")
+    target = existing_path(args.path) if args.path is not None else _default_path()
+    root = root_finder(args.root)(target)
+    # Imported only now: the rest of the command line never loads a web server.
+    from wink_decl.preview.files import PromptFolder  # noqa: PLC0415
+    from wink_decl.preview.server import serve  # noqa: PLC0415
+
+    folder = PromptFolder(target, root, limits_from(args))
+    serve(
+        folder,
+        args.host,
+        args.port,
+        console.out,
+        open_page=args.open,
+        read_params=params_from_texts,
+    )
+    return 0
+
+
+def _default_path() -> Path:
+    return configured_root(Path.cwd()) or Path()
+
+
+COMMAND = implemented("preview", configure=_configure, run=_run)
