@@ -32,7 +32,7 @@ commands:
   run        Run a prompt file against a model, executing the tools it calls, to an answer.
   tools      Print the tools a rendered prompt offers, as JSON Schema or provider JSON.
   preview    Serve a local page that shows prompt files as a model receives them, live.
-  compile    Compile a prompt file to its JSON artifact, importing and checking its handlers.
+  compile    Compile a prompt file to its JSON artifact, importing and checking its plugins.
   schema     Print the JSON Schema of prompt files, or write it to a file.
   plugins    PLUGINS
   new        NEW

@@ -234,6 +234,38 @@ def test_an_output_with_the_wrong_suffix_is_a_usage_error(here: Path) -> None:
     )
 
 
+@pytest.mark.parametrize(
+    ("to", "output", "suggested"),
+    [
+        ("toml", "out", "out.wink.toml"),
+        ("toml", "drafts/out.txt", "drafts/out.wink.toml"),
+        ("yaml", "out", "out.wink.yaml"),
+        ("yaml", "out.wink.toml", "out.wink.yaml"),
+    ],
+)
+def test_the_suggested_output_is_a_name_validate_finds(
+    here: Path, to: str, output: str, suggested: str
+) -> None:
+    source = "x.wink.yaml" if to == "toml" else "x.wink.toml"
+    other = "TOML" if to == "toml" else "YAML"
+    assert run(source, "--to", to, "--output", output) == (
+        2,
+        "",
+        f"wink-decl convert: error: --output '{output}' does not end in .{to}, so it "
+        f"would not be read as {other}; name it like {suggested}.\n",
+    )
+
+
+def test_the_suggested_output_name_is_accepted_and_found_as_a_prompt(here: Path) -> None:
+    (here / "x.wink.yaml").write_text(SMALL_YAML)
+    assert run("x.wink.yaml", "--to", "toml", "--output", "out.wink.toml") == (
+        0,
+        "Wrote out.wink.toml\n",
+        "note: comments are not carried over (2 comment lines in x.wink.yaml)\n",
+    )
+    assert find_prompt_files(here) == [here / "out.wink.toml", here / "x.wink.yaml"]
+
+
 def test_an_existing_output_is_left_alone(here: Path) -> None:
     (here / "g.wink.yaml").write_text("# c\nkey: g\n")
     (here / "g.wink.toml").write_text("mine\n")

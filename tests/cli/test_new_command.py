@@ -8,13 +8,14 @@ from __future__ import annotations
 import argparse
 import io
 import os
+from importlib import resources
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from wink_decl.cli._command import Console
-from wink_decl.cli._new import COMMAND, SCHEMA_URL, schema_ref_for, suggest_key
+from wink_decl.cli._new import COMMAND, schema_ref_for, suggest_key
 from wink_decl.compiler import compile_file, make_params
 from wink_decl.diagnostics import render_text
 
@@ -153,9 +154,84 @@ def test_a_schema_file_written_into_a_folder_is_found_first(workspace: Path) -> 
     assert schema_ref_for(workspace / "prompts" / "new-folder") == "../wink-decl.schema.json"
 
 
-def test_without_a_schema_copy_the_published_address_is_used(tmp_path: Path) -> None:
-    assert schema_ref_for(tmp_path) == SCHEMA_URL
-    assert SCHEMA_URL.startswith("https://")
+def test_the_search_stops_at_the_root_of_the_checkout(tmp_path: Path) -> None:
+    (tmp_path / "schema").mkdir()
+    (tmp_path / "schema" / "wink-decl.schema.json").write_text("{}\n")
+    checkout = tmp_path / "checkout"
+    (checkout / ".git").mkdir(parents=True)
+    assert schema_ref_for(checkout / "prompts") is None
+    assert schema_ref_for(tmp_path / "elsewhere") == "../schema/wink-decl.schema.json"
+
+
+def test_the_search_is_bounded_in_depth(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    (tmp_path / "wink-decl.schema.json").write_text("{}\n")
+    monkeypatch.setattr("wink_decl.cli._new._MOST_LEVELS", 2)
+    assert schema_ref_for(tmp_path / "one") == "../wink-decl.schema.json"
+    assert schema_ref_for(tmp_path / "one" / "two") is None
+
+
+def test_without_a_schema_copy_one_is_written_beside_the_prompt(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / ".git").mkdir()  # the search ends here, whatever the folders above hold
+    monkeypatch.chdir(tmp_path)
+    assert run("tea", "--output", "prompts") == (
+        0,
+        "Created prompts/wink-decl.schema.json (the schema the first line points at)\n"
+        "Created prompts/tea.wink.yaml\n"
+        "Next: edit it, then check it with: wink-decl validate prompts/tea.wink.yaml\n",
+        "",
+    )
+    packaged = resources.files("wink_decl.schema").joinpath("wink-decl.schema.json")
+    assert (tmp_path / "prompts" / "wink-decl.schema.json").read_bytes() == (packaged.read_bytes())
+    first = (tmp_path / "prompts" / "tea.wink.yaml").read_text().splitlines()[0]
+    assert first == "# yaml-language-server: $schema=wink-decl.schema.json"
+    # The next prompt in that folder finds the copy and leaves it as it is.
+    assert run("coffee", "--output", "prompts", "--format", "toml")[1] == (
+        "Created prompts/coffee.wink.toml\n"
+        "Next: edit it, then check it with: wink-decl validate prompts/coffee.wink.toml\n"
+    )
+    first = (tmp_path / "prompts" / "coffee.wink.toml").read_text().splitlines()[0]
+    assert first == "#:schema wink-decl.schema.json"
+
+
+def test_a_schema_file_made_meanwhile_is_used_not_replaced(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / ".git").mkdir()
+    monkeypatch.chdir(tmp_path)
+
+    def nothing_found(folder: Path) -> None:
+        del folder  # as if the search ran before the other writer made the file
+
+    monkeypatch.setattr("wink_decl.cli._new.schema_ref_for", nothing_found)
+    (tmp_path / "wink-decl.schema.json").write_text("{}\n")  # another writer's, made meanwhile
+    assert run("tea") == (
+        0,
+        "Created tea.wink.yaml\nNext: edit it, then check it with: wink-decl validate "
+        "tea.wink.yaml\n",
+        "",
+    )
+    assert (tmp_path / "wink-decl.schema.json").read_text() == "{}\n"
+
+
+def test_a_schema_copy_that_cannot_be_written_is_reported(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / ".git").mkdir()
+    monkeypatch.chdir(tmp_path)
+
+    def refuse(path: Path, data: bytes, *, mode: int) -> bool:
+        raise PermissionError(13, "Permission denied")
+
+    monkeypatch.setattr("wink_decl.cli._new.write_once", refuse)
+    assert run("tea") == (
+        1,
+        "",
+        "wink-decl.schema.json: error: This file cannot be written: permission denied.\n"
+        "  hint: check that you may write to the folder, and that it is a folder\n",
+    )
+    assert sorted(p.name for p in tmp_path.iterdir()) == [".git"]
 
 
 def test_schema_option_overrides_the_search(workspace: Path) -> None:

@@ -11,7 +11,13 @@ import pytest
 from plugin_support import MemoryDistribution
 
 from wink_decl.cli._command import Console
-from wink_decl.cli._plugins import COMMAND, ReportFormat, plugin_report, plugin_warnings
+from wink_decl.cli._plugins import (
+    BUILT_IN,
+    COMMAND,
+    ReportFormat,
+    plugin_report,
+    plugin_warnings,
+)
 from wink_decl.plugins import HANDLERS, POLICIES, PREDICATES, PluginCatalog, PluginProblem
 
 FILES = MemoryDistribution(
@@ -41,6 +47,27 @@ BROKEN = MemoryDistribution(
 )
 
 
+HANDLERS_HEAD = "handlers: handler(params, *, context) -> ToolResult, a def function (not async)\n"
+POLICIES_HEAD = (
+    "policies: factory(**config) -> an object with check(tool, params, *, context) -> "
+    "PolicyDecision and on_result(tool, params, result, *, context) -> None\n"
+)
+PREDICATES_HEAD = "predicates: predicate(params, *, session) -> bool\n"
+BUILT_IN_TEXT = (
+    "\n"
+    "built in: part of wink-decl, written in prompt files by name\n"
+    "  read_section       tool       read_section(section_key: str): offered while a section "
+    "is summarized\n"
+    "  sequential         policy     {sequential: {TOOL: [TOOL, ...]}}: a tool runs after the "
+    "listed ones\n"
+    "  read_before_write  policy     {read_before_write: {read_tools, write_tools, "
+    "path_field}}: change a file only after reading it\n"
+    "  param              condition  {param: NAME}: true when the param is truthy\n"
+    "  equals             condition  {equals: {param: NAME, value: VALUE}}\n"
+    "  not / all / any    condition  {not: C}, {all: [C, ...]}, {any: [C, ...]}\n"
+)
+
+
 def catalog(*distributions: MemoryDistribution) -> PluginCatalog:
     return PluginCatalog(distributions=distributions)
 
@@ -55,33 +82,29 @@ def run(*argv: str) -> tuple[int, str, str]:
 
 def test_text_lists_every_kind_sorted_with_distribution_and_target() -> None:
     assert plugin_report(catalog(FILES, GUARDS), "text") == (
-        "handlers\n"
-        "  files.list_dir     wink-decl-files 1.0     wink_decl_files.handlers:list_dir\n"
+        HANDLERS_HEAD
+        + "  files.list_dir     wink-decl-files 1.0     wink_decl_files.handlers:list_dir\n"
         "  files.read_file    wink-decl-files 1.0     wink_decl_files.handlers:read_file\n"
         "\n"
-        "policies\n"
-        "  guards.call_limit  wink-decl-guards 0.3.1  wink_decl_guards.policies:CallLimit\n"
+        + POLICIES_HEAD
+        + "  guards.call_limit  wink-decl-guards 0.3.1  wink_decl_guards.policies:CallLimit\n"
         "\n"
-        "predicates\n"
-        "  guards.has_budget  wink-decl-guards 0.3.1  wink_decl_guards.when:has_budget\n"
+        + PREDICATES_HEAD
+        + "  guards.has_budget  wink-decl-guards 0.3.1  wink_decl_guards.when:has_budget\n"
         "  guards.is_weekday  wink-decl-guards 0.3.1  wink_decl_guards.when:is_weekday\n"
+        + BUILT_IN_TEXT
     )
 
 
 def test_a_conflict_lists_each_entry_by_the_reference_that_picks_it() -> None:
     assert plugin_report(catalog(FILES, FORK), "text") == (
-        "handlers\n"
-        "  files.list_dir                   wink-decl-files 1.0  "
+        HANDLERS_HEAD + "  files.list_dir                   wink-decl-files 1.0  "
         "wink_decl_files.handlers:list_dir\n"
         "  files.read_file@files-fork       files-fork 2.1       files_fork:read\n"
         "  files.read_file@wink-decl-files  wink-decl-files 1.0  "
         "wink_decl_files.handlers:read_file\n"
-        "\n"
-        "policies\n"
-        "  (none installed)\n"
-        "\n"
-        "predicates\n"
-        "  (none installed)\n"
+        "\n" + POLICIES_HEAD + "  (none installed)\n"
+        "\n" + PREDICATES_HEAD + "  (none installed)\n" + BUILT_IN_TEXT
     )
 
 
@@ -103,9 +126,13 @@ def test_no_conflict_no_warning() -> None:
 
 def test_an_empty_catalog_says_none_installed_for_each_kind() -> None:
     assert plugin_report(catalog(), "text") == (
-        "handlers\n  (none installed)\n\n"
-        "policies\n  (none installed)\n\n"
-        "predicates\n  (none installed)\n"
+        HANDLERS_HEAD
+        + "  (none installed)\n\n"
+        + POLICIES_HEAD
+        + "  (none installed)\n\n"
+        + PREDICATES_HEAD
+        + "  (none installed)\n"
+        + BUILT_IN_TEXT
     )
 
 
@@ -182,6 +209,15 @@ def test_json_is_one_object_with_every_kind_and_the_conflicts() -> None:
                         "version": "0.3.1",
                         "target": "wink_decl_guards.when:is_weekday",
                     },
+                ],
+                "signatures": {
+                    "handlers": HANDLERS_HEAD.removeprefix("handlers: ").rstrip(),
+                    "policies": POLICIES_HEAD.removeprefix("policies: ").rstrip(),
+                    "predicates": PREDICATES_HEAD.removeprefix("predicates: ").rstrip(),
+                },
+                "built_in": [
+                    {"name": name, "kind": kind, "written": written, "distribution": "built in"}
+                    for name, kind, written in BUILT_IN
                 ],
                 "conflicts": [
                     {

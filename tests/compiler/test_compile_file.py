@@ -250,6 +250,8 @@ def test_the_runtime_does_not_repeat_what_the_schema_said(
             "found a mapping with key 'x'\n"
             "   4 | policies: {x: 1}\n"
             "     |           ^^^^^^\n"
+            "  hint: write policies: as a list: each item on its own line after '- ', or "
+            "[item, ...]\n"
             "prompt.wink.yaml:5:9: error: 'params' must be a mapping (key: value pairs); "
             "found a list\n"
             "   5 | params: []\n"

@@ -16,9 +16,12 @@ from editor_support import (
     SCHEMA,
     TIMEOUT,
     YAML_MISTAKES,
+    replace_once,
     without_schema_line,
 )
 from lsp_client import LspClient
+
+from wink_decl.cli import main
 
 SERVER = REPO / "tests" / "editors" / "node_modules" / ".bin" / "yaml-language-server"
 SCHEMA_JSON: dict[str, Any] = json.loads(SCHEMA.read_text(encoding="utf-8"))
@@ -360,3 +363,22 @@ def test_hover_on_a_key_shows_its_markdown_description(server: LspClient) -> Non
         "start": {"line": 22, "character": 4},
         "end": {"line": 22, "character": 12},
     }
+
+
+def test_the_schema_line_of_a_new_file_outside_the_repository_is_followed(
+    server: LspClient, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # tmp_path is outside this repository: no schema copy above it, so `new` writes one.
+    (tmp_path / ".git").mkdir()
+    monkeypatch.chdir(tmp_path)
+    assert main(["new", "tea", "--output", "prompts"]) == 0
+    path = tmp_path / "prompts" / "tea.wink.yaml"
+    text = path.read_text(encoding="utf-8")
+    assert text.splitlines()[0] == "# yaml-language-server: $schema=wink-decl.schema.json"
+    assert server.diagnostics(server.open_document(path, "yaml")) == []
+    broken = tmp_path / "prompts" / "broken.wink.yaml"
+    broken.write_text(replace_once(text, "    title: Task\n", "    tittle: Task\n"))
+    assert found(server.diagnostics(server.open_document(broken, "yaml"))) == [
+        ((23, 4, 23, 5), 'Missing property "title".', "yaml-schema: Section"),
+        ((24, 4, 24, 10), "Property tittle is not allowed.", "yaml-schema: Section"),
+    ]

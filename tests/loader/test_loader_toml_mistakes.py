@@ -106,9 +106,38 @@ TOML_MISTAKES = [
             "  expected: each key and each table once",
             '   3 | key = "notes"',
             "     | ^^^",
-            "  hint: remove one of the two, or merge them into the first",
+            "  hint: every key after a header belongs to that table, here [sections]: if it "
+            "starts a new item, write [[sections]] on the line above it; if it belongs to the "
+            "file itself, move it above the first header; otherwise remove one of the two",
         ),
         id="duplicate-key-in-array-of-tables",
+    ),
+    pytest.param(
+        '[tools.lookup]\ndescription = "Look up."\ndescription = "Find."\n',
+        Limits(),
+        lines(
+            "review.wink.toml:3:1: error: Key 'description' appears twice in this table "
+            "(first on line 2).",
+            "  expected: each key and each table once",
+            '   3 | description = "Find."',
+            "     | ^^^^^^^^^^^",
+            "  hint: every key after a header belongs to that table, here [tools.lookup]: if it "
+            "belongs to the file itself, move it above the first header; otherwise remove one "
+            "of the two",
+        ),
+        id="duplicate-key-under-a-header",
+    ),
+    pytest.param(
+        'key = "review"\n\n[[sections]]\nkey = "task"\ntitle = \'Task\ntemplate = "Do it."\n',
+        Limits(),
+        lines(
+            "review.wink.toml:5:9: error: This text is missing its closing quote.",
+            "  expected: a closing ' at the end of the text",
+            "   5 | title = 'Task",
+            "     |         ^",
+            '  hint: close the text with \' on the same line; for text over several lines use """',
+        ),
+        id="single-quote-left-open-before-closed-text",
     ),
     pytest.param(
         '[tools.read_file]\nhandler = "files.read"\n\n[tools.read_file]\nhandler = "files.read2"\n',

@@ -117,7 +117,8 @@ YAML_MISTAKES = [
             "  expected: a list item ('- ') lined up with the items above it",
             "   3 |   title: Task",
             "     |   ^",
-            "  hint: start every item of one list with '- ' at the same column",
+            "  hint: if this line belongs to the item above, indent it like that item's keys; "
+            "if it starts a new item, begin it with '- ' at the column of the '- ' above",
         ),
         id="list-item-not-lined-up",
     ),
@@ -321,23 +322,97 @@ YAML_MISTAKES = [
         id="duplicate-key",
     ),
     pytest.param(
-        "sections:\n  - key: task\n    key: task2\n    title: A\n    title: B\n",
+        "sections:\n  - key: task\n    title: A\n    title: B\n    key: task2\n",
         Limits(),
         lines(
-            "review.wink.yaml:3:5: error: Key 'key' appears twice in this mapping "
-            "(first on line 2).",
+            "review.wink.yaml:4:5: error: Key 'title' appears twice in this "
+            "mapping (first on line 3).",
             "  expected: each key once in a mapping",
-            "   3 |     key: task2",
-            "     |     ^^^",
-            "  hint: remove one of the two, or merge their values under the first",
-            "review.wink.yaml:5:5: error: Key 'title' appears twice in this "
-            "mapping (first on line 4).",
-            "  expected: each key once in a mapping",
-            "   5 |     title: B",
+            "   4 |     title: B",
             "     |     ^^^^^",
             "  hint: remove one of the two, or merge their values under the first",
+            "review.wink.yaml:5:5: error: Key 'key' appears twice in this list item (first on "
+            "line 2): the item that starts here has no '- ', so its keys run on into the item "
+            "above.",
+            "  expected: '- key:' to start a new item",
+            "   5 |     key: task2",
+            "     |     ^^^",
+            "  hint: write '- ' before 'key', at the column of the '- ' on line 2",
         ),
         id="duplicate-keys-nested",
+    ),
+    pytest.param(
+        "sections:\n  - key: task\n    title: A\n    key: notes\n    title: B\n",
+        Limits(),
+        lines(
+            "review.wink.yaml:4:5: error: Key 'key' appears twice in this list item (first on "
+            "line 2): the item that starts here has no '- ', so its keys run on into the item "
+            "above.",
+            "  expected: '- key:' to start a new item",
+            "   4 |     key: notes",
+            "     |     ^^^",
+            "  hint: write '- ' before 'key', at the column of the '- ' on line 2",
+        ),
+        id="list-item-without-its-dash",
+    ),
+    pytest.param(
+        "key: review\nsections:\n  - title: Task\n    template: Do it.\nkey: task\n",
+        Limits(),
+        lines(
+            "review.wink.yaml:5:1: error: Key 'key' appears twice at the top level of the file "
+            "(first on line 1): a 'key' of a section or tool written without its indentation "
+            "lands here.",
+            "  expected: 'key' once at the top level, and each item's 'key' indented under it",
+            "   5 | key: task",
+            "     | ^^^",
+            "  hint: if this 'key' belongs to a section or tool above, indent it like that "
+            "item's other keys; otherwise remove one of the two",
+        ),
+        id="header-at-the-top-level",
+    ),
+    pytest.param(
+        'key: review\nsections:\n  - key: task\n    title: "Task\n    template: Do it.\n'
+        '  - key: more\n    title: "More"\n',
+        Limits(),
+        lines(
+            "review.wink.yaml:4:12: error: The quote opened on line 4 is not closed on that "
+            'line, so the text runs on to the next " on line 7 and takes in the lines between.',
+            '  expected: a closing " on line 4',
+            '   4 |     title: "Task',
+            "     |            ^",
+            "  hint: close the text on line 4 with \"; inside '...' write a quote as '', inside "
+            '"..." as \\"',
+        ),
+        id="double-quote-swallows-lines",
+    ),
+    pytest.param(
+        "key: review\nsections:\n  - key: task\n    title: 'Task\n    template: Do it.\n"
+        "  - key: more\n    template: It's more.\n",
+        Limits(),
+        lines(
+            "review.wink.yaml:4:12: error: The quote opened on line 4 is not closed on that "
+            "line, so the text runs on to the next ' on line 7 and takes in the lines between.",
+            "  expected: a closing ' on line 4",
+            "   4 |     title: 'Task",
+            "     |            ^",
+            "  hint: close the text on line 4 with '; inside '...' write a quote as '', inside "
+            '"..." as \\"',
+        ),
+        id="single-quote-swallows-lines",
+    ),
+    pytest.param(
+        'key: review\ntitle: "A long\n  title" more\n',
+        Limits(),
+        lines(
+            "review.wink.yaml:3:10: error: This line is indented differently from the lines "
+            "around it.",
+            "  expected: a key lined up with the keys above it",
+            '   3 |   title" more',
+            "     |          ^",
+            "  hint: indent the keys of one mapping by the same number of spaces, and a nested "
+            "value further than its key",
+        ),
+        id="a-quote-over-two-lines-that-swallows-no-key",
     ),
     pytest.param(
         "key: !!python/object:os.system rm\n",

@@ -143,3 +143,12 @@ UNREADABLE = Unreadable()
 def no_methods(**config: object) -> object:
     """A policy factory that builds something with neither check() nor on_result()."""
     return dict(config)
+
+
+failures: list[Exception] = []
+"""What ``raising`` raises next (the first one is taken); tests fill it."""
+
+
+def raising(params: object, *, session: object) -> bool:
+    """A predicate that raises whatever the test put in ``failures``."""
+    raise failures.pop(0)

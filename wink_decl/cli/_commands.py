@@ -113,6 +113,8 @@ COMMANDS: tuple[Command, ...] = (
             "Compile and render one prompt file like 'wink-decl render' and print only its tools, "
             "in the order the model receives them. Tools depend on what is shown: a summarized "
             "section adds read_section, and --open reveals the tools of the sections it opens. "
+            "Only the params that decide which tools appear must be given (those read by the "
+            "enabled: or summary_when: of a section with tools); the others may be left out. "
             "Imports the plugin code render imports: every predicate the file names, and the "
             "handler of each tool that leaves its params (or its result) to the handler. Exit "
             "status: 0 printed, 1 the file, a plugin or the params have errors, 2 usage error."
@@ -146,7 +148,7 @@ COMMANDS: tuple[Command, ...] = (
     ),
     _deferred(
         name="compile",
-        summary="Compile a prompt file to its JSON artifact, importing and checking its handlers.",
+        summary="Compile a prompt file to its JSON artifact, importing and checking its plugins.",
         description=(
             "Compile one prompt file and print its artifact: the resolved section tree, each "
             "tool's parameter and result schemas, handler and policies, as canonical JSON (sorted "
@@ -176,10 +178,13 @@ COMMANDS: tuple[Command, ...] = (
     ),
     _deferred(
         name="plugins",
-        summary="List the installed handlers, policies and predicates.",
+        summary="List the handlers, policies and predicates: installed and built in.",
         description=(
             "Lists every handler, policy and predicate that installed packages register, with "
-            "the package (distribution) and version providing it and the code it points at. "
+            "the package (distribution) and version providing it and the code it points at, "
+            "under the signature each kind must have; then the tool, policies and conditions "
+            "built into wink-decl, marked built in (docs/plugins.md shows how to write each "
+            "kind). "
             "Only package metadata is read: no plugin code is imported. When two packages "
             "register the same name, both are listed as name@package, the form a prompt file "
             "uses to choose one, and a warning says so; the exit status is still 0."
@@ -193,8 +198,10 @@ COMMANDS: tuple[Command, ...] = (
             "Writes NAME.wink.yaml (or NAME.wink.toml with --format toml): a small prompt with "
             "params, sections, a summarized section with a child, planning tools and a "
             "commented-out policy, each part explained by a comment. It compiles as it is. Its "
-            "first line points editors at the JSON Schema, for completion and checks as you type. "
-            "An existing file is left alone unless --force is given."
+            "first line points editors at the JSON Schema, for completion and checks as you type, "
+            "by a relative path that works offline: to the nearest copy in the folder or above "
+            "it, else to a copy written beside the file (wink-decl.schema.json). An existing "
+            "file is left alone unless --force is given."
         ),
         examples=(
             "wink-decl new code-review",

@@ -59,8 +59,10 @@ def _configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--output",
         metavar="FILE",
-        help="where to write, or '-' for standard output (default: beside FILE, with the "
-        "other format's extension, such as review.wink.toml for review.wink.yaml)",
+        help="where to write, or '-' for standard output; name it NAME.wink.toml or "
+        "NAME.wink.yaml, as validate finds prompt files by those endings (default: beside "
+        "FILE, with the other format's extension, such as review.wink.toml for "
+        "review.wink.yaml)",
     )
     parser.add_argument("--force", action="store_true", help="overwrite an existing file")
 
@@ -124,9 +126,19 @@ def _usage_problem(shown: str, to: Format, output: str | None) -> str | None:
     if output not in (None, "-") and detect_format(output) != to:
         return (
             f"--output '{output}' does not end in .{to}, so it would not be read as "
-            f"{_NAMES[to]}; name it like {Path(output).stem}.{to}."
+            f"{_NAMES[to]}; name it like {_prompt_name(output, to)}."
         )
     return None
+
+
+def _prompt_name(output: str, to: Format) -> str:
+    """``output`` named as a prompt file of format ``to``: ``out`` -> ``out.wink.toml``.
+
+    Validating a folder finds only ``*.wink.yaml`` and ``*.wink.toml``, so the suggestion
+    keeps (or adds) the ``.wink`` part that a bare ``out.toml`` would lack.
+    """
+    stem = Path(output).stem.removesuffix(".wink")
+    return str(Path(output).with_name(f"{stem}.wink.{to}"))
 
 
 def _readable(shown: str) -> dict[str, str]:

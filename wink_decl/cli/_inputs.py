@@ -12,6 +12,7 @@ from typing import Any, cast
 from wink_decl.cli._command import Console
 from wink_decl.cli._params_file import ParamsFile, load_params_file
 from wink_decl.cli._prompt import add_file_options, compile_prompt, limits_from, report
+from wink_decl.cli._tool_params import deciding_params, stand_in
 from wink_decl.cli._usage import UsageError
 from wink_decl.compiler import (
     CompiledPrompt,
@@ -22,6 +23,7 @@ from wink_decl.compiler import (
 )
 from wink_decl.diagnostic_codes import DiagnosticCode
 from wink_decl.diagnostics import Diagnostic, DiagnosticError
+from wink_decl.plugins import PluginCallError
 from wink_decl.prompt.template import RenderedPrompt
 from wink_decl.prompt.visibility import SectionPath, SectionVisibility
 from wink_decl.schema import fits_type, type_words
@@ -43,6 +45,10 @@ _ITEMS = {
 }
 Spec = Mapping[str, Any]
 _MISSING_HINT = "pass --param {name}=VALUE or put it in --params-file, or give it a default"
+_DECIDING_HINT = (
+    "it decides which tools are offered (a section with tools is shown or summarized by it): "
+    + _MISSING_HINT
+)
 
 
 def add_render_options(parser: argparse.ArgumentParser) -> None:
@@ -81,23 +87,32 @@ class BoundPrompt:
     overrides: dict[SectionPath, SectionVisibility]
 
 
-def render_from_args(args: argparse.Namespace, console: Console) -> RenderedPrompt | None:
+def render_from_args(
+    args: argparse.Namespace, console: Console, *, tools_only: bool = False
+) -> RenderedPrompt | None:
     """Compile and render ``args.file``; None (diagnostics written) when anything is wrong.
 
     Only the plugin code the render needs is imported: predicates, and the handlers that
-    give their tools' schemas.
+    give their tools' schemas. ``tools_only``: only the tools will be used, so a required
+    param that cannot change them stands in with a value of its type (``_tool_params``).
     """
-    bound = bind_from_args(args, console)
+    bound = bind_from_args(args, console, tools_only=tools_only)
     if bound is None:
         return None
     problems = bind_plugins(bound.prompt, rendering_only=True)
     if problems:
         report(console, problems, bound.result.sources)
         return None
-    return bound.prompt.template.render(*bound.params, visibility_overrides=bound.overrides)
+    try:
+        return bound.prompt.template.render(*bound.params, visibility_overrides=bound.overrides)
+    except PluginCallError as error:  # a predicate raised: the plugin is at fault, not the file
+        report(console, [error.to_diagnostic(path=bound.prompt.source)], bound.result.sources)
+        return None
 
 
-def bind_from_args(args: argparse.Namespace, console: Console) -> BoundPrompt | None:
+def bind_from_args(
+    args: argparse.Namespace, console: Console, *, tools_only: bool = False
+) -> BoundPrompt | None:
     """Compile ``args.file`` and check its params and ``--open``; None when anything is wrong."""
     pairs = [_split(text) for text in cast("list[str]", args.param)]
     params_file = (
@@ -107,7 +122,7 @@ def bind_from_args(args: argparse.Namespace, console: Console) -> BoundPrompt | 
     prompt = result.prompt
     if prompt is None:
         return None
-    inputs = _Inputs(prompt)
+    inputs = _Inputs(prompt, tools_only=tools_only)
     if params_file is not None:
         inputs.add_file(params_file)
     for name, text in dict(pairs).items():  # the last --param of a name wins
@@ -148,8 +163,9 @@ def _split(text: str) -> tuple[str, str]:
 class _Inputs:
     """Param values gathered from a file and the command line, and the problems found."""
 
-    def __init__(self, prompt: CompiledPrompt) -> None:
+    def __init__(self, prompt: CompiledPrompt, *, tools_only: bool = False) -> None:
         self.prompt = prompt
+        self.tools_only = tools_only
         self.declared = cast("Mapping[str, Spec]", prompt.document.get("params", {}))
         self.values: dict[str, object] = {}
         self.failed: dict[str, Diagnostic] = {}
@@ -206,13 +222,26 @@ class _Inputs:
             return ()
         # Names whose value failed still count as given: they are wrong, not missing.
         given = {**dict.fromkeys(self.failed), **self.values}
+        hint = missing_hint
+        deciding = deciding_params(self.prompt.document) if self.tools_only else None
+        if deciding is not None:
+            given = {**self._stand_ins(deciding), **given}
+            hint = _DECIDING_HINT
         try:
-            return make_params(self.prompt, given, missing_hint=missing_hint)
+            return make_params(self.prompt, given, missing_hint=hint)
         except DiagnosticError as error:
             self.problems.extend(
                 d for d in error.diagnostics if not (self.failed and d.code == DiagnosticCode.PARAM)
             )
             return ()
+
+    def _stand_ins(self, deciding: frozenset[str]) -> dict[str, object]:
+        """A value for each required param that cannot change the tools offered."""
+        return {
+            name: stand_in(spec)
+            for name, spec in self.declared.items()
+            if "default" not in spec and name not in deciding
+        }
 
 
 def _convert(spec: Spec, text: str) -> tuple[object, str | None]:

@@ -5,39 +5,48 @@ from __future__ import annotations
 import argparse
 import os
 import re
+from importlib import resources
 from pathlib import Path
 
-from wink_decl._atomic import write_atomically
+from wink_decl._atomic import write_atomically, write_once
 from wink_decl.cli._command import Console
 from wink_decl.cli._commands import implemented
 from wink_decl.cli._starter import starter_text
 from wink_decl.cli._writers._write_problems import already_exists, not_written
 from wink_decl.diagnostics import render_text
+from wink_decl.errors import WinkDeclError
 from wink_decl.loader.api import Format
 from wink_decl.prompt.keys import KEY_PATTERN
-from wink_decl.schema import SCHEMA_FILE_NAME, SCHEMA_URL
+from wink_decl.schema import SCHEMA_FILE_NAME
 
 __all__ = ["COMMAND", "schema_ref_for"]
 
 
 _KEY_RULE = "use 1-64 lowercase letters, digits, '_' or '-', starting with a letter or digit"
 _NOT_KEY = re.compile(r"[^a-z0-9_-]+")
+_CHECKOUT_MARKERS = (".git", ".hg", ".svn", ".jj", ".bzr")
+"""Folders (or files) that mark the root of a version control checkout."""
+_MOST_LEVELS = 64
+"""How many folders up the search for a schema copy goes, at most."""
 _PROMPT_SUFFIX = re.compile(r"(\.wink)?\.(ya?ml|toml)\Z", re.IGNORECASE)
 
 
-def schema_ref_for(folder: Path) -> str:
+def schema_ref_for(folder: Path) -> str | None:
     """How a file in ``folder`` points at the schema: a relative path to the nearest copy.
 
-    Each folder from ``folder`` up is searched for ``wink-decl.schema.json`` (as written by
-    ``wink-decl schema --output``) and then ``schema/wink-decl.schema.json`` (this
-    repository's layout). Without either, the published ``SCHEMA_URL``.
+    Each folder from ``folder`` up is searched for ``wink-decl.schema.json`` (as ``new`` and
+    ``wink-decl schema --output`` write it) and then ``schema/wink-decl.schema.json`` (this
+    repository's layout), up to the root of the version control checkout holding ``folder``
+    (or the file system's root, at most ``_MOST_LEVELS`` folders). None when no copy is found.
     """
     start = folder.resolve()
-    for directory in (start, *start.parents):
+    for directory in (start, *start.parents)[:_MOST_LEVELS]:
         for candidate in (directory / SCHEMA_FILE_NAME, directory / "schema" / SCHEMA_FILE_NAME):
             if candidate.is_file():
                 return Path(os.path.relpath(candidate, start)).as_posix()
-    return SCHEMA_URL
+        if any((directory / marker).exists() for marker in _CHECKOUT_MARKERS):
+            return None  # a copy above the checkout is not the project's, nor shipped with it
+    return None
 
 
 def suggest_key(name: str) -> str | None:
@@ -65,7 +74,9 @@ def _configure(parser: argparse.ArgumentParser) -> None:
         "--schema",
         metavar="REF",
         help="what the first line points editors at (default: the relative path to the "
-        "nearest schema/wink-decl.schema.json, else the published schema's address)",
+        "nearest wink-decl.schema.json or schema/wink-decl.schema.json in this folder or one "
+        "above it, up to the checkout's root; without one, a copy of the schema is written "
+        "beside the file as wink-decl.schema.json)",
     )
     parser.add_argument("--force", action="store_true", help="overwrite an existing file")
 
@@ -85,17 +96,48 @@ def _run(args: argparse.Namespace, console: Console) -> int:
     if target.exists() and not args.force:
         console.err.write(render_text([already_exists(shown)]) + "\n")
         return 1
-    schema_ref: str = args.schema or schema_ref_for(folder)
+    schema_ref: str | None = args.schema or schema_ref_for(folder)
     try:
+        if schema_ref is None:
+            schema_ref = _write_schema(folder, console)
         write_atomically(
             target, starter_text(name, file_format, schema_ref, target.name), make_folder=True
         )
+    except _NotWritten as failure:
+        console.err.write(render_text([not_written(failure.shown, failure.error)]) + "\n")
+        return 1
     except OSError as error:
         console.err.write(render_text([not_written(shown, error)]) + "\n")
         return 1
     console.out.write(f"Created {shown}\n")
     console.out.write(f"Next: edit it, then check it with: wink-decl validate {shown}\n")
     return 0
+
+
+class _NotWritten(WinkDeclError):  # noqa: N818  # carries an OSError and the file it was about
+    """The schema copy could not be written."""
+
+    def __init__(self, shown: str, error: OSError) -> None:
+        super().__init__(shown)
+        self.shown = shown
+        self.error = error
+
+
+def _write_schema(folder: Path, console: Console) -> str:
+    """Write the packaged schema beside the prompt; the schema line's relative path to it.
+
+    Editors then follow the line offline, wherever the file is. The copy is made whole or
+    not at all, and never over a file of that name: one made meanwhile is used as it is.
+    """
+    path = folder / SCHEMA_FILE_NAME
+    packaged = resources.files("wink_decl.schema").joinpath(SCHEMA_FILE_NAME).read_bytes()
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        if write_once(path, packaged, mode=0o666):  # the umask decides, as for any new file
+            console.out.write(f"Created {path} (the schema the first line points at)\n")
+    except OSError as error:
+        raise _NotWritten(str(path), error) from error
+    return SCHEMA_FILE_NAME
 
 
 def _bad_name(name: str) -> str:

@@ -1,10 +1,12 @@
-"""``wink-decl plugins``: every installed handler, policy and predicate, and who provides it.
+"""``wink-decl plugins``: every handler, policy and predicate, and who provides it.
 
-Only entry-point metadata is read; no plugin code is imported, so a broken plugin is still
-listed. A name two distributions register is listed once per distribution, as the
-``name@distribution`` reference that picks it, and a warning on stderr says how to choose.
-Conflicts do not change the exit status: listing succeeded, and only a prompt that uses the
-bare name fails (``wink-decl validate`` reports that, with exit status 1).
+The installed ones (entry points) by kind, each kind headed by the shape its objects must
+have; then what wink-decl itself provides, marked "built in". Only entry-point metadata is
+read; no plugin code is imported, so a broken plugin is still listed. A name two
+distributions register is listed once per distribution, as the ``name@distribution``
+reference that picks it, and a warning on stderr says how to choose. Conflicts do not change
+the exit status: listing succeeded, and only a prompt that uses the bare name fails
+(``wink-decl validate`` reports that, with exit status 1).
 """
 
 from __future__ import annotations
@@ -32,6 +34,35 @@ ReportFormat = Literal["text", "json"]
 _KINDS = {HANDLERS: "handlers", POLICIES: "policies", PREDICATES: "predicates"}
 _NOUNS = {HANDLERS: "handler", POLICIES: "policy", PREDICATES: "predicate"}
 _GAP = "  "
+SIGNATURES = {
+    HANDLERS: "handler(params, *, context) -> ToolResult, a def function (not async)",
+    POLICIES: "factory(**config) -> an object with check(tool, params, *, context) -> "
+    "PolicyDecision and on_result(tool, params, result, *, context) -> None",
+    PREDICATES: "predicate(params, *, session) -> bool",
+}
+"""The shape each kind of plugin must have (docs/plugins.md shows each in a package)."""
+BUILT_IN = (
+    (
+        "read_section",
+        "tool",
+        "read_section(section_key: str): offered while a section is summarized",
+    ),
+    (
+        "sequential",
+        "policy",
+        "{sequential: {TOOL: [TOOL, ...]}}: a tool runs after the listed ones",
+    ),
+    (
+        "read_before_write",
+        "policy",
+        "{read_before_write: {read_tools, write_tools, path_field}}: change a file only after "
+        "reading it",
+    ),
+    ("param", "condition", "{param: NAME}: true when the param is truthy"),
+    ("equals", "condition", "{equals: {param: NAME, value: VALUE}}"),
+    ("not / all / any", "condition", "{not: C}, {all: [C, ...]}, {any: [C, ...]}"),
+)
+"""What wink-decl provides itself: (name, kind, how a prompt file writes it)."""
 
 
 def plugin_report(catalog: PluginCatalog, report_format: ReportFormat) -> str:
@@ -44,7 +75,7 @@ def plugin_report(catalog: PluginCatalog, report_format: ReportFormat) -> str:
     provider_width = max((len(provider) for _, provider, _ in every), default=0)
     blocks: list[str] = []
     for group in GROUPS:
-        lines = [_KINDS[group]]
+        lines = [f"{_KINDS[group]}: {SIGNATURES[group]}"]
         lines.extend(
             f"  {name:<{name_width}}{_GAP}{provider:<{provider_width}}{_GAP}{target}"
             for name, provider, target in rows[group]
@@ -52,7 +83,19 @@ def plugin_report(catalog: PluginCatalog, report_format: ReportFormat) -> str:
         if not rows[group]:
             lines.append("  (none installed)")
         blocks.append("\n".join(lines) + "\n")
+    blocks.append(_built_in_block())
     return "\n".join(blocks)
+
+
+def _built_in_block() -> str:
+    name_width = max(len(name) for name, _, _ in BUILT_IN)
+    kind_width = max(len(kind) for _, kind, _ in BUILT_IN)
+    lines = ["built in: part of wink-decl, written in prompt files by name"]
+    lines.extend(
+        f"  {name:<{name_width}}{_GAP}{kind:<{kind_width}}{_GAP}{written}"
+        for name, kind, written in BUILT_IN
+    )
+    return "\n".join(lines) + "\n"
 
 
 def plugin_warnings(catalog: PluginCatalog) -> str:
@@ -103,6 +146,11 @@ def _json_report(catalog: PluginCatalog) -> str:
         ]
         for group in GROUPS
     }
+    report["signatures"] = {_KINDS[group]: SIGNATURES[group] for group in GROUPS}
+    report["built_in"] = [
+        {"name": name, "kind": kind, "written": written, "distribution": "built in"}
+        for name, kind, written in BUILT_IN
+    ]
     report["conflicts"] = [
         {
             "kind": _NOUNS[group],

@@ -20,6 +20,7 @@ from wink_decl.cli._transcript import Transcript, usage_record
 from wink_decl.cli._usage import UsageError
 from wink_decl.compiler import bind_plugins
 from wink_decl.errors import EvaluationPhase, PromptEvaluationError, ProviderError
+from wink_decl.plugins import PluginCallError
 from wink_decl.prompt.serde import dump
 from wink_decl.prompt.template import Prompt
 from wink_decl.runtime.adapter import PromptResponse, ProviderAdapter
@@ -153,6 +154,11 @@ def _answer_or_fail(adapter: ProviderAdapter, run: _Run, console: Console) -> in
             stop()
         _close(transcript, session, _error_record(error))
         return _failed(console, error, run.secrets)
+    except PluginCallError as error:  # a predicate raised: the plugin is at fault, not the run
+        _close(transcript, session, {"event": "error", "kind": "plugin", "message": error.message})
+        bound = run.bound
+        report(console, [error.to_diagnostic(path=bound.prompt.source)], bound.result.sources)
+        return 1
     _close(transcript, session, _answer_record(response))
     console.out.write(_answer(response) + "\n")
     return 0

@@ -26,7 +26,7 @@ def _configure(parser: argparse.ArgumentParser) -> None:
 
 
 def _run(args: argparse.Namespace, console: Console) -> int:
-    rendered = render_from_args(args, console)
+    rendered = render_from_args(args, console, tools_only=True)
     if rendered is None:
         return 1
     tools = rendered.tools

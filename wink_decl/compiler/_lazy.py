@@ -8,7 +8,7 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from wink_decl.errors import PromptRenderError
-from wink_decl.plugins import PluginLoadError, check_handler
+from wink_decl.plugins import PluginCallError, PluginLoadError, check_handler
 from wink_decl.prompt.callables import builtin_name
 from wink_decl.prompt.policy import PolicyDecision
 from wink_decl.prompt.tool import BuiltinToolHandler, Tool
@@ -34,6 +34,7 @@ _set = object.__setattr__
 """How frozen runtime objects are given their fields (as their own ``__post_init__`` does)."""
 _POLICY_METHODS = ("check", "on_result")
 _PREDICATE = "(params, *, session)"
+_PREDICATE_SHAPE = "a function (params, *, session) that returns true or false without raising"
 _SETTABLE = (inspect.Parameter.POSITIONAL_OR_KEYWORD, inspect.Parameter.KEYWORD_ONLY)
 """Parameters a config can set: it is passed as keyword arguments."""
 
@@ -145,7 +146,13 @@ class LazyPredicate(_PluginRef):
         problem = self.resolve()
         if problem is not None:
             raise PromptRenderError(problem)
-        return bool(self._loaded(params, session=session))
+        try:
+            answer = self._loaded(params, session=session)
+        except Exception as error:  # plugin code may raise anything: blame it, not wink-decl
+            raise PluginCallError(
+                error, entry=self._entry, expected=_PREDICATE_SHAPE, span=self.span
+            ) from error
+        return bool(answer)
 
 
 class LazyPolicy(_PluginRef):

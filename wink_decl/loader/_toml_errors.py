@@ -16,6 +16,7 @@ _CHARACTER = re.compile(r"(?:Illegal|Found invalid) character '(.*)'\Z")
 _BARE = re.compile(r"[A-Za-z0-9_-]+\Z")
 _QUOTES = re.compile(r"\"{3}|'{3}|[\"']")
 _DATE_LIKE = re.compile(r"\d{4}-\d\d-\d\d")
+_HEADER = re.compile(r"^[ \t]*\[", re.MULTILINE)
 LEXEME = re.compile(
     r'''(?P<string>"""(?:[^"\\]|\\[\s\S]|"{1,2}(?!"))*(?:"{3,5}|\Z)'''
     r"""|'''(?:[^']|'{1,2}(?!'))*(?:'{3,5}|\Z)"""
@@ -215,12 +216,24 @@ def _token_at(text: str, index: int) -> int:
 
 
 def _opening_quote(text: str, index: int) -> int:
-    """Where the string that is still open at ``index`` starts."""
-    opening = index
+    """Where the string that is still open at ``index`` starts.
+
+    The last one left unclosed, else the last one: tomllib reports a ``'...`` left open at
+    the end of the document, after strings that are closed.
+    """
+    opening = unclosed = index
     for lexeme in LEXEME.finditer(text, 0, index + 1):
-        if lexeme.group("string") is not None:
+        string = lexeme.group("string")
+        if string is not None:
             opening = lexeme.start()
-    return opening
+            if not _closed(string):
+                unclosed = opening
+    return unclosed if unclosed < index else opening
+
+
+def _closed(string: str) -> bool:
+    quote = string[:3] if string[:3] in ('"""', "'''") else string[0]
+    return len(string) >= 2 * len(quote) and string.endswith(quote)
 
 
 def _conflict(text: str, path: str, lines: LineIndex, problem: str, index: int) -> Diagnostic:
@@ -256,6 +269,23 @@ def _conflict(text: str, path: str, lines: LineIndex, problem: str, index: int) 
             f"'{display_key(earlier)}' is already defined on line {first_line}, so "
             f"{opener}{shown}{closer} cannot start a table here."
         )
+    elif earlier == key_path and _under_header(text, start):
+        message = f"Key '{shown}' appears twice in this table (first on line {first_line})."
+        table = display_key(key_path[:-1])
+        new_item = (
+            f"if it starts a new item, write [[{table}]] on the line above it; "
+            if isinstance(key_path[-2], int)
+            else ""
+        )
+        return Diagnostic(
+            message=message,
+            span=here,
+            code=DiagnosticCode.DUPLICATE_KEY,
+            expected="each key and each table once",
+            hint=f"Every key after a header belongs to that table, here [{table}]: {new_item}"
+            "if it belongs to the file itself, move it above the first header; otherwise "
+            "remove one of the two.",
+        )
     elif earlier == key_path:
         message = f"Key '{shown}' appears twice in this table (first on line {first_line})."
     else:
@@ -268,6 +298,12 @@ def _conflict(text: str, path: str, lines: LineIndex, problem: str, index: int) 
         expected="each key and each table once",
         hint="Remove one of the two, or merge them into the first.",
     )
+
+
+def _under_header(text: str, start: int) -> bool:
+    """True when the key at ``start`` opens its line below a ``[header]``, not in ``{...}``."""
+    line_start = text.rfind("\n", 0, start) + 1
+    return not text[line_start:start].strip() and _HEADER.search(text, 0, line_start) is not None
 
 
 def _earliest(scan: TomlPositions, key_path: JSONPath, start: int) -> JSONPath:

@@ -109,7 +109,8 @@ _RULES = (
         "problem",
         "This line is indented differently from the list items around it.",
         "a list item ('- ') lined up with the items above it",
-        "Start every item of one list with '- ' at the same column.",
+        "If this line belongs to the item above, indent it like that item's keys; if it "
+        "starts a new item, begin it with '- ' at the column of the '- ' above.",
     ),
     _Rule(
         "flow sequence",
@@ -194,6 +195,9 @@ def syntax_diagnostic(text: str, path: str, error: Exception) -> Diagnostic:
         return _tab(Span(path, *lines.position(tab)))
     if "another document" in problem:
         return _multiple_documents(Span(path, *lines.position(problem_at)))
+    swallowed = _swallowing_quote(text, lines, problem_at)
+    if swallowed is not None:
+        return _swallowed(path, text, lines, swallowed)
     char = text[problem_at : problem_at + 1]
     fields = {
         "char": char,
@@ -213,6 +217,59 @@ def syntax_diagnostic(text: str, path: str, error: Exception) -> Diagnostic:
                 hint=rule.hint.format_map(fields),
             )
     return _fallback(path, problem, context, fields, lines.position(problem_at))
+
+
+_VALUE_QUOTE = re.compile(r"""[ \t]*(?:-[ \t]+)*(?:[^\s#'"][^#'"\n]*?:[ \t]+)?(["'])""")
+"""A line whose value (after any '- ' and 'key: ') starts with a quote: group 1 is it."""
+_QUOTED = {
+    '"': re.compile(r'"(?:[^"\\]|\\[\s\S])*"'),
+    "'": re.compile(r"'(?:[^']|'')*'"),
+}
+_KEY_LINE = re.compile(r"^[ \t]*(?:-[ \t]+)?[\w.-]+:(?:[ \t]|$)", re.MULTILINE)
+
+
+def _swallowing_quote(text: str, lines: LineIndex, problem_at: int) -> tuple[int, int] | None:
+    """Where a quote opens and closes that runs over key-like lines to the problem's line.
+
+    None when there is none. A quote left open takes every line up to the next quote of its
+    kind as its text, and ruamel reports what follows that quote, lines below the mistake.
+    """
+    problem_line = lines.position(problem_at)[0]
+    start = 0
+    while start < problem_at:
+        line_end = text.find("\n", start)
+        line_end = len(text) if line_end < 0 else line_end
+        found = _VALUE_QUOTE.match(text, start, line_end)
+        if found is None:
+            start = line_end + 1
+            continue
+        opens = found.start(1)
+        closed = _QUOTED[found.group(1)].match(text, opens)
+        if closed is None:
+            return None  # never closed: the rule for an unclosed quote says so
+        closes = closed.end() - 1
+        inside = text[opens:closes]
+        if lines.position(closes)[0] == problem_line and _KEY_LINE.search(inside, 1):
+            return opens, closes
+        start = text.find("\n", closes) + 1 or len(text)
+    return None
+
+
+def _swallowed(path: str, text: str, lines: LineIndex, where: tuple[int, int]) -> Diagnostic:
+    opens, closes = where
+    quote = text[opens]
+    open_line = lines.position(opens)[0]
+    close_line = lines.position(closes)[0]
+    return Diagnostic(
+        message=f"The quote opened on line {open_line} is not closed on that line, so the "
+        f"text runs on to the next {quote} on line {close_line} and takes in the lines "
+        "between.",
+        span=Span(path, *lines.position(opens)),
+        code=DiagnosticCode.YAML_SYNTAX,
+        expected=f"a closing {quote} on line {open_line}",
+        hint=f"Close the text on line {open_line} with {quote}; inside '...' write a quote "
+        'as \'\', inside "..." as \\".',
+    )
 
 
 def reader_diagnostic(text: str, path: str, error: Exception) -> Diagnostic:

@@ -7,6 +7,9 @@ from wink_decl.diagnostics import Diagnostic, Span
 from wink_decl.loader import _yaml_compose as tags
 from wink_decl.loader._yaml_compose import MAPPING, SCALAR, Node
 
+HEADER_KEYS = frozenset({"key", "name"})
+"""Keys that name the item they start: written twice, they mean an item lost its place."""
+
 
 def duplicate_key(span: Span, key: str, first_line: int) -> Diagnostic:
     """The second (third, ...) time ``key`` is written in one mapping."""
@@ -16,6 +19,32 @@ def duplicate_key(span: Span, key: str, first_line: int) -> Diagnostic:
         code=DiagnosticCode.DUPLICATE_KEY,
         expected="each key once in a mapping",
         hint="Remove one of the two, or merge their values under the first.",
+    )
+
+
+def item_without_dash(span: Span, key: str, first_line: int) -> Diagnostic:
+    """The first key of a list item written again in it: a new item that lacks its ``- ``."""
+    return Diagnostic(
+        message=f"Key '{key}' appears twice in this list item (first on line {first_line}): "
+        f"the item that starts here has no '- ', so its keys run on into the item above.",
+        span=span,
+        code=DiagnosticCode.DUPLICATE_KEY,
+        expected=f"'- {key}:' to start a new item",
+        hint=f"Write '- ' before '{key}', at the column of the '- ' on line {first_line}.",
+    )
+
+
+def header_out_of_place(span: Span, key: str, first_line: int) -> Diagnostic:
+    """The file's own ``key`` (or ``name``) written again at the top: an item's, not indented."""
+    return Diagnostic(
+        message=f"Key '{key}' appears twice at the top level of the file (first on line "
+        f"{first_line}): a '{key}' of a section or tool written without its indentation "
+        "lands here.",
+        span=span,
+        code=DiagnosticCode.DUPLICATE_KEY,
+        expected=f"'{key}' once at the top level, and each item's '{key}' indented under it",
+        hint=f"If this '{key}' belongs to a section or tool above, indent it like that item's "
+        "other keys; otherwise remove one of the two.",
     )
 
 

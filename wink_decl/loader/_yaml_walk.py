@@ -8,6 +8,7 @@ diagnostic or a caller asks for one: a file that compiles cleanly never needs mo
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from wink_decl.diagnostics import Diagnostic, Span
 from wink_decl.errors import WinkDeclError
@@ -15,7 +16,10 @@ from wink_decl.loader import _yaml_compose as tags
 from wink_decl.loader._source_map import JSONPath, SpanTuple
 from wink_decl.loader._yaml_compose import MAPPING, SCALAR, Node
 from wink_decl.loader._yaml_messages import (
+    HEADER_KEYS,
     duplicate_key,
+    header_out_of_place,
+    item_without_dash,
     key_type,
     merge_key,
     recursive_alias,
@@ -123,6 +127,7 @@ class Walker:
         result: dict[str, object] = {}
         keys = self.keys
         cursor = node.start_mark.index
+        run_on = False  # the keys below an item that lacks its '- ': one report says so
         for key_node, value_node in node.value:
             if (
                 key_node.ctag is _STR
@@ -145,8 +150,10 @@ class Walker:
             if key is None:
                 continue
             if key in result:
-                first_line = self.resolve(keys[child])[0]
-                self.diagnostics.append(duplicate_key(self.span(key_found), key, first_line))
+                if not run_on:
+                    first_line = self.resolve(keys[child])[0]
+                    made, run_on = _twice(path, key, result)
+                    self.diagnostics.append(made(self.span(key_found), key, first_line))
                 continue
             keys[child] = key_found
             result[key] = data
@@ -271,3 +278,20 @@ def _to_float(text: str) -> float:
     if value.endswith((".inf", ".nan")):
         return float(value.replace(".", ""))
     return float(value)
+
+
+def _twice(
+    path: JSONPath, key: str, earlier: dict[str, object]
+) -> tuple[Callable[[Span, str, int], Diagnostic], bool]:
+    """How to report ``key`` written twice in the mapping at ``path``; True: say it once.
+
+    A list item whose first key comes again is most often two items, the second without its
+    ``- ``: its other keys are the same mistake, and are not reported again. The file's own
+    ``key`` or ``name`` written again at the top of a prompt (after its ``sections``) is most
+    often an item's, not indented.
+    """
+    if path and isinstance(path[-1], int) and next(iter(earlier)) == key:
+        return item_without_dash, True
+    if not path and key in HEADER_KEYS and "sections" in earlier:
+        return header_out_of_place, False
+    return duplicate_key, False

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 from wink_decl.diagnostic_codes import DiagnosticCode
 from wink_decl.diagnostics import Diagnostic, Span, as_hint
-from wink_decl.errors import WinkDeclError
+from wink_decl.errors import PromptRenderError, WinkDeclError
 from wink_decl.suggestions import close_matches
 
 if TYPE_CHECKING:
@@ -20,6 +20,7 @@ __all__ = [
     "HANDLERS",
     "POLICIES",
     "PREDICATES",
+    "PluginCallError",
     "PluginCatalog",
     "PluginEntry",
     "PluginLoadError",
@@ -37,6 +38,11 @@ GROUPS = (HANDLERS, POLICIES, PREDICATES)
 """Every group the catalog indexes."""
 
 _NOUNS = {HANDLERS: "handler", POLICIES: "policy", PREDICATES: "predicate"}
+_CODES = {
+    HANDLERS: DiagnosticCode.HANDLER,
+    POLICIES: DiagnosticCode.POLICY,
+    PREDICATES: DiagnosticCode.PREDICATE,
+}
 _LIST_HINT = "Run 'wink-decl plugins' to list what is installed."
 _COUNTS = {2: "two", 3: "three", 4: "four"}
 
@@ -102,6 +108,47 @@ class PluginLoadError(WinkDeclError):
         super().__init__(message)
         self.message = message
         self.entry = entry
+
+
+class PluginCallError(PromptRenderError):
+    """Plugin code raised when called; the message blames the entry point, not wink-decl.
+
+    ``expected`` says what the plugin should have been; ``span`` is where the file named it.
+    """
+
+    def __init__(
+        self, error: Exception, *, entry: PluginEntry, expected: str, span: Span | None
+    ) -> None:
+        noun = _NOUNS[entry.group].capitalize()
+        message = (
+            f"{noun} '{entry.name}' (entry point in {entry.group}, from {_provider(entry)}, "
+            f"value '{entry.value}') raised {_one_line(error)}"
+        )
+        super().__init__(message)
+        self.message = message
+        self.entry = entry
+        self.expected = expected
+        self.span = span
+
+    def to_diagnostic(self, *, path: str) -> Diagnostic:
+        """This failure as an error at the place that named the plugin (else in ``path``)."""
+        where = f"the plugin's distribution ({self.entry.distribution})"
+        return Diagnostic(
+            message=self.message,
+            span=self.span,
+            code=_CODES[self.entry.group],
+            expected=self.expected,
+            hint=f"the fault is in {where}, not in this file: fix or upgrade it, or name "
+            f"another {_NOUNS[self.entry.group]}",
+            path=path,
+        )
+
+
+def _one_line(error: Exception) -> str:
+    """``ValueError: the first line of its message.`` (or just the type when it says nothing)."""
+    lines = str(error).strip().splitlines()
+    text = f"{type(error).__name__}: {lines[0]}" if lines else type(error).__name__
+    return text if text.endswith(".") else f"{text}."
 
 
 class PluginCatalog:

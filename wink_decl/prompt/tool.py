@@ -207,6 +207,25 @@ def _check_handler(name: str, handler: object) -> None:
             f"Tool '{name}' handler must have the signature (params, *, context); "
             f"{label} has {signature}."
         )
+    if _is_async(handler):
+        label = getattr(handler, "__qualname__", type(handler).__qualname__)
+        raise PromptValidationError(
+            f"Tool '{name}' handler is an async function ({label}); handlers are called "
+            "synchronously, inside the executor's deadline and transaction (docs/runtime.md). "
+            "Define it with def, and run any coroutine it needs inside it (asyncio.run)."
+        )
+
+
+def _is_async(handler: object) -> bool:
+    """True for ``async def`` functions and objects whose ``__call__`` is one.
+
+    Called synchronously they return a coroutine, never a ``ToolResult``: refused up front,
+    since awaiting them would let the call outlive its deadline and its rollback.
+    """
+    call = getattr(type(handler), "__call__", None)  # noqa: B004  # the class's own method
+    return inspect.iscoroutinefunction(handler) or (
+        not inspect.isroutine(handler) and inspect.iscoroutinefunction(call)
+    )
 
 
 def _check_example(tool: Tool[Any, Any], index: int, example: object) -> None:

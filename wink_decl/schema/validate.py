@@ -212,12 +212,32 @@ def _missing(error: _Error) -> Diagnostic:
     span = (
         error.spans.key_span(owner) or error.spans.value_span(owner) or error.spans.nearest(owner)
     )
+    hint = f"add '{field}', for example {describe(example)}" if scalar else f"add '{field}'"
     return Diagnostic(
         message=f"{noun[:1].upper()}{noun[1:]} is missing '{field}'.",
         span=span,
         code=DiagnosticCode.MISSING_KEY,
-        hint=f"add '{field}', for example {describe(example)}" if scalar else f"add '{field}'",
+        hint=_misplaced(error, field) or hint,
     )
+
+
+def _misplaced(error: _Error, field: str) -> str | None:
+    """Where the file's own ``key`` went when it was indented under ``params:`` or ``tools:``."""
+    if error.path[:-1] or field != "key":
+        return None
+    for owner in ("params", "tools"):
+        found = error.spans.key_span((owner, "key"))
+        if found is not None:
+            return (
+                f"'key' on line {found.line} is indented under {owner}:, so it is read as one "
+                "of them; move it to the start of its line"
+            )
+    if error.span().path.lower().endswith(".toml"):
+        return (
+            "add 'key' above the first [header]: a key = ... line below a header belongs to "
+            "that table, not to the file"
+        )
+    return None
 
 
 def _wrong_type(error: _Error, words: str) -> Diagnostic:
@@ -227,8 +247,24 @@ def _wrong_type(error: _Error, words: str) -> Diagnostic:
         hint = f'put it in quotes: "{_as_written(value)}"'
     elif error.place.target is ParamSpec and isinstance(value, str) and value in _PARAM_TYPES:
         hint = f"write {{type: {value}}}"
+    elif words == "a list" and isinstance(value, Mapping) and error.path:
+        hint = _list_hint(error)
+    elif error.path[:1] in (("params",), ("tools",)) and error.path[1:] == ("key",):
+        hint = "if this is the prompt's own key, write it at the start of a line, without "
+        hint += f"indentation; indented, it is read as a key of {error.path[0]}:"
     found = "" if error.place.on_key else f"; found {describe(error.value)}"
     return error.diagnostic(f"{error.label} must be {words}{found}", DiagnosticCode.TYPE, hint=hint)
+
+
+def _list_hint(error: _Error) -> str:
+    """How to write a list that was written as one mapping: ``[[name]]`` in TOML, ``- `` in YAML."""
+    name = str(error.path[-1])
+    if error.span().path.lower().endswith(".toml"):
+        return (
+            f"write [[{name}]] with two brackets above each item: [{name}] makes one table, "
+            f"[[{name}]] adds an item to the list"
+        )
+    return f"write {name}: as a list: each item on its own line after '- ', or [item, ...]"
 
 
 def _as_written(value: object) -> str:

@@ -1,0 +1,1 @@
+"""Example wink-decl plugins: a handler, a policy and a predicate (docs/plugins.md)."""

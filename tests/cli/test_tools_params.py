@@ -1,0 +1,118 @@
+"""``wink-decl tools`` asks only for the params that decide which tools are offered."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from wink_decl.cli._tool_params import deciding_params, stand_in
+
+Run = Callable[..., tuple[int, str, str]]
+
+GATED = """\
+key: gated
+params:
+  topic: {type: string}
+  depth: {type: integer}
+  ratio: {type: number}
+  tags: {type: array, items: {type: string}}
+  tone: {type: string, enum: [calm, brisk]}
+  planning: {type: boolean}
+  brief: {type: boolean}
+  quiet: {type: boolean, default: false}
+sections:
+  - key: task
+    title: Task
+    template: "Write about ${topic} at depth ${depth}, ${ratio}, ${tags}, ${tone}."
+  - key: plan
+    title: Plan
+    enabled: {all: [{param: planning}, {not: {equals: {param: quiet, value: true}}}]}
+    template: Plan first.
+    children:
+      - key: steps
+        title: Steps
+        template: Read the plan.
+        tools: [read_plan]
+  - key: notes
+    title: Notes
+    enabled: {any: [true, false]}
+    visibility: {summary_when: {param: brief}}
+    summary: Notes.
+    template: Notes in full.
+tools:
+  read_plan:
+    description: Read the current plan.
+    handler: planning.read_plan
+"""
+
+READ_PLAN: dict[str, object] = {"type": "object", "properties": {}, "additionalProperties": False}
+
+
+@pytest.fixture
+def here(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    (tmp_path / "gated.wink.yaml").write_text(GATED)
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
+def test_only_the_params_that_decide_the_tools_are_asked_for(cli: Run, here: Path) -> None:
+    hint = (
+        "  hint: it decides which tools are offered (a section with tools is shown or "
+        "summarized by it): pass --param {name}=VALUE or put it in --params-file, or give it "
+        "a default\n"
+    )
+    assert cli("tools", "gated.wink.yaml") == (
+        1,
+        "",
+        "gated.wink.yaml:8:3: error: Param 'planning' has no value and no default.\n"
+        "   8 |   planning: {type: boolean}\n"
+        "     |   ^^^^^^^^\n"
+        + hint.format(name="planning")
+        + "gated.wink.yaml:9:3: error: Param 'brief' has no value and no default.\n"
+        "   9 |   brief: {type: boolean}\n"
+        "     |   ^^^^^\n" + hint.format(name="brief"),
+    )
+
+
+def test_the_other_params_stand_in_with_a_value_of_their_type(cli: Run, here: Path) -> None:
+    shown = cli("tools", "gated.wink.yaml", "--param", "planning=true", "--param", "brief=false")
+    assert shown == (0, json.dumps({"read_plan": READ_PLAN}, indent=2) + "\n", "")
+
+
+def test_render_still_needs_every_param(cli: Run, here: Path) -> None:
+    status, out, err = cli("render", "gated.wink.yaml", "--param", "planning=true")
+    assert (status, out) == (1, "")
+    assert err.count("has no value and no default.") == 6  # all but planning
+
+
+@pytest.mark.parametrize(
+    ("sections", "expected"),
+    [
+        ([{"key": "a", "enabled": {"param": "x"}, "template": "t"}], frozenset[str]()),
+        ([{"key": "a", "enabled": {"param": "x"}, "tools": ["t"]}], frozenset({"x"})),
+        ([{"key": "a", "enabled": {"predicate": "p"}, "tools": ["t"]}], None),
+        ([{"key": "a", "children": [{"include": "other.wink.yaml#b"}]}], None),
+        ([{"key": "a", "enabled": False, "visibility": "summary"}], frozenset[str]()),
+    ],
+    ids=["no-tools", "tools", "predicate", "include", "constant"],
+)
+def test_deciding_params(sections: list[object], expected: frozenset[str] | None) -> None:
+    assert deciding_params({"sections": sections}) == expected
+
+
+@pytest.mark.parametrize(
+    ("spec", "value"),
+    [
+        ({"type": "string"}, ""),
+        ({"type": "integer"}, 0),
+        ({"type": "number"}, 0.0),
+        ({"type": "boolean"}, False),
+        ({"type": "array", "items": {"type": "string"}}, []),
+        ({"type": "string", "enum": ["calm", "brisk"]}, "calm"),
+    ],
+)
+def test_stand_in(spec: dict[str, object], value: object) -> None:
+    assert stand_in(spec) == value

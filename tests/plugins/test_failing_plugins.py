@@ -1,0 +1,143 @@
+"""Plugins that raise or are async, pip-installed for real: the report blames the plugin.
+
+One package, ``wink-decl-stumbles``, is written here and installed with ``pip --target``
+(no dependencies; its build backend comes from the package index, as for any sdist); the
+command runs in a fresh interpreter (``run_python``) that finds it through ``PYTHONPATH``,
+as an installed distribution with real entry points and metadata.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+from concurrency import MIB, run_python
+
+PYPROJECT = """\
+[build-system]
+requires = ["setuptools>=69"]
+build-backend = "setuptools.build_meta"
+
+[project]
+name = "wink-decl-stumbles"
+version = "0.3.1"
+
+[project.entry-points."wink_decl.predicates"]
+"stumbles.cloudy" = "stumbles_plugins:cloudy"
+
+[project.entry-points."wink_decl.handlers"]
+"stumbles.fetch" = "stumbles_plugins:fetch"
+"""
+
+MODULE = '''\
+"""Plugins written the wrong way, as first-time authors write them."""
+
+
+def cloudy(params, *, session):
+    raise ValueError("no weather data\\nfor today")
+
+
+async def fetch(params: None, *, context):
+    return None
+'''
+
+CLI = "import sys\nfrom wink_decl.cli import main\nsys.exit(main(sys.argv[1:]))\n"
+
+PREDICATE_PROMPT = """\
+key: weather
+sections:
+  - key: task
+    title: Task
+    template: Say hello.
+  - key: umbrella
+    title: Umbrella
+    enabled: {predicate: stumbles.cloudy}
+    template: Take an umbrella.
+"""
+
+ASYNC_PROMPT = """\
+key: fetcher
+sections:
+  - key: task
+    title: Task
+    template: Fetch it.
+    tools: [fetch]
+tools:
+  fetch:
+    description: Fetch the page.
+    handler: stumbles.fetch
+"""
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A folder holding ``wink-decl-stumbles``, installed by pip."""
+    root = tmp_path_factory.mktemp("stumbles")
+    source = root / "source"
+    (source / "stumbles_plugins").mkdir(parents=True)
+    (source / "pyproject.toml").write_text(PYPROJECT)
+    (source / "stumbles_plugins" / "__init__.py").write_text(MODULE)
+    target = root / "site"
+    pip = [sys.executable, "-m", "pip", "--disable-pip-version-check", "--no-input", "--quiet"]
+    completed = subprocess.run(  # a fixed command over folders this fixture made
+        [*pip, "install", "--no-deps", "--target", target, source],
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=300,
+        cwd=root,
+    )
+    assert completed.returncode == 0, completed.stderr
+    return target
+
+
+def wink_decl(site: Path, folder: Path, *argv: str) -> tuple[int, str, str]:
+    """``wink-decl ARGV`` in ``folder``, in a fresh interpreter that sees ``site``."""
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(site), *sys.path])}
+    done = run_python(CLI, args=argv, timeout=60, memory=1024 * MIB, cwd=folder, env=env)
+    return done.returncode, done.stdout, done.stderr
+
+
+def test_a_predicate_that_raises_is_blamed_on_its_plugin(site: Path, tmp_path: Path) -> None:
+    (tmp_path / "weather.wink.yaml").write_text(PREDICATE_PROMPT)
+    assert wink_decl(site, tmp_path, "validate", "weather.wink.yaml") == (
+        0,
+        "",
+        "1 file checked: 1 valid, 0 invalid\n",
+    )
+    status, out, err = wink_decl(site, tmp_path, "render", "weather.wink.yaml")
+    assert (status, out) == (1, "")
+    assert err == textwrap.dedent(
+        """\
+        weather.wink.yaml:8:26: error: Predicate 'stumbles.cloudy' (entry point in \
+wink_decl.predicates, from wink-decl-stumbles 0.3.1, value 'stumbles_plugins:cloudy') raised \
+ValueError: no weather data.
+          expected: a function (params, *, session) that returns true or false without raising
+           8 |     enabled: {predicate: stumbles.cloudy}
+             |                          ^^^^^^^^^^^^^^^
+          hint: the fault is in the plugin's distribution (wink-decl-stumbles), not in this \
+file: fix or upgrade it, or name another predicate
+        """
+    )
+    assert wink_decl(site, tmp_path, "tools", "weather.wink.yaml") == (1, "", err)
+
+
+def test_an_async_handler_is_refused_when_bound(site: Path, tmp_path: Path) -> None:
+    (tmp_path / "fetcher.wink.yaml").write_text(ASYNC_PROMPT)
+    assert wink_decl(site, tmp_path, "compile", "fetcher.wink.yaml") == (
+        1,
+        "",
+        "fetcher.wink.yaml:10:14: error: Tool 'fetch' cannot use handler 'stumbles.fetch': "
+        "Handler 'stumbles.fetch' (wink-decl-stumbles 0.3.1, value 'stumbles_plugins:fetch') "
+        "for tool 'fetch' is an async function (fetch); handlers are called synchronously, "
+        "inside the executor's deadline and transaction (docs/runtime.md). Define it with def, "
+        "and run any coroutine it needs inside it (asyncio.run).\n"
+        "  10 |     handler: stumbles.fetch\n"
+        "     |              ^^^^^^^^^^^^^^\n"
+        "  hint: check that the plugin's version matches this prompt, or name another entry "
+        "point\n",
+    )
