@@ -7,6 +7,7 @@ from typing import Any, cast
 
 from wink_decl.compiler._context import CompileContext
 from wink_decl.compiler._lazy import LazyPredicate
+from wink_decl.compiler._readable import readable_mapping
 from wink_decl.diagnostic_codes import DiagnosticCode
 from wink_decl.loader import JSONPath
 from wink_decl.suggestions import did_you_mean_sentence
@@ -119,7 +120,7 @@ def _equals(
     predicates: Predicates,
 ) -> bool | Check | None:
     del predicates
-    shape = cast("Mapping[str, Any]", spec)
+    shape = readable_mapping(spec)
     field = str(shape.get("param"))
     if not _known(ctx, (*path, "param"), field, params):
         return None

@@ -7,6 +7,13 @@ from typing import Any
 
 from wink_decl.compiler._context import CompileContext
 from wink_decl.compiler._lazy import LazyPolicy, LazyPredicate
+from wink_decl.compiler._readable import (
+    UnreadableData,
+    readable_list,
+    readable_mapping,
+    readable_names,
+    required,
+)
 from wink_decl.diagnostic_codes import DiagnosticCode
 from wink_decl.loader import JSONPath
 from wink_decl.plugins import POLICIES, PREDICATES, PluginCatalog, PluginProblem
@@ -15,6 +22,9 @@ from wink_decl.prompt.tool import Tool
 from wink_decl.suggestions import did_you_mean_sentence
 
 __all__ = ["PolicyCompiler"]
+
+
+_READ_BEFORE_WRITE_FIELDS = ("read_tools", "write_tools")
 
 
 class PolicyCompiler:
@@ -33,8 +43,11 @@ class PolicyCompiler:
         """Every item compiled; None when any has errors."""
         built: list[ToolPolicy] = []
         ok = True
-        for index, item in enumerate(items):
-            ((kind, config),) = item.items()
+        for index, item in enumerate(readable_list(items)):
+            entry = readable_mapping(item)
+            if len(entry) != 1:
+                raise UnreadableData
+            ((kind, config),) = entry.items()
             here = (*path, index, kind)
             policy = self._one(ctx, here, kind, config)
             if policy is None:
@@ -60,20 +73,25 @@ class PolicyCompiler:
             return self._sequential(ctx, path, config)
         if kind == "read_before_write":
             return self._read_before_write(ctx, path, config)
-        found = self._catalog.resolve(POLICIES, str(config["name"]))
+        config = readable_mapping(config)
+        found = self._catalog.resolve(POLICIES, str(required(config, "name")))
         span = ctx.span((*path, "name"))
         if isinstance(found, PluginProblem):
             ctx.bag.add(found.to_diagnostic(span))
             return None
-        policy = LazyPolicy(self._catalog, found, dict(config.get("config", {})), span)
+        policy = LazyPolicy(
+            self._catalog, found, dict(readable_mapping(config.get("config", {}))), span
+        )
         self.plugins.append(policy)
         return policy
 
     def _sequential(
         self, ctx: CompileContext, path: JSONPath, table: Mapping[str, list[str]]
     ) -> ToolPolicy | None:
+        table = readable_mapping(table)
         ok = self._known(ctx, [((*path,), name) for name in table], key=True)
         for tool, needs in table.items():
+            readable_names(needs)
             ok = self._known(ctx, [((*path, tool, i), n) for i, n in enumerate(needs)]) and ok
         # The built-in policies' module imports the filesystem and the session: a file that
         # declares none never loads them.
@@ -85,8 +103,11 @@ class PolicyCompiler:
         self, ctx: CompileContext, path: JSONPath, config: Mapping[str, Any]
     ) -> ToolPolicy | None:
         ok = True
-        for field in ("read_tools", "write_tools"):
-            names = config.get(field, [])
+        config = readable_mapping(config)
+        if not config.keys() <= {*_READ_BEFORE_WRITE_FIELDS, "path_field"}:
+            raise UnreadableData
+        for field in _READ_BEFORE_WRITE_FIELDS:
+            names = readable_names(config.get(field, []))
             ok = self._known(ctx, [((*path, field, i), n) for i, n in enumerate(names)]) and ok
         if not ok:
             return None

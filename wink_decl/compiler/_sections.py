@@ -11,6 +11,7 @@ from typing import Any, cast
 from wink_decl.compiler._condition_compiler import Check, compile_condition
 from wink_decl.compiler._context import CompileContext
 from wink_decl.compiler._lazy import LazyPredicate
+from wink_decl.compiler._readable import UnreadableData, readable_list, readable_mapping, required
 from wink_decl.diagnostic_codes import DiagnosticCode
 from wink_decl.diagnostics import clip, some_of
 from wink_decl.errors import PromptValidationError
@@ -135,8 +136,9 @@ def compile_sections(
     keys: dict[str, JSONPath] = {}
     ok = True
     budget = scope.budget
-    for index, data in enumerate(items):
+    for index, item in enumerate(readable_list(items)):
         here = (*path, index)
+        data = readable_mapping(item)
         include = "include" in data
         if not budget.take():
             if not scope.included:  # inside an include, the include in this prompt says it
@@ -209,9 +211,13 @@ def _section(
             predicates=lambda p, n: scope.predicates(ctx, p, n),
         )
     # Most sections have no tools, policies or children: skip building empty lists for them.
-    tools = _tools(ctx, path, data["tools"], scope, dotted) if "tools" in data else []
+    tools = (
+        _tools(ctx, path, readable_list(data["tools"]), scope, dotted) if "tools" in data else []
+    )
     policies = (
-        scope.policies(ctx, (*path, "policies"), data["policies"]) if "policies" in data else []
+        scope.policies(ctx, (*path, "policies"), readable_list(data["policies"]))
+        if "policies" in data
+        else []
     )
     children = (
         compile_sections(ctx, (*path, "children"), data["children"], scope, dotted)
@@ -236,7 +242,7 @@ def _build(
     visibility, enabled, tools, policies, children = parts
     try:
         return scope.section_class.prechecked(
-            title=str(data["title"]),
+            title=str(required(data, "title")),
             key=key,
             template=str(data.get("template", "")),
             summary=data.get("summary"),
@@ -280,7 +286,7 @@ def _key(data: Mapping[str, Any]) -> str | None:
     if "key" in data:
         return str(data["key"]).lower()
     try:
-        return key_from_title(str(data["title"]))
+        return key_from_title(str(required(data, "title")))
     except PromptValidationError:  # the schema already reported the title ("gives no usable key")
         return None
 
@@ -346,12 +352,14 @@ def _visibility(
 ) -> SectionVisibility | Check | bool | None:
     value = data.get("visibility", "full")
     if isinstance(value, str):
-        visibility: Any = _VISIBILITIES.get(value) or SectionVisibility(value)
+        if value not in _VISIBILITIES:
+            raise UnreadableData
+        visibility: Any = _VISIBILITIES[value]
     else:
         visibility = compile_condition(
             ctx,
             (*path, "visibility", "summary_when"),
-            value.get("summary_when"),
+            readable_mapping(value).get("summary_when"),
             params=scope.params,
             predicates=lambda p, n: scope.predicates(ctx, p, n),
         )

@@ -9,6 +9,12 @@ from typing import TYPE_CHECKING, Any, cast
 from wink_decl.compiler._context import CompileContext
 from wink_decl.compiler._lazy import LazyHandler, LazyTool
 from wink_decl.compiler._params_dataclass import FieldSpec, make_dataclass_for, spec_from_data
+from wink_decl.compiler._readable import (
+    param_declarations,
+    readable_list,
+    readable_mapping,
+    required,
+)
 from wink_decl.diagnostic_codes import DiagnosticCode
 from wink_decl.errors import PromptValidationError, ToolValidationError
 from wink_decl.loader import JSONPath
@@ -51,15 +57,16 @@ def compile_tool(
     handler's params, the examples) is checked when it is bound. What the file declares is
     checked now.
     """
-    declared: Mapping[str, Any] | None = data.get("params")
+    data = readable_mapping(data)
+    declared = None if data.get("params") is None else param_declarations(data["params"])
     paths_ok = declared is None or _check_paths(
         ctx, path, name, data, {n: str(spec["type"]) for n, spec in declared.items()}
     )
-    handler = _handler(ctx, (*path, "handler"), name, str(data["handler"]), catalog)
+    handler = _handler(ctx, (*path, "handler"), name, str(required(data, "handler")), catalog)
     if handler is None:
         return None
     types = _declared_types(name, data)
-    items = data.get("examples", ())
+    items = data.get("examples", [])
     if _types_from_handler(data):
         examples_ok = _check_declared_examples(ctx, (*path, "examples"), items, *types)
         if not (examples_ok and paths_ok):
@@ -110,12 +117,12 @@ def _lazy_tool(
     try:
         return LazyTool(
             name=name,
-            description=str(data["description"]),
+            description=str(required(data, "description")),
             handler=handler,
             accepts_overrides=bool(data.get("accepts_overrides", True)),
             reads=_text(data.get("reads")),
             writes=_text(data.get("writes")),
-            example_count=len(data.get("examples", ())),
+            example_count=len(readable_list(data.get("examples", []))),
             complete=complete,
         )
     except PromptValidationError as error:
@@ -143,7 +150,7 @@ def _complete(
     paths_ok = declared[0] is not None or _check_paths(
         ctx, path, name, data, _field_names(params_type)
     )
-    items = data.get("examples", ())
+    items = data.get("examples", [])
     examples = _examples(ctx, (*path, "examples"), items, params_type, result_type)
     if examples is None or not paths_ok:
         return None
@@ -181,7 +188,7 @@ def _build(
     try:
         return Tool(
             name=name,
-            description=str(data["description"]),
+            description=str(required(data, "description")),
             handler=handler,
             examples=examples,
             accepts_overrides=bool(data.get("accepts_overrides", True)),
@@ -255,8 +262,9 @@ def _check_paths(
     return ok
 
 
-def _fields_class(class_name: str, fields: Mapping[str, Any]) -> type:
-    specs: tuple[FieldSpec, ...] = tuple(spec_from_data(n, spec) for n, spec in fields.items())
+def _fields_class(class_name: str, fields: object) -> type:
+    declared = param_declarations(fields)
+    specs: tuple[FieldSpec, ...] = tuple(spec_from_data(n, spec) for n, spec in declared.items())
     return make_dataclass_for(class_name, specs)
 
 
@@ -316,8 +324,9 @@ def _check_declared_examples(
     The rest is checked when the tool is bound, with the handler's own dataclasses.
     """
     ok = True
-    for index, item in enumerate(items):
+    for index, example in enumerate(readable_list(items)):
         here = (*path, index)
+        item = readable_mapping(example)
         if params_type is not None:
             given = _parse_input(ctx, (*here, "input"), params_type, item.get("input", {}))
             ok = given is not _REFUSED and ok

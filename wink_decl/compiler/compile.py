@@ -18,12 +18,18 @@ from wink_decl.compiler._once import computed_once
 from wink_decl.compiler._param_spans import ParamSpans
 from wink_decl.compiler._params_dataclass import make_dataclass_for, spec_from_data
 from wink_decl.compiler._policy_compiler import PolicyCompiler
+from wink_decl.compiler._readable import (
+    UnreadableData,
+    param_declarations,
+    readable_list,
+    readable_mapping,
+    required,
+)
 from wink_decl.compiler._sections import SectionScope, compile_sections
 from wink_decl.compiler._stamp import IncludeState
 from wink_decl.compiler._tool_compiler import compile_tool
 from wink_decl.diagnostic_codes import DiagnosticCode
 from wink_decl.diagnostics import Diagnostic, Span, sort_diagnostics
-from wink_decl.errors import PromptValidationError
 from wink_decl.limits import DEFAULT_LIMITS, Limits
 from wink_decl.loader import LoadedFile, load_file
 from wink_decl.plugins import PluginCatalog, compare_params, handler_params_type
@@ -204,12 +210,13 @@ def default_catalog() -> PluginCatalog:
 def _check_anyway(builder: _Builder) -> None:
     """Report reference mistakes too when the schema already found some.
 
-    The builder expects schema-valid data; on data that is not, it may stumble. What it
-    finds before that is still worth showing, so authors fix everything in one pass.
+    The checks read the data as the schema requires it; where it has another shape, they
+    stop (``UnreadableData``). What they found before that is still worth showing, so
+    authors fix everything in one pass.
     """
     try:
         builder.build()
-    except (KeyError, TypeError, ValueError, AttributeError, IndexError):
+    except UnreadableData:
         return
 
 
@@ -235,13 +242,14 @@ class _Builder:
 
     def build(self) -> CompiledPrompt | None:
         data = self.data
-        specs = tuple(spec_from_data(n, s) for n, s in data.get("params", {}).items())
+        declared = param_declarations(data.get("params", {}))
+        specs = tuple(spec_from_data(n, s) for n, s in declared.items())
         # One name for every prompt's params: equal declarations then share one generated class
         # (making a dataclass costs more than the rest of a small compile).
         params_type = make_dataclass_for("Params", specs) if specs else None
         tools = {
             name: compile_tool(self.ctx, ("tools", name), name, spec, self.catalog)
-            for name, spec in data.get("tools", {}).items()
+            for name, spec in readable_mapping(data.get("tools", {})).items()
         }
         policies = PolicyCompiler(self.catalog, tools)
         scope = SectionScope(
@@ -253,11 +261,15 @@ class _Builder:
             include=self.includer.include,
             budget=self.includer.budget,
         )
-        sections = compile_sections(self.ctx, ("sections",), list(data["sections"]), scope)
-        prompt_policies = policies.policies(self.ctx, ("policies",), list(data.get("policies", [])))
+        items = readable_list(required(data, "sections"))
+        sections = compile_sections(self.ctx, ("sections",), items, scope)
+        declared_policies = readable_list(data.get("policies", []))
+        prompt_policies = policies.policies(self.ctx, ("policies",), declared_policies)
         self._unused_tools(tools, scope)
         ns = self._ns()
         if sections is None or prompt_policies is None or ns is None or self.ctx.bag.has_errors:
+            return None
+        if not self.ctx.schema_ok:  # checked for reference mistakes only: nothing to build
             return None
         output = tuple(spec_from_data(n, s) for n, s in data.get("output", {}).items())
         output_type = make_dataclass_for("Output", output) if output else None
@@ -275,18 +287,16 @@ class _Builder:
     ) -> CompiledPrompt | None:
         data = self.data
         params_type, output_type = types
-        try:
-            template: PromptTemplate[Any] = PromptTemplate(
-                ns=ns,
-                key=str(data["key"]),
-                name=data.get("name"),
-                sections=sections,
-                policies=policies,
-                output_type=output_type,
-            )
-        except PromptValidationError as error:  # a safety net: the checks above should catch it
-            self.ctx.refused(DiagnosticCode.PROMPT, error.message, Span(self.ctx.file.path, 1, 1))
-            return None
+        # Built only from data the schema and the checks above accepted: a refusal here would be
+        # a defect in the compiler, and shows as one.
+        template: PromptTemplate[Any] = PromptTemplate(
+            ns=ns,
+            key=str(data["key"]),
+            name=data.get("name"),
+            sections=sections,
+            policies=policies,
+            output_type=output_type,
+        )
         registry = {tool.name: tool for tool in template.all_tools()}
         if template.engine.read_section_tool is not None:
             registry["read_section"] = template.engine.read_section_tool
