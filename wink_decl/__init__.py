@@ -61,6 +61,7 @@ if TYPE_CHECKING:
         InnerLoopConfig,
         MainLoop,
     )
+    from wink_decl.runtime.param_hints import ParamHint
     from wink_decl.runtime.policies import (
         ReadBeforeWritePolicy,
         SequentialDependencyPolicy,
@@ -145,6 +146,7 @@ __all__ = [
     "ModelRequested",
     "ModelResponded",
     "OutputFormat",
+    "ParamHint",
     "PathOutsideRootError",
     "PolicyDecision",
     "PolicyState",
@@ -220,6 +222,7 @@ _HOMES: dict[str, str] = {
     "ModelRequested": "wink_decl.runtime.session",
     "ModelResponded": "wink_decl.runtime.session",
     "OutputFormat": "wink_decl.runtime.provider",
+    "ParamHint": "wink_decl.runtime.param_hints",
     "PathOutsideRootError": "wink_decl.runtime.filesystem",
     "PolicyDecision": "wink_decl.runtime.policy",
     "PolicyState": "wink_decl.runtime.session",

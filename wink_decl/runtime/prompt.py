@@ -20,6 +20,7 @@ from wink_decl.runtime.section import Section
 from wink_decl.runtime.visibility import SectionPath, SectionVisibility
 
 if TYPE_CHECKING:
+    from wink_decl.runtime.param_hints import ParamHint
     from wink_decl.runtime.session import SessionProtocol
     from wink_decl.runtime.tool import Tool
 
@@ -45,7 +46,8 @@ class RenderedPrompt:
 
     text: str
     tools: tuple[Tool[Any, Any], ...] = ()
-    tool_param_descriptions: Mapping[str, Mapping[str, str]] = field(default_factory=_empty)
+    tool_param_descriptions: Mapping[str, Mapping[str, ParamHint]] = field(default_factory=_empty)
+    """Each tool's parameters: description, type and default hint, overrides applied."""
     section_visibility: Mapping[SectionPath, SectionVisibility] = field(
         default_factory=_empty, compare=False
     )
