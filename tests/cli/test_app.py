@@ -36,6 +36,7 @@ commands:
   plugins    PLUGINS
   new        NEW
   convert    CONVERT
+  overrides  OVERRIDES
 
 options:
   -h, --help     show this help and exit
@@ -132,6 +133,7 @@ def top_help() -> str:
         TOP_HELP.replace("PLUGINS", others["plugins"])
         .replace("NEW", others["new"])
         .replace("CONVERT", others["convert"])
+        .replace("OVERRIDES", others["overrides"])
     )
 
 
@@ -147,6 +149,7 @@ def test_commands_are_listed_in_order() -> None:
         "plugins",
         "new",
         "convert",
+        "overrides",
     ]
 
 
@@ -194,7 +197,7 @@ HELP_LIST = "  run 'wink-decl --help' for the list of commands\n"
             [],
             "wink-decl: error: no command given\n"
             "  hint: choose one of validate, render, run, tools, compile, schema, plugins, new, "
-            "convert\n" + HELP_LIST,
+            "convert, overrides\n" + HELP_LIST,
         ),
         (["-v"], None),
         (

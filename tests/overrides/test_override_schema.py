@@ -11,7 +11,7 @@ import jsonschema
 import yaml
 from override_support import SHAPES, template
 
-from wink_decl.overrides._seed import seed_data
+from wink_decl.overrides import seed_data
 from wink_decl.overrides.schema import (
     OVERRIDE_SCHEMA_FILE_NAME,
     build_override_schema,

@@ -196,6 +196,26 @@ COMMANDS: tuple[Command, ...] = (
             "wink-decl convert prompts/release.wink.toml --to yaml --output -",
         ),
     ),
+    _deferred(
+        name="overrides",
+        summary="Seed, check and compare a prompt's overrides: tagged variants of its texts.",
+        description=(
+            "Override files hold tagged variants of a prompt's texts (section templates, "
+            "summaries and visibility, tool and param descriptions), one file per prompt and tag "
+            "under the overrides folder: NS/PROMPT-KEY/TAG.wink-override.yaml (or .toml). Each "
+            "entry records the hash of the text it replaces; render, tools, compile and run "
+            "apply a tag with --tag. 'seed' writes a file holding the current texts and hashes; "
+            "'check' reports stale, unknown and refused entries of every tag of every prompt "
+            "(exit status: 0 no errors, warnings allowed; 1 errors; 2 usage error); 'diff' "
+            "shows the rendered prompt without and with a tag. docs/overrides.md has the details."
+        ),
+        examples=(
+            "wink-decl overrides seed prompts/agents/code-review.wink.yaml --tag concise",
+            "wink-decl overrides check prompts/ --strict",
+            "wink-decl overrides diff prompts/agents/code-review.wink.yaml --tag concise"
+            " --param language=Python",
+        ),
+    ),
 )
 """Every command, in the order ``wink-decl --help`` lists them."""
 

@@ -12,6 +12,7 @@ from typing import Any, cast
 from wink_decl.cli._command import Console
 from wink_decl.cli._params_file import ParamsFile, load_params_file
 from wink_decl.cli._prompt import add_file_options, compile_prompt, limits_from, report
+from wink_decl.cli._tagging import add_tag_options, tagged
 from wink_decl.cli._usage import UsageError
 from wink_decl.compiler import (
     CompiledPrompt,
@@ -63,6 +64,7 @@ def add_render_options(parser: argparse.ArgumentParser) -> None:
         help="render a summarized section in full, as after read_section; a dotted key such "
         "as reference.style opens the sections above it too (repeatable)",
     )
+    add_tag_options(parser)
 
 
 @dataclass(frozen=True)
@@ -88,7 +90,10 @@ def render_from_args(args: argparse.Namespace, console: Console) -> RenderedProm
     if problems:
         report(console, problems, bound.result.sources)
         return None
-    return bound.prompt.template.render(*bound.params, visibility_overrides=bound.overrides)
+    prompt = tagged(args, console, bound.prompt)
+    if prompt is None:
+        return None
+    return prompt.template.render(*bound.params, visibility_overrides=bound.overrides)
 
 
 def bind_from_args(args: argparse.Namespace, console: Console) -> BoundPrompt | None:
