@@ -341,3 +341,23 @@ def test_run_with_a_tag_sends_the_tagged_prompt(cli: Run, here: Path, no_network
     assert (status, out, err) == (0, "Done.\n", "")
     system = server.requests[0].json["messages"][0]["content"]
     assert system == TAGGED.split("\n\ntools:")[0]
+
+
+def test_validate_checks_override_files_when_an_overrides_folder_exists(
+    cli: Run, here: Path
+) -> None:
+    assert cli("validate", "prompts") == (0, "", "1 file checked: 1 valid, 0 invalid\n")
+    edited(seeded(cli, "yaml"))
+    assert cli("validate", "prompts") == (0, "", "1 file checked: 1 valid, 0 invalid\n")
+    Path(FILE).write_text(PROMPT.replace("Write notes about", "Write short notes about"))
+    Path("prompts/broken.wink.yaml").write_text("key: broken\nsections: 3\n")
+    status, out, err = cli("validate", "prompts", "--strict")
+    assert (status, out) == (1, "")
+    assert f"{OVERRIDE}.yaml:5:13: error: The override of sections.task.template" in err
+    assert err.endswith("2 files checked: 0 valid, 2 invalid (2 errors, 0 warnings)\n")
+    status, out, err = cli("validate", "prompts", "--format", "json")
+    assert (status, err) == (1, "")
+    assert [(d["file"], d["severity"]) for d in json.loads(out)] == [
+        ("overrides/prompts/notes/short.wink-override.yaml", "warning"),
+        ("prompts/broken.wink.yaml", "error"),
+    ]

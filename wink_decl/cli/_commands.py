@@ -53,7 +53,9 @@ COMMANDS: tuple[Command, ...] = (
             "needs a plugin's code is checked by compile, render, tools and run, or here with "
             "--import-plugins: signatures and, for a tool that leaves its params to its handler, "
             "those params and its reads:, writes: and examples. Every problem of "
-            "every file is reported, sorted by file and line. Exit status: 0 every file is valid "
+            "every file is reported, sorted by file and line; where an overrides folder "
+            "exists, each valid prompt's override files are checked too (stale, unknown and "
+            "refused entries). Exit status: 0 every file is valid "
             "(warnings allowed), 1 a file has errors, 2 usage error."
         ),
         examples=(

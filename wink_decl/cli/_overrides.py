@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import difflib
 import os
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, Literal
 
 from wink_decl._atomic import write_atomically
 from wink_decl.cli._app import _Parser, _PrintAction  # pyright: ignore[reportPrivateUsage]
+from wink_decl.cli._checking import Checked, Job
 from wink_decl.cli._command import Console
 from wink_decl.cli._commands import implemented
 from wink_decl.cli._inputs import add_render_options, bind_from_args
@@ -31,7 +34,7 @@ from wink_decl.overrides.store import OVERRIDE_SUFFIXES
 from wink_decl.overrides.tagged import applied
 from wink_decl.runtime.prompt import PromptTemplate
 
-__all__ = ["COMMAND", "override_problems", "schema_ref_for"]
+__all__ = ["COMMAND", "override_problems", "schema_ref_for", "with_override_checks"]
 
 _HELP = "show this help and exit"
 
@@ -255,3 +258,35 @@ def _diff(args: argparse.Namespace, console: Console) -> int:
 
 
 COMMAND = implemented("overrides", configure=_configure, run=_run)
+
+
+# -- validate -----------------------------------------------------------------------------------
+
+
+def with_override_checks(
+    args: argparse.Namespace, jobs: Sequence[Job], results: Sequence[Checked]
+) -> list[Checked]:
+    """``results`` with each valid prompt's override diagnostics, where an overrides folder is.
+
+    ``validate`` checks files in workers that keep no compiled prompt, so a prompt whose
+    overrides folder exists is compiled again here (no plugin code is imported).
+    """
+    checked: list[Checked] = []
+    for job, result in zip(jobs, results, strict=True):
+        folder = overrides_root(args, Path(job.root))
+        if not (result.ok and folder.is_dir()):  # invalid prompts are reported already
+            checked.append(result)
+            continue
+        compiled = compile_file(job.path, root=job.root, display_path=job.path, limits=job.limits)
+        assert compiled.prompt is not None  # noqa: S101  # the check just compiled it
+        store = LocalOverrideStore(folder, limits=job.limits)
+        problems, texts, _ = override_problems(compiled.prompt.template, store, strict=args.strict)
+        checked.append(
+            dataclasses.replace(
+                result,
+                ok=all(problem.severity == "warning" for problem in problems),
+                diagnostics=(*result.diagnostics, *problems),
+                sources={**result.sources, **compiled.sources, **texts},
+            )
+        )
+    return checked
