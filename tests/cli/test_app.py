@@ -110,8 +110,8 @@ options:
                         max_bytes=5000000 (repeatable; docs/security.md lists every limit and its
                         default)
   --overrides DIR       the overrides folder, holding NS/PROMPT-KEY/TAG.wink-override.yaml (or
-                        .toml) (default: [tool.wink-decl] overrides in the nearest pyproject.toml,
-                        else 'overrides' beside the prompt root)
+                        .toml) (default: [tool.wink-decl] overrides in the nearest pyproject.toml
+                        unless --root is given, else 'overrides' beside the prompt root)
   --strict              count a stale override (one whose base text has changed) as an error, not
                         a warning
   --format {text,json}  text: diagnostics with the lines quoted, then a summary, on stderr; json:

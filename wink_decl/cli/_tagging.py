@@ -27,8 +27,8 @@ def add_overrides_option(parser: argparse.ArgumentParser) -> None:
         "--overrides",
         metavar="DIR",
         help="the overrides folder, holding NS/PROMPT-KEY/TAG.wink-override.yaml (or .toml) "
-        "(default: [tool.wink-decl] overrides in the nearest pyproject.toml, else 'overrides' "
-        "beside the prompt root)",
+        "(default: [tool.wink-decl] overrides in the nearest pyproject.toml unless --root is "
+        "given, else 'overrides' beside the prompt root)",
     )
     parser.add_argument(
         "--strict",
@@ -57,13 +57,17 @@ def _tag(text: str) -> str:
 
 
 def overrides_root(args: argparse.Namespace, prompt_root: Path) -> Path:
-    """``--overrides``, else the configured folder, else ``overrides`` beside the prompt root."""
+    """``--overrides``, else the configured folder, else ``overrides`` beside the prompt root.
+
+    With ``--root``, the ``pyproject.toml`` is not read for this either: the folder is the one
+    beside the root given.
+    """
     if args.overrides is not None:
         folder = existing_path(args.overrides)
         if not folder.is_dir():
             raise UsageError(f"--overrides '{args.overrides}' is not a folder")
         return folder
-    configured = configured_folder(Path.cwd(), "overrides")
+    configured = None if args.root is not None else configured_folder(Path.cwd(), "overrides")
     return configured if configured is not None else default_overrides_root(prompt_root)
 
 
