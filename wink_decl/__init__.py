@@ -96,6 +96,7 @@ if TYPE_CHECKING:
         MainLoop,
         PromptResponse,
     )
+    from wink_decl.prompt.param_hints import ParamHint
     from wink_decl.runtime.policies import (
         ReadBeforeWritePolicy,
         SequentialDependencyPolicy,
@@ -143,6 +144,7 @@ __all__ = [
     "ModelRequested",
     "ModelResponded",
     "OutputFormat",
+    "ParamHint",
     "PathOutsideRootError",
     "PolicyDecision",
     "PolicyState",
@@ -218,6 +220,7 @@ _HOMES: dict[str, str] = {
     "ModelRequested": "wink_decl.runtime.session",
     "ModelResponded": "wink_decl.runtime.session",
     "OutputFormat": "wink_decl.runtime.provider",
+    "ParamHint": "wink_decl.prompt.param_hints",
     "PathOutsideRootError": "wink_decl.runtime.filesystem",
     "PolicyDecision": "wink_decl.prompt.policy",
     "PolicyState": "wink_decl.runtime.session",

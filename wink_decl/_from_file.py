@@ -9,12 +9,15 @@ from __future__ import annotations
 import os
 from collections.abc import Iterable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from wink_decl.compiler import bind_plugins, compile_file, find_prompt_files
 from wink_decl.diagnostics import Diagnostic, DiagnosticError, sort_diagnostics
 from wink_decl.limits import DEFAULT_LIMITS, Limits
 from wink_decl.prompt.template import PromptTemplate
+
+if TYPE_CHECKING:
+    from wink_decl.overrides import OverrideStore
 
 __all__ = ["load", "validate"]
 
@@ -22,7 +25,13 @@ StrPath = str | os.PathLike[str]
 
 
 def load(
-    path: StrPath, *, root: StrPath | None = None, limits: Limits | None = None
+    path: StrPath,
+    *,
+    root: StrPath | None = None,
+    limits: Limits | None = None,
+    tag: str | None = None,
+    overrides: OverrideStore | None = None,
+    strict: bool = False,
 ) -> PromptTemplate[Any]:
     """Load, check and compile one prompt file, its plugins imported and checked.
 
@@ -31,6 +40,10 @@ def load(
     may cause (docs/security.md). Any error raises one ``DiagnosticError`` carrying every
     diagnostic, of the file and of its plugins, whose text is the report with the lines
     quoted, as ``wink-decl render`` prints it.
+
+    With ``tag``, the prompt comes with that tag's overrides applied (docs/overrides.md),
+    read from ``overrides`` (default: a ``LocalOverrideStore`` of the folder ``overrides``
+    beside the prompt root); ``strict`` makes a stale override an error.
     """
     shown = os.fspath(path)
     prompt_root = None if root is None else os.fspath(root)
@@ -43,7 +56,19 @@ def load(
     problems = bind_plugins(prompt)
     if problems:
         raise DiagnosticError([*result.diagnostics, *problems], sources=result.sources)
-    return prompt.template
+    if tag is None:
+        return prompt.template
+    from wink_decl.overrides import (  # noqa: PLC0415  # only a tagged load pays for it
+        LocalOverrideStore,
+        default_overrides_root,
+        with_overrides,
+    )
+
+    store = overrides or LocalOverrideStore(
+        default_overrides_root(prompt_root or os.path.dirname(os.path.abspath(shown))),  # noqa: PTH100, PTH120
+        limits=limits or DEFAULT_LIMITS,
+    )
+    return with_overrides(prompt.template, store, tag, strict=strict)
 
 
 def validate(

@@ -51,6 +51,13 @@ _PARAM_PROMPT = (
     "key: review\n" + _PARAMS + "sections:\n  - key: intro\n    title: Intro\n"
     "    template: Review ${topic}.\n"
 )
+_OVERRIDE_FILE = "overrides/docs/review/exp.wink-override.yaml"
+_OVERRIDE_RUN = (
+    "import wink_decl\nfrom wink_decl.overrides import LocalOverrideStore\n"
+    "wink_decl.load('prompt.wink.yaml', tag='exp', overrides=LocalOverrideStore('overrides'))"
+)
+_INTRO_HASH = "sha256:946939f8aec08ec8199e147028b5dd7e51ee2d07a26a2d5f98282aa652a25d43"
+"""The hash of the intro's template in ``_PROMPT``."""
 _DIST = "Metadata-Version: 2.1\nName: {name}\nVersion: 1.0\n"
 _SHOUT = "[wink_decl.handlers]\nshout = {name}:shout\n"
 
@@ -246,6 +253,52 @@ CODE_DOCS: Final[Mapping[DiagnosticCode, CodeDoc]] = {
         {"elsewhere/prompt.wink.yaml": _PROMPT, "prompts/": ""},
         "wink-decl validate prompts",
         links={"prompts/prompt.wink.yaml": "../elsewhere/prompt.wink.yaml"},
+    ),
+    _C.OVERRIDE_INVALID: CodeDoc(
+        "An override file is not of the shape its schema gives (an unknown key, an entry "
+        "without `hash:` or `text:`, a short hash), or an override text could not stand where "
+        "it goes (a placeholder the section does not have). Nothing of the file is applied when "
+        "its shape is wrong; an invalid text leaves the base text in place.",
+        "Correct the file at the place shown; `wink-decl overrides seed` writes a valid one.",
+        {
+            "prompt.wink.yaml": "ns: docs\n" + _PROMPT,
+            _OVERRIDE_FILE: "sections:\n  intro:\n"
+            "    template: {hash: 'sha256:abc', text: Review it.}\n",
+        },
+        _OVERRIDE_RUN,
+    ),
+    _C.OVERRIDE_REFUSED: CodeDoc(
+        "An override file has an entry for a section or tool that does not accept overrides "
+        "(`accepts_overrides: false`), or for wink-decl's own `read_section`.",
+        "Remove the entry, or let the section or tool accept overrides.",
+        {
+            "prompt.wink.yaml": "ns: docs\n" + _PROMPT + "    accepts_overrides: false\n",
+            _OVERRIDE_FILE: "sections:\n  intro:\n    template:\n"
+            f"      hash: {_INTRO_HASH}\n      text: Review it.\n",
+        },
+        _OVERRIDE_RUN,
+    ),
+    _C.OVERRIDE_STALE: CodeDoc(
+        "The text an override entry replaces has changed since the entry was written: its "
+        "hash no longer matches. The base text is used. A warning; an error with `--strict`.",
+        "Compare the override with the new base text, then write the new hash in the entry.",
+        {
+            "prompt.wink.yaml": "ns: docs\n" + _PROMPT.replace("Review the", "Review all the"),
+            _OVERRIDE_FILE: "sections:\n  intro:\n    template:\n"
+            f"      hash: {_INTRO_HASH}\n      text: Review it.\n",
+        },
+        _OVERRIDE_RUN.replace("'exp'", "'exp', strict=True"),
+    ),
+    _C.OVERRIDE_UNKNOWN: CodeDoc(
+        "An override file has an entry for a section, tool or param the prompt does not have "
+        "(or a summary for a section without one).",
+        "Name a part the prompt has (the hint names the nearest), or remove the entry.",
+        {
+            "prompt.wink.yaml": "ns: docs\n" + _PROMPT,
+            _OVERRIDE_FILE: "sections:\n  intr:\n    template:\n"
+            f"      hash: {_INTRO_HASH}\n      text: Review it.\n",
+        },
+        _OVERRIDE_RUN,
     ),
     _C.PARAM: CodeDoc(
         "The params given do not fit their declarations.",

@@ -37,6 +37,7 @@ commands:
   plugins    PLUGINS
   new        NEW
   convert    CONVERT
+  overrides  OVERRIDES
 
 options:
   -h, --help     show this help and exit
@@ -83,8 +84,8 @@ examples:
 """
 
 VALIDATE_HELP = """\
-usage: wink-decl validate [-h] [-v] [--root DIR] [--limit NAME=VALUE] [--format {text,json}]
-                          [-j N] [--import-plugins] [--cache-dir DIR]
+usage: wink-decl validate [-h] [-v] [--root DIR] [--limit NAME=VALUE] [--overrides DIR] [--strict]
+                          [--format {text,json}] [-j N] [--import-plugins] [--cache-dir DIR]
                           PATH [PATH ...]
 
 Load and check prompt files: syntax, the schema, references between sections, tools, params and
@@ -92,8 +93,9 @@ includes, and that every handler, predicate and policy is installed. Plugins are
 package metadata only: no plugin code is imported. What needs a plugin's code is checked by
 compile, render, tools and run, or here with --import-plugins: signatures and, for a tool that
 leaves its params to its handler, those params and its reads:, writes: and examples. Every problem
-of every file is reported, sorted by file and line. Exit status: 0 every file is valid (warnings
-allowed), 1 a file has errors, 2 usage error.
+of every file is reported, sorted by file and line; where an overrides folder exists, each valid
+prompt's override files are checked too (stale, unknown and refused entries). Exit status: 0 every
+file is valid (warnings allowed), 1 a file has errors, 2 usage error.
 
 positional arguments:
   PATH                  a prompt file, or a folder searched for .wink.yaml, .wink.yml, .wink.toml
@@ -108,6 +110,11 @@ options:
   --limit NAME=VALUE    change a bound on the work prompt files may cause, such as
                         max_bytes=5000000 (repeatable; docs/security.md lists every limit and its
                         default)
+  --overrides DIR       the overrides folder, holding NS/PROMPT-KEY/TAG.wink-override.yaml (or
+                        .toml) (default: [tool.wink-decl] overrides in the nearest pyproject.toml
+                        unless --root is given, else 'overrides' beside the prompt root)
+  --strict              count a stale override (one whose base text has changed) as an error, not
+                        a warning
   --format {text,json}  text: diagnostics with the lines quoted, then a summary, on stderr; json:
                         one array of diagnostic objects on stdout (default: text)
   -j N, --jobs N        worker processes (default: one per CPU from 64 files on, else 1)
@@ -133,6 +140,7 @@ def top_help() -> str:
         TOP_HELP.replace("PLUGINS", others["plugins"])
         .replace("NEW", others["new"])
         .replace("CONVERT", others["convert"])
+        .replace("OVERRIDES", others["overrides"])
     )
 
 
@@ -149,6 +157,7 @@ def test_commands_are_listed_in_order() -> None:
         "plugins",
         "new",
         "convert",
+        "overrides",
     ]
 
 
@@ -196,7 +205,7 @@ HELP_LIST = "  run 'wink-decl --help' for the list of commands\n"
             [],
             "wink-decl: error: no command given\n"
             "  hint: choose one of validate, render, run, tools, preview, compile, schema, "
-            "plugins, new, convert\n" + HELP_LIST,
+            "plugins, new, convert, overrides\n" + HELP_LIST,
         ),
         (["-v"], None),
         (

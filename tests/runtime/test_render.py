@@ -9,6 +9,7 @@ import pytest
 
 from wink_decl import (
     MarkdownSection,
+    ParamHint,
     Prompt,
     PromptRenderError,
     PromptTemplate,
@@ -349,9 +350,10 @@ def test_example_flow_initial_render_summarizes_the_context():
     assert rendered.tool_names == ("read_section",)
     assert rendered.tool_param_descriptions == {
         "read_section": {
-            "section_key": (
+            "section_key": ParamHint(
                 "Key of the section to read, as shown in its summary. Nested sections use "
-                "dot notation (e.g. 'context.examples')."
+                "dot notation (e.g. 'context.examples').",
+                "string",
             )
         }
     }
@@ -409,16 +411,21 @@ def test_tools_come_in_declaration_order_and_skip_disabled_and_hidden_sections()
     rendered = tree.render()
 
     assert rendered.tool_names == ("outer_a", "outer_b", "inner_a", "last_a", "read_section")
-    descriptions = {"query": "What to look for.", "limit": "How many hits at most."}
+    descriptions = {
+        "query": ParamHint("What to look for.", "string"),
+        "limit": ParamHint("How many hits at most.", "integer", "10"),
+        "verbose": ParamHint("", "boolean", "false"),
+    }
     assert rendered.tool_param_descriptions == {
         "outer_a": descriptions,
         "outer_b": descriptions,
         "inner_a": descriptions,
         "last_a": descriptions,
         "read_section": {
-            "section_key": (
+            "section_key": ParamHint(
                 "Key of the section to read, as shown in its summary. Nested sections use "
-                "dot notation (e.g. 'context.examples')."
+                "dot notation (e.g. 'context.examples').",
+                "string",
             )
         },
     }

@@ -53,7 +53,9 @@ COMMANDS: tuple[Command, ...] = (
             "needs a plugin's code is checked by compile, render, tools and run, or here with "
             "--import-plugins: signatures and, for a tool that leaves its params to its handler, "
             "those params and its reads:, writes: and examples. Every problem of "
-            "every file is reported, sorted by file and line. Exit status: 0 every file is valid "
+            "every file is reported, sorted by file and line; where an overrides folder "
+            "exists, each valid prompt's override files are checked too (stale, unknown and "
+            "refused entries). Exit status: 0 every file is valid "
             "(warnings allowed), 1 a file has errors, 2 usage error."
         ),
         examples=(
@@ -221,6 +223,26 @@ COMMANDS: tuple[Command, ...] = (
         examples=(
             "wink-decl convert prompts/review.wink.yaml --to toml",
             "wink-decl convert prompts/release.wink.toml --to yaml --output -",
+        ),
+    ),
+    _deferred(
+        name="overrides",
+        summary="Seed, check and compare a prompt's overrides: tagged variants of its texts.",
+        description=(
+            "Override files hold tagged variants of a prompt's texts (section templates, "
+            "summaries and visibility, tool and param descriptions), one file per prompt and tag "
+            "under the overrides folder: NS/PROMPT-KEY/TAG.wink-override.yaml (or .toml). Each "
+            "entry records the hash of the text it replaces; render, tools, compile and run "
+            "apply a tag with --tag. 'seed' writes a file holding the current texts and hashes; "
+            "'check' reports stale, unknown and refused entries of every tag of every prompt "
+            "(exit status: 0 no errors, warnings allowed; 1 errors; 2 usage error); 'diff' "
+            "shows the rendered prompt without and with a tag. docs/overrides.md has the details."
+        ),
+        examples=(
+            "wink-decl overrides seed prompts/agents/code-review.wink.yaml --tag concise",
+            "wink-decl overrides check prompts/ --strict",
+            "wink-decl overrides diff prompts/agents/code-review.wink.yaml --tag concise"
+            " --param language=Python",
         ),
     ),
 )

@@ -8,6 +8,7 @@ from wink_decl.cli._command import Console
 from wink_decl.cli._commands import implemented
 from wink_decl.cli._paths import write_output
 from wink_decl.cli._prompt import add_file_options, compile_prompt, report
+from wink_decl.cli._tagging import add_tag_options, tagged
 from wink_decl.compiler import artifact_json, bind_plugins
 
 __all__ = ["COMMAND"]
@@ -15,6 +16,7 @@ __all__ = ["COMMAND"]
 
 def _configure(parser: argparse.ArgumentParser) -> None:
     add_file_options(parser)
+    add_tag_options(parser)
     parser.add_argument(
         "--output",
         metavar="FILE",
@@ -31,6 +33,9 @@ def _run(args: argparse.Namespace, console: Console) -> int:
     problems = bind_plugins(prompt)
     if problems:
         report(console, problems, result.sources)
+        return 1
+    prompt = tagged(args, console, prompt)
+    if prompt is None:
         return 1
     text = artifact_json(prompt.artifact)
     if args.output is None:

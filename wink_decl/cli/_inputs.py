@@ -13,6 +13,7 @@ from wink_decl.cli._command import Console
 from wink_decl.cli._params_file import ParamsFile, load_params_file
 from wink_decl.cli._prompt import add_file_options, compile_prompt, limits_from, report
 from wink_decl.cli._tool_params import deciding_params, stand_in
+from wink_decl.cli._tagging import add_tag_options, tagged
 from wink_decl.cli._usage import UsageError
 from wink_decl.compiler import (
     CompiledPrompt,
@@ -75,6 +76,7 @@ def add_render_options(parser: argparse.ArgumentParser) -> None:
         help="render a summarized section in full, as after read_section; a dotted key such "
         "as reference.style opens the sections above it too (repeatable)",
     )
+    add_tag_options(parser)
 
 
 @dataclass(frozen=True)
@@ -103,8 +105,11 @@ def render_from_args(
     if problems:
         report(console, problems, bound.result.sources)
         return None
+    prompt = tagged(args, console, bound.prompt)
+    if prompt is None:
+        return None
     try:
-        return bound.prompt.template.render(*bound.params, visibility_overrides=bound.overrides)
+        return prompt.template.render(*bound.params, visibility_overrides=bound.overrides)
     except PluginCallError as error:  # a predicate raised: the plugin is at fault, not the file
         report(console, [error.to_diagnostic(path=bound.prompt.source)], bound.result.sources)
         return None

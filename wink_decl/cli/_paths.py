@@ -15,6 +15,7 @@ from wink_decl.loader import load_file
 from wink_decl.suggestions import close_matches
 
 __all__ = [
+    "configured_folder",
     "configured_root",
     "existing_path",
     "prompt_file",
@@ -53,19 +54,24 @@ def prompt_file(text: str) -> Path:
 
 def configured_root(start: Path) -> Path | None:
     """``[tool.wink-decl] root`` of the nearest ``pyproject.toml`` above ``start``, if set."""
+    return configured_folder(start, "root")
+
+
+def configured_folder(start: Path, key: str) -> Path | None:
+    """``[tool.wink-decl] KEY`` (a folder) of the nearest ``pyproject.toml`` above ``start``."""
     for folder in (start, *start.parents):
         candidate = folder / "pyproject.toml"
         if candidate.is_file():
-            return _root_setting(candidate)
+            return _folder_setting(candidate, key)
     return None
 
 
-def _root_setting(pyproject: Path) -> Path | None:
-    """The configured root, which must lie inside the folder of its ``pyproject.toml``.
+def _folder_setting(pyproject: Path, key: str) -> Path | None:
+    """The configured folder, which must lie inside the folder of its ``pyproject.toml``.
 
     The file comes with the checkout, so it is read as prompt files are (a regular file,
-    bounded, linear), and it cannot widen what includes may read: ``root = "/"`` would let
-    an include quote any YAML file on the machine. ``--root`` is not held to this.
+    bounded, linear), and it cannot widen what may be read: ``root = "/"`` would let an
+    include quote any YAML file on the machine. ``--root`` is not held to this.
     """
     shown = _shown(pyproject)
     loaded = load_file(pyproject, display_path=shown)
@@ -75,25 +81,33 @@ def _root_setting(pyproject: Path) -> Path | None:
         where = "" if span is None else f" (line {span.line}, column {span.column})"
         raise UsageError(
             f"cannot read {shown}{where}: {problem.message}",
-            hint="fix the file, or pass --root to choose the prompt root yourself",
+            hint=f"fix the file, or pass --{key} to choose {_WHAT[key][0]} yourself",
         )
-    root = _setting(loaded.file.data, "tool", "wink-decl", "root")
+    root = _setting(loaded.file.data, "tool", "wink-decl", key)
     if root is None:
         return None
     project = pyproject.parent
     if not isinstance(root, str) or "\0" in root or not (project / root).is_dir():
         raise UsageError(
-            f"{shown}: [tool.wink-decl] root = {root!r} is not a folder",
-            hint="set root to a folder relative to that pyproject.toml, such as 'prompts'",
+            f"{shown}: [tool.wink-decl] {key} = {root!r} is not a folder",
+            hint=f"set {key} to a folder relative to that pyproject.toml, such as "
+            f"'{_EXAMPLE[key]}'",
         )
     if not (project / root).resolve().is_relative_to(project.resolve()):
         raise UsageError(
-            f"{shown}: [tool.wink-decl] root = {root!r} lies outside the folder of that "
+            f"{shown}: [tool.wink-decl] {key} = {root!r} lies outside the folder of that "
             "pyproject.toml",
-            hint="set root to a folder inside the project, such as 'prompts', or pass --root "
-            "to choose a prompt root elsewhere",
+            hint=f"set {key} to a folder inside the project, such as '{_EXAMPLE[key]}', or "
+            f"pass --{key} to choose {_WHAT[key][1]} elsewhere",
         )
     return project / root
+
+
+_WHAT = {
+    "root": ("the prompt root", "a prompt root"),
+    "overrides": ("the overrides folder", "an overrides folder"),
+}
+_EXAMPLE = {"root": "prompts", "overrides": "overrides"}
 
 
 def _setting(data: object, *keys: str) -> object:

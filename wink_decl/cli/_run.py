@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import threading
 from collections.abc import Callable
@@ -16,6 +17,7 @@ from wink_decl.cli._inputs import BoundPrompt, add_render_options, bind_from_arg
 from wink_decl.cli._prompt import report
 from wink_decl.cli._run_progress import Progress
 from wink_decl.cli._secrets import secrets_from_environment
+from wink_decl.cli._tagging import tagged
 from wink_decl.cli._transcript import Transcript, usage_record
 from wink_decl.cli._usage import UsageError
 from wink_decl.compiler import bind_plugins
@@ -121,6 +123,10 @@ def _run_with(
     if problems:
         report(console, problems, bound.result.sources)
         return 1
+    prompt = tagged(args, console, bound.prompt)
+    if prompt is None:
+        return 1
+    bound = dataclasses.replace(bound, prompt=prompt)
     secrets = secrets_from_environment()
     try:
         adapter = make_adapter(provider, model, base_url=args.base_url, workspace=args.workspace)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import os
 from collections.abc import Sequence
+from pathlib import Path
 
 from wink_decl.cli._checking import PARALLEL_MIN_FILES, Job, available_cpus, check_all
 from wink_decl.cli._command import Console
@@ -12,6 +13,7 @@ from wink_decl.cli._commands import implemented
 from wink_decl.cli._paths import existing_path, root_finder
 from wink_decl.cli._progress import Progress
 from wink_decl.cli._prompt import add_limit_option, add_root_option, limits_from, report
+from wink_decl.cli._tagging import add_overrides_option, overrides_root
 from wink_decl.cli._usage import UsageError
 from wink_decl.compiler import PROMPT_SUFFIXES, find_prompt_files
 from wink_decl.diagnostics import render_json_array, sort_diagnostics
@@ -33,6 +35,7 @@ def _configure(parser: argparse.ArgumentParser) -> None:
     )
     add_root_option(parser)
     add_limit_option(parser)
+    add_overrides_option(parser)
     parser.add_argument(
         "--format",
         choices=("text", "json"),
@@ -78,6 +81,11 @@ def _run(args: argparse.Namespace, console: Console) -> int:
         results = check_all(jobs, min(workers, len(jobs)), progress.advance)
     finally:
         progress.close()
+    if any(overrides_root(args, Path(job.root)).is_dir() for job in jobs):
+        # Only then: the overrides command's code costs start-up time (docs/overrides.md).
+        from wink_decl.cli._overrides import with_override_checks  # noqa: PLC0415
+
+        results = with_override_checks(args, jobs, results)
     diagnostics = sort_diagnostics(d for checked in results for d in checked.diagnostics)
     if args.format == "json":
         console.out.write(render_json_array(diagnostics))

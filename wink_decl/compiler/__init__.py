@@ -1,6 +1,8 @@
 """The compiler: prompt files in, runtime ``PromptTemplate`` and tool registry out."""
 
 from wink_decl.compiler._artifact import ARTIFACT_FORMAT, artifact_json
+from wink_decl.compiler._confined import outside_root
+from wink_decl.compiler._lazy import LazyTool
 from wink_decl.compiler._render_params import make_params, unknown_param
 from wink_decl.compiler.compile import (
     CompiledPrompt,
@@ -22,6 +24,7 @@ __all__ = [
     "CachedResult",
     "CompileResult",
     "CompiledPrompt",
+    "LazyTool",
     "PromptRegistry",
     "artifact_json",
     "bind_plugins",
@@ -29,5 +32,6 @@ __all__ = [
     "compile_loaded",
     "find_prompt_files",
     "make_params",
+    "outside_root",
     "unknown_param",
 ]

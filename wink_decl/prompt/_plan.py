@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
@@ -11,6 +10,7 @@ from wink_decl.errors import PromptRenderError
 from wink_decl.prompt.text_template import Slot
 from wink_decl.prompt.tool_schema import field_descriptions
 from wink_decl.prompt.visibility import SectionPath, SectionVisibility
+from wink_decl.prompt.param_hints import ParamHint, param_hints
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Mapping, Sequence
@@ -51,7 +51,7 @@ class Plan:
     slots: tuple[tuple[int, str], ...]
     """Distinct (source, field) pairs, each looked up once per render."""
     tools: tuple[Tool[Any, Any], ...]
-    tool_param_descriptions: Mapping[str, Mapping[str, str]]
+    tool_param_descriptions: Mapping[str, Mapping[str, ParamHint]]
     section_visibility: Mapping[SectionPath, SectionVisibility]
     bare_bodies: tuple[tuple[int, int], ...] = ()
     """(first occurrence, count) of each body made of placeholders only: empty values drop it."""
@@ -78,9 +78,12 @@ class Plan:
 class PlanBuilder:
     """Collects the pieces of one walk over the tree and freezes them into a ``Plan``."""
 
-    def __init__(self, nodes: Sequence[Node]) -> None:
-        """Start an empty plan over ``nodes``."""
+    def __init__(
+        self, nodes: Sequence[Node], hints: Mapping[str, Mapping[str, ParamHint]] | None = None
+    ) -> None:
+        """Start an empty plan over ``nodes``; ``hints`` replace tools' own parameter hints."""
         self._nodes = nodes
+        self._hints = hints
         self._pieces: list[str | tuple[int, str]] = []
         self._sources: dict[tuple[type, int], int] = {}
         self._source_nodes: list[Node] = []
@@ -133,7 +136,7 @@ class PlanBuilder:
             sources=tuple(self._source_nodes),
             slots=tuple(self._slots),
             tools=tools,
-            tool_param_descriptions=_descriptions(tools),
+            tool_param_descriptions=_descriptions(tools, self._hints),
             section_visibility=MappingProxyType(self._visibility),
             bare_bodies=tuple(self._bare_bodies),
         )
@@ -170,13 +173,10 @@ class PlanBuilder:
         return slot_key
 
 
-def _descriptions(tools: Sequence[Tool[Any, Any]]) -> Mapping[str, Mapping[str, str]]:
-    return MappingProxyType({tool.name: _descriptions_of(tool.params_type) for tool in tools})
-
-
-@lru_cache(maxsize=1024)
-def _descriptions_of(params_type: type) -> Mapping[str, str]:
-    """One read-only view per params type, shared by every plan whose tools take it."""
-    if params_type is type(None):  # Tool[None, R] takes no params
-        return MappingProxyType({})
-    return MappingProxyType(field_descriptions(params_type))
+def _descriptions(
+    tools: Sequence[Tool[Any, Any]], hints: Mapping[str, Mapping[str, ParamHint]] | None
+) -> Mapping[str, Mapping[str, ParamHint]]:
+    given = hints or {}  # hints are given when overrides were applied (docs/overrides.md)
+    return MappingProxyType(
+        {tool.name: given.get(tool.name) or param_hints(tool.params_type) for tool in tools}
+    )

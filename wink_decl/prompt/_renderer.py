@@ -16,6 +16,7 @@ if TYPE_CHECKING:
     from wink_decl.prompt._params_resolver import ParamsResolver
     from wink_decl.prompt.context_protocols import SessionView
     from wink_decl.prompt.tool import Tool
+    from wink_decl.prompt.param_hints import ParamHint
 
 __all__ = ["Engine", "Overrides", "SectionRead", "State"]
 
@@ -66,6 +67,8 @@ class Engine:
         """Index the nodes; ``read_section`` is appended whenever a section is summarized."""
         self.nodes = nodes
         self.read_section_tool = read_section
+        self.param_hints: Mapping[str, Mapping[str, ParamHint]] | None = None
+        """Tools' parameter hints as overrides replaced them; set before the first render."""
         self.by_path: dict[SectionPath, int] = {node.path: node.index for node in nodes}
         self.by_dotted: dict[str, int] = {node.dotted: node.index for node in nodes}
         self.dynamic: tuple[int, ...] = tuple(node.index for node in nodes if node.is_dynamic)
@@ -217,7 +220,7 @@ class Engine:
 
     def _build(self, state: State, start: int, stop: int, *, focus: int | None) -> Plan:
         """Walk the nodes once under ``state`` and freeze the result into a plan."""
-        builder = PlanBuilder(self.nodes)
+        builder = PlanBuilder(self.nodes, self.param_hints)
         index = start
         while index < stop:
             node = self.nodes[index]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, Self, TypeVar
@@ -146,6 +147,7 @@ class Section(Generic[ParamsT]):
             _check_params_type(self.params_type, self._key)
         self._template = template
         self._body = self._compile(template, "template", fields=not compiled)
+        self._summary_text = summary
         self._summary = (
             None if summary is None else self._compile(summary, "summary", fields=not compiled)
         )
@@ -201,6 +203,11 @@ class Section(Generic[ParamsT]):
         return self._summary
 
     @property
+    def summary_text(self) -> str | None:
+        """The summary as written, or None."""
+        return self._summary_text
+
+    @property
     def visibility(self) -> VisibilitySpec:
         """The declared visibility: a constant or a callable."""
         return self._visibility
@@ -233,6 +240,35 @@ class Section(Generic[ParamsT]):
     def tools(self) -> tuple[Tool[Any, Any], ...]:
         """The tools this section offers, in declaration order."""
         return self._tools
+
+    def overridden(
+        self,
+        *,
+        template: str | None = None,
+        summary: str | None = None,
+        visibility: SectionVisibility | None = None,
+        children: Sequence[Section[Any]] | None = None,
+        tools: Sequence[Tool[Any, Any]] | None = None,
+    ) -> Self:
+        """A copy with the parts given replaced, each checked as the constructor checks it.
+
+        Override files use it (docs/overrides.md); a mistake raises ``PromptValidationError``.
+        """
+        clone = copy.copy(self)
+        if template is not None:
+            clone._template = template  # noqa: SLF001 - the same class
+            clone._body = clone._compile(template, "template")  # noqa: SLF001
+        if summary is not None:
+            clone._summary_text = summary  # noqa: SLF001
+            clone._summary = clone._compile(summary, "summary")  # noqa: SLF001
+        if visibility is not None:
+            clone._visibility = visibility  # noqa: SLF001
+            clone._visibility_predicate = clone._adapt(visibility, "visibility", SectionVisibility)  # noqa: SLF001
+        if children is not None:
+            clone._children = tuple(children)  # noqa: SLF001
+        if tools is not None:
+            clone._tools = tuple(tools)  # noqa: SLF001
+        return clone
 
     # -- compiled pieces the renderer reads -----------------------------------
 

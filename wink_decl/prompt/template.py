@@ -22,6 +22,7 @@ from wink_decl.prompt.visibility import SectionPath, SectionVisibility
 if TYPE_CHECKING:
     from wink_decl.prompt.context_protocols import SessionView
     from wink_decl.prompt.tool import Tool
+    from wink_decl.prompt.param_hints import ParamHint
 
 __all__ = ["Prompt", "PromptTemplate", "RenderedPrompt"]
 
@@ -45,7 +46,8 @@ class RenderedPrompt:
 
     text: str
     tools: tuple[Tool[Any, Any], ...] = ()
-    tool_param_descriptions: Mapping[str, Mapping[str, str]] = field(default_factory=_empty)
+    tool_param_descriptions: Mapping[str, Mapping[str, ParamHint]] = field(default_factory=_empty)
+    """Each tool's parameters: description, type and default hint, overrides applied."""
     section_visibility: Mapping[SectionPath, SectionVisibility] = field(
         default_factory=_empty, compare=False
     )

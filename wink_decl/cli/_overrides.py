@@ -1,0 +1,292 @@
+"""``wink-decl overrides seed|check|diff``: write, check and compare a prompt's tagged variants."""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import difflib
+import os
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any, Literal
+
+from wink_decl._atomic import write_atomically
+from wink_decl.cli._app import _Parser, _PrintAction  # pyright: ignore[reportPrivateUsage]
+from wink_decl.cli._checking import Checked, Job
+from wink_decl.cli._command import Console
+from wink_decl.cli._commands import implemented
+from wink_decl.cli._inputs import add_render_options, bind_from_args
+from wink_decl.cli._paths import configured_root, existing_path, root_finder
+from wink_decl.cli._prompt import add_file_options, compile_prompt, limits_from, report
+from wink_decl.cli._render import render_text_form
+from wink_decl.cli._tagging import add_overrides_option, add_tag_options, overrides_root, tagged
+from wink_decl.cli._usage import UsageError
+from wink_decl.cli._writers._comments import schema_line
+from wink_decl.cli._writers._toml_writer import to_toml
+from wink_decl.cli._writers._write_problems import already_exists, not_written
+from wink_decl.cli._writers._yaml_writer import to_yaml
+from wink_decl.compiler import bind_plugins, compile_file, find_prompt_files
+from wink_decl.diagnostic_codes import DiagnosticCode
+from wink_decl.diagnostics import Diagnostic, render_text, sort_diagnostics
+from wink_decl.overrides import LocalOverrideStore, seed_data
+from wink_decl.overrides.schema import OVERRIDE_SCHEMA_FILE_NAME, OVERRIDE_SCHEMA_URL
+from wink_decl.overrides.store import OVERRIDE_SUFFIXES
+from wink_decl.overrides.tagged import applied
+from wink_decl.prompt.template import PromptTemplate
+
+__all__ = ["COMMAND", "override_problems", "schema_ref_for", "with_override_checks"]
+
+_HELP = "show this help and exit"
+
+
+def _configure(parser: argparse.ArgumentParser) -> None:
+    actions = parser.add_subparsers(
+        dest="action", metavar="ACTION", required=True, parser_class=_Parser
+    )
+    for name, about, configure in (
+        ("seed", "write an override file holding the prompt's current texts", _seed_options),
+        ("check", "report stale, unknown and refused entries of every tag", _check_options),
+        ("diff", "show the rendered prompt without and with a tag, as a diff", _diff_options),
+    ):
+        action: _Parser = actions.add_parser(
+            name,
+            command=f"overrides {name}",
+            prog=f"wink-decl overrides {name}",
+            help=about,
+            description=about[:1].upper() + about[1:] + ".",
+            add_help=False,
+            allow_abbrev=False,
+        )
+        action.add_argument("-h", "--help", action=_PrintAction, help=_HELP)
+        configure(action)
+
+
+def _seed_options(parser: argparse.ArgumentParser) -> None:
+    add_file_options(parser)
+    add_tag_options(parser)
+    parser.add_argument(
+        "--format",
+        choices=("yaml", "toml"),
+        default="yaml",
+        help="the file's format (default: yaml)",
+    )
+    parser.add_argument("--force", action="store_true", help="overwrite an existing file")
+
+
+def _check_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "paths",
+        nargs="*",
+        metavar="PATH",
+        help="prompt files or folders (default: [tool.wink-decl] root, else the current folder)",
+    )
+    parser.add_argument("--root", metavar="DIR", help="the prompt root (as for validate)")
+    parser.add_argument(
+        "--limit", action="append", default=[], metavar="NAME=VALUE", help="as for validate"
+    )
+    add_overrides_option(parser)
+
+
+def _diff_options(parser: argparse.ArgumentParser) -> None:
+    add_render_options(parser)
+    parser.add_argument(
+        "--context", type=int, default=3, metavar="N", help="lines of context (default: 3)"
+    )
+
+
+def _run(args: argparse.Namespace, console: Console) -> int:
+    action: Literal["seed", "check", "diff"] = args.action
+    if action == "seed":
+        return _seed(args, console)
+    if action == "check":
+        return _check(args, console)
+    return _diff(args, console)
+
+
+# -- seed ---------------------------------------------------------------------------------------
+
+
+def _seed(args: argparse.Namespace, console: Console) -> int:
+    if args.tag is None:
+        raise UsageError("overrides seed needs --tag TAG", command="overrides seed")
+    result = compile_prompt(args, console)
+    prompt = result.prompt
+    if prompt is None:
+        return 1
+    problems = bind_plugins(prompt, rendering_only=True)
+    if problems:
+        report(console, problems, result.sources)
+        return 1
+    template = prompt.template
+    root = root_finder(args.root)(Path(args.file))
+    store = LocalOverrideStore(overrides_root(args, root))
+    suffix = OVERRIDE_SUFFIXES[0] if args.format == "yaml" else OVERRIDE_SUFFIXES[1]
+    target = store.path_for(template.ns, template.key, args.tag, suffix=suffix)
+    shown = os.path.relpath(target)
+    other = store.path_for(
+        template.ns,
+        template.key,
+        args.tag,
+        suffix=next(x for x in OVERRIDE_SUFFIXES if x != suffix),
+    )
+    if os.path.lexists(other):
+        console.err.write(render_text([_other_format(os.path.relpath(other))]) + "\n")
+        return 1
+    if os.path.lexists(target) and not args.force:
+        console.err.write(render_text([already_exists(shown)]) + "\n")
+        return 1
+    data = seed_data(template)
+    body = to_yaml(data) if args.format == "yaml" else to_toml(data)
+    text = schema_line(schema_ref_for(target.parent), args.format) + body
+    try:
+        write_atomically(target, text, make_folder=True)
+    except OSError as error:
+        console.err.write(render_text([not_written(shown, error)]) + "\n")
+        return 1
+    console.out.write(f"Created {shown}\n")
+    return 0
+
+
+def _other_format(shown: str) -> Diagnostic:
+    return Diagnostic(
+        message="This tag has this override file already, in the other format; nothing was "
+        "written.",
+        span=None,
+        code=DiagnosticCode.FILE_EXISTS,
+        hint="Edit that file, or delete it first to seed the tag in this format.",
+        path=shown,
+    )
+
+
+def schema_ref_for(folder: Path) -> str:
+    """The relative path from ``folder`` to the nearest override schema, else its address."""
+    start = folder.resolve()
+    for directory in (start, *start.parents):
+        for candidate in (
+            directory / OVERRIDE_SCHEMA_FILE_NAME,
+            directory / "schema" / OVERRIDE_SCHEMA_FILE_NAME,
+        ):
+            if candidate.is_file():
+                return Path(os.path.relpath(candidate, start)).as_posix()
+    return OVERRIDE_SCHEMA_URL
+
+
+# -- check --------------------------------------------------------------------------------------
+
+
+def _check(args: argparse.Namespace, console: Console) -> int:
+    targets = [existing_path(text) for text in args.paths] or [_default_target()]
+    find_root = root_finder(args.root)
+    limits = limits_from(args)
+    found: list[Diagnostic] = []
+    sources: dict[str, str] = {}
+    checked = 0
+    for target in targets:
+        root = find_root(target)
+        store = LocalOverrideStore(overrides_root(args, root), limits=limits)
+        for file in find_prompt_files(target) if target.is_dir() else [target]:
+            shown = str(file)
+            result = compile_file(shown, root=root, display_path=shown, limits=limits)
+            sources.update(result.sources)
+            if result.prompt is None:
+                found.extend(result.diagnostics)
+                continue
+            problems, texts, count = override_problems(
+                result.prompt.template, store, strict=args.strict
+            )
+            found.extend(problems)
+            sources.update(texts)
+            checked += count
+    report(console, found, sources)
+    errors = sum(d.severity == "error" for d in found)
+    warnings = len(found) - errors
+    console.err.write(
+        f"{checked} override file{'s' * (checked != 1)} checked "
+        f"({errors} error{'s' * (errors != 1)}, {warnings} warning{'s' * (warnings != 1)})\n"
+    )
+    return 1 if errors else 0
+
+
+def _default_target() -> Path:
+    configured = configured_root(Path.cwd())
+    return configured if configured is not None else Path()
+
+
+def override_problems(
+    template: PromptTemplate[Any], store: LocalOverrideStore, *, strict: bool
+) -> tuple[list[Diagnostic], dict[str, str], int]:
+    """Every diagnostic of every tag's file of one prompt, the files' texts, how many files."""
+    found: list[Diagnostic] = []
+    sources: dict[str, str] = {}
+    tags = store.tags(template.ns, template.key)
+    for tag in tags:
+        loaded = store.load(template.ns, template.key, tag)
+        found.extend(loaded.diagnostics)
+        sources.update(loaded.sources)
+        if loaded.file is not None:
+            found.extend(applied(template, loaded.file, strict=strict).diagnostics)
+    return sort_diagnostics(found), sources, len(tags)
+
+
+# -- diff ---------------------------------------------------------------------------------------
+
+
+def _diff(args: argparse.Namespace, console: Console) -> int:
+    if args.tag is None:
+        raise UsageError("overrides diff needs --tag TAG", command="overrides diff")
+    bound = bind_from_args(args, console)
+    if bound is None:
+        return 1
+    problems = bind_plugins(bound.prompt, rendering_only=True)
+    if problems:
+        report(console, problems, bound.result.sources)
+        return 1
+    prompt = tagged(args, console, bound.prompt)
+    if prompt is None:
+        return 1
+    base, with_tag = (
+        render_text_form(
+            template.render(*bound.params, visibility_overrides=bound.overrides)
+        ).splitlines(keepends=True)
+        for template in (bound.prompt.template, prompt.template)
+    )
+    lines = difflib.unified_diff(
+        base, with_tag, fromfile=args.file, tofile=f"{args.file} --tag {args.tag}", n=args.context
+    )
+    console.out.write("".join(lines))
+    return 0
+
+
+COMMAND = implemented("overrides", configure=_configure, run=_run)
+
+
+# -- validate -----------------------------------------------------------------------------------
+
+
+def with_override_checks(
+    args: argparse.Namespace, jobs: Sequence[Job], results: Sequence[Checked]
+) -> list[Checked]:
+    """``results`` with each valid prompt's override diagnostics, where an overrides folder is.
+
+    ``validate`` checks files in workers that keep no compiled prompt, so a prompt whose
+    overrides folder exists is compiled again here (no plugin code is imported).
+    """
+    checked: list[Checked] = []
+    for job, result in zip(jobs, results, strict=True):
+        folder = overrides_root(args, Path(job.root))
+        if not (result.ok and folder.is_dir()):  # invalid prompts are reported already
+            checked.append(result)
+            continue
+        compiled = compile_file(job.path, root=job.root, display_path=job.path, limits=job.limits)
+        assert compiled.prompt is not None  # noqa: S101  # the check just compiled it
+        store = LocalOverrideStore(folder, limits=job.limits)
+        problems, texts, _ = override_problems(compiled.prompt.template, store, strict=args.strict)
+        checked.append(
+            dataclasses.replace(
+                result,
+                ok=all(problem.severity == "warning" for problem in problems),
+                diagnostics=(*result.diagnostics, *problems),
+                sources={**result.sources, **compiled.sources, **texts},
+            )
+        )
+    return checked

@@ -1,0 +1,94 @@
+"""``--tag``, ``--overrides`` and ``--strict``: a compiled prompt with a tag's overrides applied."""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+from pathlib import Path
+
+from wink_decl.cli._command import Console
+from wink_decl.cli._paths import configured_folder, existing_path, root_finder
+from wink_decl.cli._prompt import limits_from, report
+from wink_decl.cli._usage import UsageError
+from wink_decl.compiler import CompiledPrompt
+from wink_decl.overrides import (
+    LocalOverrideStore,
+    check_tag,
+    default_overrides_root,
+)
+from wink_decl.overrides.tagged import applied
+
+__all__ = ["add_overrides_option", "add_tag_options", "overrides_root", "tagged"]
+
+
+def add_overrides_option(parser: argparse.ArgumentParser) -> None:
+    """``--overrides DIR`` and ``--strict``: where override files are, how stale ones count."""
+    parser.add_argument(
+        "--overrides",
+        metavar="DIR",
+        help="the overrides folder, holding NS/PROMPT-KEY/TAG.wink-override.yaml (or .toml) "
+        "(default: [tool.wink-decl] overrides in the nearest pyproject.toml unless --root is "
+        "given, else 'overrides' beside the prompt root)",
+    )
+    parser.add_argument(
+        "--strict",
+        action="store_true",
+        help="count a stale override (one whose base text has changed) as an error, not a warning",
+    )
+
+
+def add_tag_options(parser: argparse.ArgumentParser) -> None:
+    """``--tag TAG`` with ``--overrides`` and ``--strict``."""
+    parser.add_argument(
+        "--tag",
+        type=_tag,
+        metavar="TAG",
+        help="apply the prompt's overrides for TAG (docs/overrides.md); without it the prompt "
+        "is used as written",
+    )
+    add_overrides_option(parser)
+
+
+def _tag(text: str) -> str:
+    try:
+        return check_tag(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+
+
+def overrides_root(args: argparse.Namespace, prompt_root: Path) -> Path:
+    """``--overrides``, else the configured folder, else ``overrides`` beside the prompt root.
+
+    With ``--root``, the ``pyproject.toml`` is not read for this either: the folder is the one
+    beside the root given.
+    """
+    if args.overrides is not None:
+        folder = existing_path(args.overrides)
+        if not folder.is_dir():
+            raise UsageError(f"--overrides '{args.overrides}' is not a folder")
+        return folder
+    configured = None if args.root is not None else configured_folder(Path.cwd(), "overrides")
+    return configured if configured is not None else default_overrides_root(prompt_root)
+
+
+def tagged(
+    args: argparse.Namespace, console: Console, prompt: CompiledPrompt
+) -> CompiledPrompt | None:
+    """``prompt`` with ``--tag``'s overrides applied (as it is without ``--tag``).
+
+    Diagnostics are written (warnings too); None when any is an error.
+    """
+    if args.tag is None:
+        return prompt
+    path = Path(args.file)
+    folder = overrides_root(args, root_finder(args.root)(path))
+    store = LocalOverrideStore(folder, limits=limits_from(args))
+    loaded = store.load(prompt.template.ns, prompt.template.key, args.tag)
+    report(console, loaded.diagnostics, loaded.sources)
+    if loaded.file is None:
+        return None if loaded.diagnostics else prompt
+    result = applied(prompt.template, loaded.file, strict=args.strict)
+    report(console, result.diagnostics, loaded.sources)
+    if not result.ok:
+        return None
+    return dataclasses.replace(prompt, template=result.template)

@@ -1,0 +1,173 @@
+"""Where override files live: one per prompt and tag, read like prompt files (docs/overrides.md)."""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import re
+import threading
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Final, Protocol
+
+from wink_decl.compiler import outside_root
+from wink_decl.diagnostic_codes import DiagnosticCode
+from wink_decl.diagnostics import Diagnostic
+from wink_decl.limits import DEFAULT_LIMITS, Limits
+from wink_decl.loader import load_file
+from wink_decl.overrides._file import OverrideFile, check_override_data
+
+__all__ = [
+    "OVERRIDE_SUFFIXES",
+    "TAG_PATTERN",
+    "LocalOverrideStore",
+    "OverrideLoad",
+    "OverrideStore",
+    "check_tag",
+    "default_overrides_root",
+]
+
+OVERRIDE_SUFFIXES: Final = (".wink-override.yaml", ".wink-override.toml")
+TAG_PATTERN: Final = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,63}")
+"""A tag is one file name: no dots or slashes, so it can never name a path elsewhere."""
+
+
+def check_tag(tag: str) -> str:
+    """``tag`` when it is a valid tag; ``ValueError`` saying what a tag is otherwise."""
+    if not TAG_PATTERN.fullmatch(tag):
+        raise ValueError(
+            f"{tag!r} is not a tag: use 1-64 letters, digits, '_' or '-', starting with a "
+            "letter or digit"
+        )
+    return tag
+
+
+def default_overrides_root(prompt_root: str | os.PathLike[str]) -> Path:
+    """``overrides`` beside the prompt root: ``prompts/`` has ``overrides/`` as its sibling."""
+    return Path(os.path.abspath(prompt_root)).parent / "overrides"  # noqa: PTH100
+
+
+@dataclass(frozen=True, slots=True)
+class OverrideLoad:
+    """One prompt's override file for one tag: its entries, or None, and what was wrong.
+
+    ``file`` is None without diagnostics when the prompt has no file for the tag (its base
+    texts are used).
+    """
+
+    file: OverrideFile | None
+    diagnostics: tuple[Diagnostic, ...] = ()
+    sources: Mapping[str, str] = field(default_factory=dict[str, str])
+    """File texts by display path, to quote lines in reports."""
+
+
+class OverrideStore(Protocol):
+    """Where overrides come from: a folder (``LocalOverrideStore``) or a store of your own."""
+
+    def load(self, ns: str, key: str, tag: str) -> OverrideLoad:
+        """The override file of prompt ``ns/key`` for ``tag``."""
+        ...
+
+
+class LocalOverrideStore:
+    """Override files under a folder: ``<root>/<ns>/<prompt-key>/<tag>.wink-override.yaml``.
+
+    Files are read as prompt files are (a regular file, within ``limits``, its real path
+    inside the root) and kept while their modification time and size stay the same.
+    """
+
+    def __init__(self, root: str | os.PathLike[str], *, limits: Limits = DEFAULT_LIMITS) -> None:
+        """Read overrides from the folder ``root`` (it need not exist yet)."""
+        self._root = Path(root)
+        self._limits = limits
+        self._kept: dict[str, tuple[tuple[int, int], OverrideLoad]] = {}
+        self._lock = threading.Lock()
+
+    @property
+    def root(self) -> Path:
+        """The overrides folder."""
+        return self._root
+
+    def folder_for(self, ns: str, key: str) -> Path:
+        """The folder holding prompt ``ns/key``'s override files, one per tag."""
+        return self._root.joinpath(*ns.split("/"), key)
+
+    def path_for(self, ns: str, key: str, tag: str, *, suffix: str = OVERRIDE_SUFFIXES[0]) -> Path:
+        """Where prompt ``ns/key``'s file for ``tag`` is (or would be) written."""
+        return self.folder_for(ns, key) / f"{check_tag(tag)}{suffix}"
+
+    def tags(self, ns: str, key: str) -> list[str]:
+        """The tags prompt ``ns/key`` has override files for, sorted."""
+        folder = self.folder_for(ns, key)
+        if not folder.is_dir():
+            return []
+        found = {
+            entry.name.removesuffix(suffix)
+            for entry in folder.iterdir()
+            for suffix in OVERRIDE_SUFFIXES
+            if entry.name.endswith(suffix)
+        }
+        return sorted(tag for tag in found if TAG_PATTERN.fullmatch(tag))
+
+    def load(self, ns: str, key: str, tag: str) -> OverrideLoad:
+        """The override file of prompt ``ns/key`` for ``tag``; the same object while unchanged."""
+        paths = [self.path_for(ns, key, tag, suffix=suffix) for suffix in OVERRIDE_SUFFIXES]
+        present = [path for path in paths if os.path.lexists(path)]
+        if not present:
+            return OverrideLoad(None)
+        if len(present) > 1:
+            return OverrideLoad(None, (_two_files(present),))
+        return self._read(present[0])
+
+    def _read(self, path: Path) -> OverrideLoad:
+        shown = os.path.relpath(path)
+        refused = outside_root(str(path), str(self._root), shown)
+        if refused is not None:
+            return OverrideLoad(None, (_outside(refused),))
+        try:
+            info = path.stat()
+        except OSError:  # a loop of links, or gone: the loader says which
+            return _load(path, shown, self._limits)
+        stamp = (info.st_mtime_ns, info.st_size)
+        kept = self._kept.get(shown)
+        if kept is not None and kept[0] == stamp:
+            return kept[1]
+        loaded = _load(path, shown, self._limits)
+        with self._lock:
+            self._kept[shown] = (stamp, loaded)
+        return loaded
+
+
+def _load(path: Path, shown: str, limits: Limits) -> OverrideLoad:
+    result = load_file(path, display_path=shown, limits=limits)
+    sources = {shown: result.text} if result.text is not None else {}
+    if result.file is None:
+        return OverrideLoad(None, result.diagnostics, sources)
+    file, problems = check_override_data(
+        result.file.data, result.file.source_map, path=shown, text=result.file.text
+    )
+    return OverrideLoad(file, tuple(problems), sources)
+
+
+def _outside(refused: Diagnostic) -> Diagnostic:
+    return dataclasses.replace(
+        refused,
+        message="This override file is a symbolic link to a file outside the overrides "
+        "folder, so it is not read.",
+        expected="an override file whose real path lies inside the overrides folder",
+        hint="Replace the link with the file itself, or choose an overrides folder that "
+        "holds what it links to (--overrides).",
+    )
+
+
+def _two_files(paths: list[Path]) -> Diagnostic:
+    shown = [os.path.relpath(path) for path in paths]
+    return Diagnostic(
+        message=f"This tag has two override files: {shown[0]} and {shown[1]}.",
+        span=None,
+        code=DiagnosticCode.OVERRIDE_INVALID,
+        expected="one file per prompt and tag",
+        hint="Keep one of them and delete the other.",
+        path=shown[0],
+    )
