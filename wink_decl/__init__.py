@@ -36,6 +36,7 @@ if TYPE_CHECKING:
         WinkDeclError,
     )
     from wink_decl.prompt.expansion import VisibilityExpansionRequired
+    from wink_decl.prompt.param_hints import ParamHint
     from wink_decl.prompt.policy import (
         PolicyDecision,
         ToolPolicy,
@@ -96,7 +97,6 @@ if TYPE_CHECKING:
         MainLoop,
         PromptResponse,
     )
-    from wink_decl.prompt.param_hints import ParamHint
     from wink_decl.runtime.policies import (
         ReadBeforeWritePolicy,
         SequentialDependencyPolicy,

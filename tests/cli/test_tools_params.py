@@ -7,8 +7,10 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from compiler_support import make_catalog
 
 from wink_decl.cli._tool_params import deciding_params, stand_in
+from wink_decl.compiler import compile_file
 
 Run = Callable[..., tuple[int, str, str]]
 
@@ -88,19 +90,86 @@ def test_render_still_needs_every_param(cli: Run, here: Path) -> None:
     assert err.count("has no value and no default.") == 6  # all but planning
 
 
+OTHER = """\
+key: other
+sections:
+  - key: plain
+    title: Plain
+    template: Only text.
+    children: [{key: below, title: Below, template: Text below.}]
+  - key: summed
+    title: Summed
+    template: Long text.
+    summary: Short.
+  - key: deep
+    title: Deep
+    template: Text.
+    children: [{key: tooled, title: Tooled, template: Read it., tools: [read_plan]}]
+tools:
+  read_plan:
+    description: Read the current plan.
+    handler: test.lookup
+"""
+
+
 @pytest.mark.parametrize(
     ("sections", "expected"),
     [
-        ([{"key": "a", "enabled": {"param": "x"}, "template": "t"}], frozenset[str]()),
-        ([{"key": "a", "enabled": {"param": "x"}, "tools": ["t"]}], frozenset({"x"})),
-        ([{"key": "a", "enabled": {"predicate": "p"}, "tools": ["t"]}], None),
-        ([{"key": "a", "children": [{"include": "other.wink.yaml#b"}]}], None),
-        ([{"key": "a", "enabled": False, "visibility": "summary"}], frozenset[str]()),
+        ("[{key: a, title: A, enabled: {param: x}, template: t}]", frozenset[str]()),
+        (
+            "[{key: a, title: A, enabled: {param: x}, template: t, tools: [read_plan]}]",
+            frozenset({"x"}),
+        ),
+        (
+            "[{key: a, title: A, enabled: {predicate: test.always}, template: t,"
+            " tools: [read_plan]}]",
+            None,
+        ),
+        (
+            '[{key: a, title: A, template: t, children: [{include: "other.wink.yaml#plain"}]}]',
+            frozenset[str](),
+        ),
+        (
+            '[{key: a, title: A, template: t, children: [{include: "other.wink.yaml#summed"}]}]',
+            None,
+        ),
+        ('[{key: a, title: A, template: t, children: [{include: "other.wink.yaml#deep"}]}]', None),
+        (
+            "[{key: a, title: A, enabled: false, visibility: summary, summary: s, template: t}]",
+            frozenset[str](),
+        ),
     ],
-    ids=["no-tools", "tools", "predicate", "include", "constant"],
+    ids=[
+        "no-tools",
+        "tools",
+        "predicate",
+        "plain-include",
+        "summary-include",
+        "tool-include",
+        "constant",
+    ],
 )
-def test_deciding_params(sections: list[object], expected: frozenset[str] | None) -> None:
-    assert deciding_params({"sections": sections}) == expected
+def test_deciding_params(tmp_path: Path, sections: str, expected: frozenset[str] | None) -> None:
+    (tmp_path / "other.wink.yaml").write_text(OTHER)
+    prompt = tmp_path / "gated.wink.yaml"
+    prompt.write_text(
+        f"key: gated\nparams: {{x: {{type: boolean}}}}\nsections: {sections}\n"
+        + "tools: {read_plan: {description: Read the plan., handler: test.lookup}}\n"
+        * ("read_plan" in sections)
+    )
+    compiled = compile_file(prompt, root=tmp_path, catalog=make_catalog()).prompt
+    assert compiled is not None
+    found = deciding_params(compiled.document, compiled.template.sections)
+    assert found == expected
+
+
+def test_the_bundled_review_prompt_needs_no_param_for_its_tools(cli: Run) -> None:
+    status, out, err = cli("tools", "prompts/agents/code-review.wink.yaml", "--root", "prompts")
+    assert (status, sorted(json.loads(out)), err) == (
+        0,
+        ["list_dir", "read_file", "read_section"],
+        "",
+    )
 
 
 @pytest.mark.parametrize(

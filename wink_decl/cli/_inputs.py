@@ -12,8 +12,8 @@ from typing import Any, cast
 from wink_decl.cli._command import Console
 from wink_decl.cli._params_file import ParamsFile, load_params_file
 from wink_decl.cli._prompt import add_file_options, compile_prompt, limits_from, report
-from wink_decl.cli._tool_params import deciding_params, stand_in
 from wink_decl.cli._tagging import add_tag_options, tagged
+from wink_decl.cli._tool_params import deciding_params, stand_in
 from wink_decl.cli._usage import UsageError
 from wink_decl.compiler import (
     CompiledPrompt,
@@ -228,7 +228,11 @@ class _Inputs:
         # Names whose value failed still count as given: they are wrong, not missing.
         given = {**dict.fromkeys(self.failed), **self.values}
         hint = missing_hint
-        deciding = deciding_params(self.prompt.document) if self.tools_only else None
+        deciding = (
+            deciding_params(self.prompt.document, self.prompt.template.sections)
+            if self.tools_only
+            else None
+        )
         if deciding is not None:
             given = {**self._stand_ins(deciding), **given}
             hint = _DECIDING_HINT

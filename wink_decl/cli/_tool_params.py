@@ -3,15 +3,19 @@
 ``wink-decl tools`` prints tools, not text: a param that only fills a template cannot change
 them, so it need not be given. The params that can are those read by a condition
 (``enabled``, ``summary_when``) of a section that offers tools, holds one that does, or may be
-summarized (a summary adds ``read_section``).
+summarized (a summary adds ``read_section``). An include brings a section compiled from another
+file: it decides nothing when neither it nor any section below it offers a tool or a summary.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
-from typing import Any, cast
+from collections.abc import Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, cast
 
 from wink_decl.errors import WinkDeclError
+
+if TYPE_CHECKING:
+    from wink_decl.prompt.section import Section
 
 __all__ = ["deciding_params", "stand_in"]
 
@@ -22,15 +26,20 @@ class _EveryParam(WinkDeclError):  # noqa: N818  # a signal inside this module, 
     """A predicate or an include decides: it may read any param."""
 
 
-def deciding_params(document: Mapping[str, Any]) -> frozenset[str] | None:
+def deciding_params(
+    document: Mapping[str, Any], sections: Sequence[Section[Any]]
+) -> frozenset[str] | None:
     """The params that can change which tools are offered; None when any of them can.
 
-    Any of them can when such a condition calls a predicate (it is given every param) or
-    when a section comes from an include (its conditions are in another file).
+    ``sections`` are the compiled sections of ``document``, one for each of its entries (a
+    prompt that compiled has no entry left out). Any param can decide when such a condition
+    calls a predicate (it is given every param) or when an included section, or one below it,
+    offers a tool or a summary (its conditions are in another file).
     """
     found: set[str] = set()
+    items = cast("Iterable[Mapping[str, Any]]", document.get("sections", ()))
     try:
-        _sections(cast("Iterable[Mapping[str, Any]]", document.get("sections", ())), found)
+        _sections(items, sections, found)
     except _EveryParam:
         return None
     return frozenset(found)
@@ -44,13 +53,18 @@ def stand_in(spec: Mapping[str, Any]) -> object:
     return _STAND_INS.get(cast("str", spec["type"]), [])
 
 
-def _sections(items: Iterable[Mapping[str, Any]], found: set[str]) -> bool:
+def _sections(
+    items: Iterable[Mapping[str, Any]], compiled: Sequence[Section[Any]], found: set[str]
+) -> bool:
     """Add the params the conditions of ``items`` read; True when any of them offers tools."""
     offers = False
-    for item in items:
+    for item, section in zip(items, compiled, strict=True):
         if "include" in item:
-            raise _EveryParam
-        below = _sections(cast("Iterable[Mapping[str, Any]]", item.get("children", ())), found)
+            if _may_change_tools(section):
+                raise _EveryParam
+            continue
+        children = cast("Iterable[Mapping[str, Any]]", item.get("children", ()))
+        below = _sections(children, section.children, found)
         visibility = item.get("visibility", "full")
         if item.get("tools") or below or visibility != "full":
             _condition(item.get("enabled", True), found)
@@ -58,6 +72,13 @@ def _sections(items: Iterable[Mapping[str, Any]], found: set[str]) -> bool:
                 _condition(cast("Mapping[str, Any]", visibility)["summary_when"], found)
             offers = True
     return offers
+
+
+def _may_change_tools(section: Section[Any]) -> bool:
+    """Whether ``section`` or one below it offers a tool or can be summarized."""
+    if section.tools() or section.summary is not None:
+        return True
+    return any(_may_change_tools(child) for child in section.children)
 
 
 def _condition(condition: object, found: set[str]) -> None:

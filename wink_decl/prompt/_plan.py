@@ -7,10 +7,9 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
 from wink_decl.errors import PromptRenderError
-from wink_decl.prompt.text_template import Slot
-from wink_decl.prompt.tool_schema import field_descriptions
-from wink_decl.prompt.visibility import SectionPath, SectionVisibility
 from wink_decl.prompt.param_hints import ParamHint, param_hints
+from wink_decl.prompt.text_template import Slot
+from wink_decl.prompt.visibility import SectionPath, SectionVisibility
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Mapping, Sequence

@@ -15,8 +15,8 @@ from wink_decl.suggestions import did_you_mean_sentence
 if TYPE_CHECKING:
     from wink_decl.prompt._params_resolver import ParamsResolver
     from wink_decl.prompt.context_protocols import SessionView
-    from wink_decl.prompt.tool import Tool
     from wink_decl.prompt.param_hints import ParamHint
+    from wink_decl.prompt.tool import Tool
 
 __all__ = ["Engine", "Overrides", "SectionRead", "State"]
 

@@ -21,8 +21,8 @@ from wink_decl.prompt.visibility import SectionPath, SectionVisibility
 
 if TYPE_CHECKING:
     from wink_decl.prompt.context_protocols import SessionView
-    from wink_decl.prompt.tool import Tool
     from wink_decl.prompt.param_hints import ParamHint
+    from wink_decl.prompt.tool import Tool
 
 __all__ = ["Prompt", "PromptTemplate", "RenderedPrompt"]
 
