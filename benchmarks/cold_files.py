@@ -116,7 +116,11 @@ def write_files(folder: Path, count: int) -> tuple[list[Path], list[Path]]:
         path.write_text((TOML_PROMPT if toml else YAML_PROMPT).format(i=i))
         ours.append(path)
         names = [f"topic_{i}", f"audience_{i}", f"words_{i}"]
-        body = {"_type": "prompt", "input_variables": names, "template": PEER_TEMPLATE.format(i=i)}
+        body: dict[str, object] = {
+            "_type": "prompt",
+            "input_variables": names,
+            "template": PEER_TEMPLATE.format(i=i),
+        }
         other = folder / "peer" / (f"brief-{i}.json" if toml else f"brief-{i}.yaml")
         other.write_text(json.dumps(body) if toml else _yaml(body))
         peer.append(other)
