@@ -13,7 +13,7 @@ from typing import Any, Literal, Protocol, cast
 from wink_decl.compiler import CompiledPrompt, bind_plugins, compile_file
 from wink_decl.diagnostics import Diagnostic, sort_diagnostics
 from wink_decl.errors import WinkDeclError
-from wink_decl.overrides import check_tag
+from wink_decl.overrides import OverrideLoad, check_tag
 from wink_decl.overrides.tagged import applied
 from wink_decl.plugins import PluginCallError
 from wink_decl.preview._runtime import (
@@ -185,7 +185,8 @@ def prompt_view(
         params, wrong = read_params(prompt, texts, missing_hint=MISSING_HINT)
         problems.extend(wrong)
     if tag is not None:
-        prompt = _tagged(prompt, folder, tag, problems, sources)
+        loaded = store.load(prompt.template.ns, prompt.template.key, tag)
+        prompt = _tagged(prompt, loaded, problems, sources, strict=folder.strict)
     failed = PromptView(name, (), sources, fields, form_key, tags=tags, tag=tag)
     if any(d.severity == "error" for d in problems):
         return dataclasses.replace(failed, problems=tuple(sort_diagnostics(problems)))
@@ -214,22 +215,22 @@ def prompt_view(
 
 def _tagged(
     prompt: CompiledPrompt,
-    folder: PromptFolder,
-    tag: str,
+    loaded: OverrideLoad,
     problems: list[Diagnostic],
     sources: dict[str, str],
+    *,
+    strict: bool,
 ) -> CompiledPrompt:
-    """``prompt`` with ``tag``'s overrides applied, as ``--tag`` applies them.
+    """``prompt`` with a tag's override file applied, as ``--tag`` applies it.
 
-    The override file's problems join ``problems`` (its text joins ``sources``); a file that
-    cannot be used leaves the prompt as it is, and its errors stop the render.
+    The file's problems join ``problems`` (its text joins ``sources``); a file that cannot be
+    used leaves the prompt as it is, and its errors stop the render.
     """
-    loaded = folder.override_store().load(prompt.template.ns, prompt.template.key, tag)
     problems.extend(loaded.diagnostics)
     sources.update(loaded.sources)
     if loaded.file is None:
         return prompt
-    result = applied(prompt.template, loaded.file, strict=folder.strict)
+    result = applied(prompt.template, loaded.file, strict=strict)
     problems.extend(result.diagnostics)
     return dataclasses.replace(prompt, template=result.template)
 
