@@ -181,7 +181,11 @@ def test_the_page_reads_the_overrides_folder_render_would(
 
     (project / "variants").mkdir()
     served: list[PromptFolder] = []
-    monkeypatch.setattr(server, "serve", lambda folder, *_args, **_kwargs: served.append(folder))
+
+    def serve(folder: PromptFolder, *_args: object, **_kwargs: object) -> None:
+        served.append(folder)
+
+    monkeypatch.setattr(server, "serve", serve)
     assert cli("preview", *argv) == (0, "", "")
     prompts = project / "prompts"  # the configured root, made absolute when it is read
     folder = Path(overrides.format(project=project))
