@@ -22,18 +22,19 @@ from wink_decl.cli._command import Console
 Run = Callable[..., tuple[int, str, str]]
 
 HELP = """\
-usage: wink-decl preview [-h] [-v] [--root DIR] [--limit NAME=VALUE] [--port N] [--host H]
-                         [--open]
+usage: wink-decl preview [-h] [-v] [--root DIR] [--limit NAME=VALUE] [--overrides DIR] [--strict]
+                         [--port N] [--host H] [--open]
                          [PATH]
 
 Serves a page, on this machine only unless --host says otherwise, for the prompt files under PATH:
 each file with its problems (validate's checks), and for the chosen one a form for its params, the
 rendered text with each section's visibility switchable and summarized sections readable as
 read_section reads them, the tools offered in the OpenAI or Anthropic format, and the size of each
-section. Saving a file updates the page. Like render, it imports the plugin code a render needs
-(every predicate the file names, and the handler of each tool that leaves its params or its result
-to the handler). The address is the first line on stdout. Needs the preview extra: pip install
-'wink-decl[preview]'. Stop it with Ctrl-C.
+section, with any tag of the prompt's override files applied (the overrides folder as render --tag
+finds it). Saving a prompt or override file updates the page. Like render, it imports the plugin
+code a render needs (every predicate the file names, and the handler of each tool that leaves its
+params or its result to the handler). The address is the first line on stdout. Needs the preview
+extra: pip install 'wink-decl[preview]'. Stop it with Ctrl-C.
 
 positional arguments:
   PATH                a folder searched for .wink.yaml, .wink.yml, .wink.toml files, or one prompt
@@ -48,6 +49,11 @@ options:
                       pyproject.toml, else the file's folder)
   --limit NAME=VALUE  change a bound on the work prompt files may cause, such as max_bytes=5000000
                       (repeatable; docs/security.md lists every limit and its default)
+  --overrides DIR     the overrides folder, holding NS/PROMPT-KEY/TAG.wink-override.yaml (or
+                      .toml) (default: [tool.wink-decl] overrides in the nearest pyproject.toml
+                      unless --root is given, else 'overrides' beside the prompt root)
+  --strict            count a stale override (one whose base text has changed) as an error, not a
+                      warning
   --port N            the port to listen on; 0 picks a free one (default: 8000)
   --host H            the address to listen on (default: 127.0.0.1, this machine only; any other
                       address lets other machines read these prompts and have them rendered here)
@@ -151,3 +157,36 @@ def test_it_serves_the_default_root_until_stopped(
     assert files.count("<li>") == 4
     assert 'data-file="research/assistant.wink.yaml"' in files
     assert (statuses, out.getvalue(), err.getvalue()) == ([0], address + "\n", "")
+
+
+@pytest.mark.parametrize(
+    ("argv", "overrides", "strict"),
+    [
+        ([], "{project}/overrides", False),
+        (["--overrides", "variants", "--strict"], "variants", True),
+    ],
+    ids=["beside-the-root", "given"],
+)
+def test_the_page_reads_the_overrides_folder_render_would(
+    cli: Run,
+    project: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    argv: list[str],
+    overrides: str,
+    strict: bool,
+) -> None:
+    from wink_decl.limits import DEFAULT_LIMITS  # noqa: PLC0415
+    from wink_decl.preview import server  # noqa: PLC0415
+    from wink_decl.preview.files import PromptFolder  # noqa: PLC0415
+
+    (project / "variants").mkdir()
+    served: list[PromptFolder] = []
+
+    def serve(folder: PromptFolder, *_args: object, **_kwargs: object) -> None:
+        served.append(folder)
+
+    monkeypatch.setattr(server, "serve", serve)
+    assert cli("preview", *argv) == (0, "", "")
+    prompts = project / "prompts"  # the configured root, made absolute when it is read
+    folder = Path(overrides.format(project=project))
+    assert served == [PromptFolder(prompts, prompts, DEFAULT_LIMITS, folder, strict)]

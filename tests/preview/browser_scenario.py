@@ -16,6 +16,8 @@ from pathlib import Path
 
 from playwright.sync_api import Page, expect, sync_playwright
 
+from wink_decl.overrides import text_hash
+
 CHROMIUM = "/usr/bin/chromium"
 WAIT_MS = 10_000
 """Longest wait for any one thing on the page: nothing here takes a second when it works."""
@@ -94,11 +96,51 @@ def scenario(page: Page, url: str, folder: Path) -> dict[str, object]:
     expect(page.locator("span[data-count='1']")).to_have_count(1)
     seen["files"] = page.locator("#files li").all_inner_texts()
     seen["not reloaded after break"] = page.evaluate("window.notReloaded === true")
+
+    review.write_text(source.replace("${language} code.", "${language} code carefully."))
+    expect(page.locator("#stale")).to_be_hidden()
+    return seen | tags(page, folder)
+
+
+def tags(page: Page, folder: Path) -> dict[str, object]:
+    """Choose tag ``short``, then edit its file on disk: the page follows both."""
+    seen: dict[str, object] = {}
+    page.locator("#tag").select_option("short")
+    expect(page.locator("#text")).to_contain_text("Check this Python code.")
+    seen["tags"] = page.locator("#tag option").all_inner_texts()
+    seen["tagged"] = text_of(page)
+    seen["tagged tools"] = page.locator(".tool-names li").all_inner_texts()
+
+    override = folder.parent / "overrides" / "prompts" / "review" / "short.wink-override.yaml"
+    override.write_text(override.read_text().replace("Check this", "Check all of this"))
+    expect(page.locator("#text")).to_contain_text("Check all of this Python code.")
+    seen["override edited"] = text_of(page)
+    seen["tag kept"] = page.locator("#tag").input_value()
+    seen["form kept with the tag"] = page.locator("#param-language").input_value()
+    seen["not reloaded after the override"] = page.evaluate("window.notReloaded === true")
     return seen
+
+
+def write_override(folder: Path) -> None:
+    """Tag ``short`` of the review prompt, pinned to its intro once it says "carefully".
+
+    Written before the server starts: the overrides folder must exist to be watched.
+    """
+    intro = text_hash("Review this ${language} code carefully.")
+    plan = text_hash("Read the current plan.")
+    target = folder.parent / "overrides" / "prompts" / "review"
+    target.mkdir(parents=True)
+    (target / "short.wink-override.yaml").write_text(
+        f"sections:\n  intro:\n    template:\n      hash: {intro}\n"
+        "      text: Check this ${language} code.\n"
+        f"tools:\n  read_plan:\n    description:\n      hash: {plan}\n"
+        "      text: Read the plan as it stands.\n"
+    )
 
 
 def main() -> None:
     folder = Path(sys.argv[1])
+    write_override(folder)
     server, url = start_server(folder)
     try:
         with sync_playwright() as playwright:

@@ -17,7 +17,7 @@ SCENARIO = Path(__file__).parent / "browser_scenario.py"
 CHROMIUM = Path("/usr/bin/chromium")
 
 
-def test_the_page_follows_the_form_the_buttons_and_the_files(served: Path) -> None:
+def test_the_page_follows_the_form_the_buttons_the_files_and_the_tags(served: Path) -> None:
     if not CHROMIUM.exists():
         pytest.fail(f"{CHROMIUM} is missing: apt-get install chromium (.ci/run does)")
     # Chromium reserves tens of GB of address space: no memory cap, but a time limit.
@@ -72,4 +72,13 @@ def test_the_page_follows_the_form_the_buttons_and_the_files(served: Path) -> No
         "render class": "stale",
         "files": ["plain.wink.toml 0 problems", "review.wink.yaml 1 problem"],
         "not reloaded after break": True,
+        "tags": ["no tag", "short"],
+        "tagged": "## 1. Intro (intro)\n\nCheck this Python code.\n\n"
+        "## 2. Checks (checks)\n\nRead the plan first.",
+        "tagged tools": ["read_plan: Read the plan as it stands."],
+        "override edited": "## 1. Intro (intro)\n\nCheck all of this Python code.\n\n"
+        "## 2. Checks (checks)\n\nRead the plan first.",
+        "tag kept": "short",
+        "form kept with the tag": "Python",
+        "not reloaded after the override": True,
     }

@@ -137,11 +137,12 @@ COMMANDS: tuple[Command, ...] = (
             "chosen one a form for its params, the rendered text with each section's "
             "visibility switchable and summarized sections readable as read_section reads "
             "them, the tools offered in the OpenAI or Anthropic format, and the size of each "
-            "section. Saving a file updates the page. Like render, it imports the plugin code a "
-            "render needs (every predicate the file names, and the handler of each tool that "
-            "leaves its params or its result to the handler). The address is the first line on "
-            "stdout. Needs the preview extra: pip install 'wink-decl[preview]'. Stop it with "
-            "Ctrl-C."
+            "section, with any tag of the prompt's override files applied (the overrides folder "
+            "as render --tag finds it). Saving a prompt or override file updates the page. Like "
+            "render, it imports the plugin code a render needs (every predicate the file names, "
+            "and the handler of each tool that leaves its params or its result to the handler). "
+            "The address is the first line on stdout. Needs the preview extra: pip install "
+            "'wink-decl[preview]'. Stop it with Ctrl-C."
         ),
         examples=(
             "wink-decl preview prompts/",

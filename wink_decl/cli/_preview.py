@@ -11,6 +11,7 @@ from wink_decl.cli._commands import implemented
 from wink_decl.cli._inputs import params_from_texts
 from wink_decl.cli._paths import configured_root, existing_path, root_finder
 from wink_decl.cli._prompt import add_limit_option, add_root_option, limits_from
+from wink_decl.cli._tagging import add_overrides_option, overrides_root
 from wink_decl.cli._usage import UsageError
 from wink_decl.compiler import PROMPT_SUFFIXES
 
@@ -33,6 +34,7 @@ def _configure(parser: argparse.ArgumentParser) -> None:
     )
     add_root_option(parser)
     add_limit_option(parser)
+    add_overrides_option(parser)
     parser.add_argument(
         "--port",
         type=_port,
@@ -68,7 +70,8 @@ def _run(args: argparse.Namespace, console: Console) -> int:
     from wink_decl.preview.files import PromptFolder  # noqa: PLC0415
     from wink_decl.preview.server import serve  # noqa: PLC0415
 
-    folder = PromptFolder(target, root, limits_from(args))
+    overrides = overrides_root(args, root)
+    folder = PromptFolder(target, root, limits_from(args), overrides, args.strict)
     serve(
         folder,
         args.host,

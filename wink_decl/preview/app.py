@@ -23,7 +23,7 @@ from wink_decl.preview.files import PromptFolder
 from wink_decl.preview.html import file_list, view_json
 from wink_decl.preview.page import ParamsReader, prompt_view, state_from_json
 
-__all__ = ["Hub", "create_app", "watch"]
+__all__ = ["Hub", "create_app", "watch", "watched_paths"]
 
 _STATIC = {
     "index.html": "text/html; charset=utf-8",
@@ -114,7 +114,7 @@ def create_app(folder: PromptFolder, read_params: ParamsReader) -> Starlette:
     @contextlib.asynccontextmanager
     async def lifespan(_app: Starlette) -> AsyncIterator[None]:
         stop = asyncio.Event()
-        watched = sorted({folder.base.resolve(), folder.root.resolve()})
+        watched = sorted(watched_paths(folder))
         task = asyncio.create_task(watch(watched, hub, stop))
         try:
             yield
@@ -131,6 +131,18 @@ def create_app(folder: PromptFolder, read_params: ParamsReader) -> Starlette:
         Route("/api/events", events),
     ]
     return Starlette(routes=routes, lifespan=lifespan)
+
+
+def watched_paths(folder: PromptFolder) -> set[Path]:
+    """The served folder, the prompt root, and the overrides folder when it exists.
+
+    watchfiles cannot watch a folder that is not there: one created later is seen after a
+    restart (docs/preview.md).
+    """
+    paths = {folder.base.resolve(), folder.root.resolve()}
+    if folder.overrides_root.is_dir():
+        paths.add(folder.overrides_root.resolve())
+    return paths
 
 
 def _static(name: str) -> Response:

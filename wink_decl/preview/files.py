@@ -8,6 +8,7 @@ from pathlib import Path, PurePosixPath
 from wink_decl.compiler import compile_file, find_prompt_files
 from wink_decl.diagnostics import Diagnostic
 from wink_decl.limits import DEFAULT_LIMITS, Limits
+from wink_decl.overrides import LocalOverrideStore, default_overrides_root
 
 __all__ = ["Listed", "PromptFolder"]
 
@@ -26,12 +27,25 @@ class PromptFolder:
     """PATH as the preview sees it: a folder searched for prompt files, or one prompt file.
 
     ``target`` is shown as given (diagnostics name files from it, as validate does); ``root``
-    is the prompt root the files compile under.
+    is the prompt root the files compile under; ``overrides`` the overrides folder the page's
+    tags come from (default: ``overrides`` beside the root, as the command line finds it);
+    ``strict`` counts a stale override as an error, as ``--strict`` does.
     """
 
     target: Path
     root: Path
     limits: Limits = DEFAULT_LIMITS
+    overrides: Path | None = None
+    strict: bool = False
+
+    @property
+    def overrides_root(self) -> Path:
+        """The overrides folder: as given, else ``overrides`` beside the prompt root."""
+        return self.overrides if self.overrides is not None else default_overrides_root(self.root)
+
+    def override_store(self) -> LocalOverrideStore:
+        """The override files under ``overrides_root``, read within ``limits``."""
+        return LocalOverrideStore(self.overrides_root, limits=self.limits)
 
     @property
     def base(self) -> Path:

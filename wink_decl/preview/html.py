@@ -12,7 +12,7 @@ from wink_decl.diagnostics import Diagnostic, render_text
 from wink_decl.preview.files import Listed
 from wink_decl.preview.page import Field, PromptView, Read, SectionRow
 
-__all__ = ["file_list", "form", "problems", "prompt_fragments", "view_json"]
+__all__ = ["file_list", "form", "problems", "prompt_fragments", "tag_picker", "view_json"]
 
 
 def file_list(listed: Iterable[Listed], chosen: str | None) -> str:
@@ -175,9 +175,23 @@ def _json(value: object) -> str:
     return json.dumps(value, indent=2, ensure_ascii=False)
 
 
+def tag_picker(tags: Sequence[str], chosen: str | None) -> str:
+    """A choice of the prompt's tags, "no tag" first; the tag applied is selected."""
+    options = [("", "no tag"), *((tag, tag) for tag in tags)]
+    items = "".join(
+        f'<option value="{escape(value)}"{" selected" if value == (chosen or "") else ""}>'
+        f"{escape(label)}</option>"
+        for value, label in options
+    )
+    return f'<label for="tag">Tag</label> <select id="tag" name="tag">{items}</select>'
+
+
 def view_json(view: PromptView) -> dict[str, object]:
-    """The answer to the page's request for one prompt: fragments, and what to keep."""
-    return {
+    """The answer to the page's request for one prompt: fragments, and what to keep.
+
+    ``tags`` (the tag picker) is there only for a prompt that has override files.
+    """
+    answer: dict[str, object] = {
         "file": view.name,
         "ok": view.ok,
         "form": None if view.fields is None else form(view.fields),
@@ -185,3 +199,6 @@ def view_json(view: PromptView) -> dict[str, object]:
         "problems": problems(view.problems, view.sources),
         "prompt": prompt_fragments(view) if view.ok else None,
     }
+    if view.tags:
+        answer["tags"] = tag_picker(view.tags, view.tag)
+    return answer

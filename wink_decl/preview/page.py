@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 from collections.abc import Mapping, Sequence
@@ -12,6 +13,9 @@ from typing import Any, Literal, Protocol, cast
 from wink_decl.compiler import CompiledPrompt, bind_plugins, compile_file
 from wink_decl.diagnostics import Diagnostic, sort_diagnostics
 from wink_decl.errors import WinkDeclError
+from wink_decl.overrides import OverrideLoad, check_tag
+from wink_decl.overrides.tagged import applied
+from wink_decl.plugins import PluginCallError
 from wink_decl.preview._runtime import (
     Prompt,
     ReadSectionParams,
@@ -81,6 +85,8 @@ class PageState:
 
     values: Mapping[str, str | bool] = field(default_factory=dict[str, "str | bool"])
     actions: tuple[Action, ...] = ()
+    tag: str | None = None
+    """The overrides tag chosen on the page; None renders the prompt as written."""
 
 
 @dataclass(frozen=True)
@@ -143,6 +149,10 @@ class PromptView:
     tools: Mapping[str, list[dict[str, Any]]] = field(default_factory=dict[str, list[Any]])
     """The tools offered, by format: ``openai`` and ``anthropic``."""
     reads: tuple[Read, ...] = ()
+    tags: tuple[str, ...] = ()
+    """The tags the prompt has override files for (none when the file does not compile)."""
+    tag: str | None = None
+    """The tag applied: the page's, when the prompt has a file for it; else None."""
 
     @property
     def ok(self) -> bool:
@@ -153,7 +163,7 @@ class PromptView:
 def prompt_view(
     folder: PromptFolder, path: Path, state: PageState, *, read_params: ParamsReader
 ) -> PromptView:
-    """Compile ``path``, bind its plugins and the page's params, replay the actions, render.
+    """Compile ``path``, bind its plugins and the page's params, apply the tag, replay, render.
 
     Binding imports the plugin code a render needs, as ``wink-decl render`` does.
     """
@@ -164,30 +174,65 @@ def prompt_view(
         return PromptView(name, result.diagnostics, result.sources)
     fields = form_fields(prompt.document, state.values)
     form_key = _form_key(prompt.document)
+    store = folder.override_store()
+    tags = tuple(store.tags(prompt.template.ns, prompt.template.key))
+    tag = state.tag if state.tag in tags else None
+    sources = dict(result.sources)
     problems = [*result.diagnostics, *bind_plugins(prompt, rendering_only=True)]
     params: tuple[object, ...] = ()
     if not any(d.severity == "error" for d in problems):
         texts = _texts(prompt.document, state.values)
         params, wrong = read_params(prompt, texts, missing_hint=MISSING_HINT)
         problems.extend(wrong)
-    found = tuple(sort_diagnostics(problems))
-    if any(d.severity == "error" for d in found):
-        return PromptView(name, found, result.sources, fields, form_key)
+    if tag is not None:
+        loaded = store.load(prompt.template.ns, prompt.template.key, tag)
+        prompt = _tagged(prompt, loaded, problems, sources, strict=folder.strict)
+    failed = PromptView(name, (), sources, fields, form_key, tags=tags, tag=tag)
+    if any(d.severity == "error" for d in problems):
+        return dataclasses.replace(failed, problems=tuple(sort_diagnostics(problems)))
     session = Session()
-    reads = _replay(prompt, params, session, state.actions)
-    rendered = Prompt(prompt.template).bind(*params).render(session=session)
+    try:
+        reads = _replay(prompt, params, session, state.actions)
+        rendered = Prompt(prompt.template).bind(*params).render(session=session)
+    except PluginCallError as error:  # a predicate raised: the plugin is at fault, not the file
+        problems.append(error.to_diagnostic(path=prompt.source))
+        return dataclasses.replace(failed, problems=tuple(sort_diagnostics(problems)))
     openai = to_openai_tools(rendered.tools)
     return PromptView(
         name,
-        found,
-        result.sources,
+        tuple(sort_diagnostics(problems)),
+        sources,
         fields,
         form_key,
         rendered.text,
         _rows(prompt, rendered),
         {"openai": openai, "anthropic": cast("list[dict[str, Any]]", anthropic_tools(openai))},
         reads,
+        tags,
+        tag,
     )
+
+
+def _tagged(
+    prompt: CompiledPrompt,
+    loaded: OverrideLoad,
+    problems: list[Diagnostic],
+    sources: dict[str, str],
+    *,
+    strict: bool,
+) -> CompiledPrompt:
+    """``prompt`` with a tag's override file applied, as ``--tag`` applies it.
+
+    The file's problems join ``problems`` (its text joins ``sources``); a file that cannot be
+    used leaves the prompt as it is, and its errors stop the render.
+    """
+    problems.extend(loaded.diagnostics)
+    sources.update(loaded.sources)
+    if loaded.file is None:
+        return prompt
+    result = applied(prompt.template, loaded.file, strict=strict)
+    problems.extend(result.diagnostics)
+    return dataclasses.replace(prompt, template=result.template)
 
 
 def form_fields(document: Mapping[str, Any], values: Mapping[str, str | bool]) -> tuple[Field, ...]:
@@ -332,6 +377,7 @@ def state_from_json(data: object) -> PageState:
     body = cast("dict[str, object]", data)
     values = body.get("values", {})
     actions = body.get("actions", [])
+    tag = body.get("tag")
     if not isinstance(values, dict) or not all(
         isinstance(v, str | bool) for v in cast("dict[str, object]", values).values()
     ):
@@ -341,7 +387,19 @@ def state_from_json(data: object) -> PageState:
     return PageState(
         cast("dict[str, str | bool]", values),
         tuple(_action(item) for item in cast("list[object]", actions)),
+        _tag(tag),
     )
+
+
+def _tag(tag: object) -> str | None:
+    if tag is None:
+        return None
+    if not isinstance(tag, str):
+        raise PageStateError(f"tag must be text or null, not {json.dumps(tag)}")
+    try:
+        return check_tag(tag)
+    except ValueError as error:
+        raise PageStateError(f"tag: {error}") from None
 
 
 def _action(item: object) -> Action:

@@ -2,7 +2,7 @@
 // each request; the server answers with HTML fragments it has escaped (docs/preview.md).
 "use strict";
 
-const state = { file: null, values: {}, actions: [], formKey: null };
+const state = { file: null, values: {}, actions: [], tag: null, formKey: null };
 const $ = (id) => document.getElementById(id);
 let pending = null;
 
@@ -14,7 +14,7 @@ async function loadFiles() {
 
 async function refresh() {
   if (!state.file) return;
-  const body = JSON.stringify({ values: state.values, actions: state.actions });
+  const body = JSON.stringify({ values: state.values, actions: state.actions, tag: state.tag });
   const answer = await fetch("/api/prompt?file=" + encodeURIComponent(state.file), {
     method: "POST", headers: { "content-type": "application/json" }, body,
   });
@@ -25,6 +25,10 @@ async function refresh() {
     $("params").innerHTML = view.form;
     state.formKey = view.form_key;
   }
+  // The picker is kept while the file does not compile, as the form is; the chosen tag is
+  // kept in the state, so it is applied again once the file compiles or its overrides return.
+  if (view.tags !== undefined) $("tags").innerHTML = view.tags;
+  else if (view.form !== null) $("tags").innerHTML = "";
   $("problems").innerHTML = view.problems;
   const render = $("render");
   if (view.ok) {
@@ -46,8 +50,9 @@ function showFormat() {
 }
 
 function choose(file) {
-  Object.assign(state, { file, values: {}, actions: [], formKey: null });
+  Object.assign(state, { file, values: {}, actions: [], tag: null, formKey: null });
   $("render").innerHTML = "";
+  $("tags").innerHTML = "";
   $("hint").hidden = true;
   $("chosen").hidden = false;
   history.replaceState(null, "", "?file=" + encodeURIComponent(file));
@@ -69,6 +74,10 @@ document.addEventListener("DOMContentLoaded", () => {
     const input = event.target;
     state.values[input.name] = input.type === "checkbox" ? input.checked : input.value;
     soon();
+  });
+  $("tags").addEventListener("change", (event) => {
+    state.tag = event.target.value || null;
+    refresh();
   });
   $("params").addEventListener("submit", (event) => event.preventDefault());
   $("render").addEventListener("click", (event) => {
