@@ -7,8 +7,11 @@ from pathlib import Path
 
 import pytest
 
-from wink_decl.compiler import compile_file
-from wink_decl.compiler._confined import _under  # pyright: ignore[reportPrivateUsage]
+from wink_decl.compiler import CompileResult, compile_file
+from wink_decl.compiler._confined import (
+    _no_link_below,  # pyright: ignore[reportPrivateUsage]
+    _under,  # pyright: ignore[reportPrivateUsage]
+)
 
 PROMPT = "key: a\nsections: [{key: s, title: S, template: x}]\n"
 
@@ -48,6 +51,59 @@ def test_a_file_named_outside_the_root_is_the_callers_choice(tmp_path: Path) -> 
     (tmp_path / "root").mkdir()
     (tmp_path / "elsewhere.wink.yaml").write_text(PROMPT)
     assert compile_file(tmp_path / "elsewhere.wink.yaml", root=tmp_path / "root").ok
+
+
+def _refused(result: CompileResult) -> list[tuple[str, str]]:
+    return [(d.code, d.message) for d in result.diagnostics]
+
+
+OUTSIDE = [
+    (
+        "outside-root",
+        "This file is a symbolic link to a file outside the prompt root, so it is not read.",
+    )
+]
+
+
+def test_a_linked_folder_below_the_root_that_leads_out_is_refused(tmp_path: Path) -> None:
+    (tmp_path / "elsewhere").mkdir()
+    (tmp_path / "elsewhere" / "a.wink.yaml").write_text(PROMPT)
+    (tmp_path / "root").mkdir()
+    (tmp_path / "root" / "sub").symlink_to(tmp_path / "elsewhere")
+    result = compile_file(tmp_path / "root" / "sub" / "a.wink.yaml", root=tmp_path / "root")
+    assert _refused(result) == OUTSIDE
+
+
+def test_a_name_that_climbs_out_of_a_link_is_refused(tmp_path: Path) -> None:
+    # root/x/../a.wink.yaml reads as root/a.wink.yaml but opens elsewhere/a.wink.yaml
+    (tmp_path / "elsewhere" / "inner").mkdir(parents=True)
+    (tmp_path / "elsewhere" / "a.wink.yaml").write_text(PROMPT)
+    (tmp_path / "root").mkdir()
+    (tmp_path / "root" / "x").symlink_to(tmp_path / "elsewhere" / "inner")
+    named = f"{tmp_path}/root/x/../a.wink.yaml"
+    assert _refused(compile_file(named, root=tmp_path / "root")) == OUTSIDE
+
+
+def test_no_link_below_looks_only_below_the_root(tmp_path: Path) -> None:
+    (tmp_path / "root" / "sub").mkdir(parents=True)
+    (tmp_path / "root" / "sub" / "a.wink.yaml").write_text(PROMPT)
+    (tmp_path / "root" / "link").symlink_to(tmp_path / "root" / "sub")
+    (tmp_path / "linked").symlink_to(tmp_path / "root")
+    root = str(tmp_path / "root")
+
+    def check(file: str, given_root: str = root) -> bool:
+        return _no_link_below(file, given_root, os.path.abspath(given_root))  # noqa: PTH100
+
+    assert [
+        check(f"{root}/sub/a.wink.yaml"),
+        check(f"{tmp_path}/linked/sub/a.wink.yaml", f"{tmp_path}/linked"),
+        check(f"{root}/link/a.wink.yaml"),
+        check(f"{root}/sub/missing.wink.yaml"),
+        check(f"{root}/sub/../sub/a.wink.yaml"),
+        check(f"{root}/sub/a.wink.yaml", f"{root}/sub/.."),
+        check(root),
+        check(f"{tmp_path}/other.wink.yaml"),
+    ] == [True, True, False, False, False, False, False, False]
 
 
 def test_under_compares_whole_names() -> None:

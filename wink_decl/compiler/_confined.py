@@ -9,6 +9,7 @@ docs/security.md lists what this does not cover.
 from __future__ import annotations
 
 import os
+import stat
 
 from wink_decl.diagnostic_codes import DiagnosticCode
 from wink_decl.diagnostics import Diagnostic
@@ -24,8 +25,10 @@ def outside_root(file_path: str, root: str, shown: str) -> Diagnostic | None:
     the file a link leads to; a loop of links leaves a path the loader reports unopened.
     """
     # os.path on strings: Path objects cost microseconds each, on every file compiled.
-    real = os.path.realpath(file_path)
     named_root = os.path.abspath(root)  # noqa: PTH100
+    if _no_link_below(file_path, root, named_root):
+        return None
+    real = os.path.realpath(file_path)
     # Most roots hold no link: their absolute path is their real one (one realpath saved).
     if _under(real, named_root) or _under(real, os.path.realpath(root)):
         return None
@@ -41,6 +44,35 @@ def outside_root(file_path: str, root: str, shown: str) -> Diagnostic | None:
         "what it links to (--root).",
         path=shown,
     )
+
+
+def _no_link_below(file_path: str, root: str, named_root: str) -> bool:
+    """True when the file is named below the root and no part of that name below it is a link.
+
+    Then its real path is the root's real path and that same name: inside, as ``realpath``
+    would find, with one ``lstat`` a level below the root instead of one for every level of
+    the whole path. A name with ``..`` is left to ``realpath`` (``link/..`` leads where the
+    link does, not where the spelling does); so is a part that cannot be looked at.
+    """
+    # Strings, not Path objects: this runs for every file compiled.
+    if _UP in file_path.split(os.sep) or _UP in root.split(os.sep):  # noqa: PTH206
+        return False
+    named = os.path.abspath(file_path)  # noqa: PTH100
+    prefix = named_root.rstrip(os.sep) + os.sep
+    if not named.startswith(prefix):
+        return False
+    level = prefix.rstrip(os.sep)
+    for part in named[len(prefix) :].split(os.sep):  # noqa: PTH206
+        level = f"{level}{os.sep}{part}"
+        try:
+            if stat.S_ISLNK(os.lstat(level).st_mode):
+                return False
+        except OSError:  # missing or not ours to look at: realpath and the loader report it
+            return False
+    return True
+
+
+_UP = os.pardir
 
 
 def _under(path: str, folder: str) -> bool:

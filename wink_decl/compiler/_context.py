@@ -19,7 +19,7 @@ if TYPE_CHECKING:
 __all__ = ["CompileContext", "folder_ns", "quotable"]
 
 
-def folder_ns(root: Path, file_path: str | os.PathLike[str]) -> str:
+def folder_ns(root: str | os.PathLike[str], file_path: str | os.PathLike[str]) -> str:
     """The ns a file's folder names under ``root`` (lower case); ``root``'s name at the root.
 
     Paths are made absolute with ``absolute()``, not ``resolve()``: no file-system calls. The

@@ -65,7 +65,7 @@ class Includer:
 
     def __init__(
         self,
-        root: Path,
+        root: str | Path,
         catalog: PluginCatalog,
         sources: dict[str, str],
         limits: Limits = DEFAULT_LIMITS,
@@ -113,7 +113,7 @@ class Includer:
         ``parent`` is the dotted path of the section the include sits in ("" at the top).
         """
         if self._resolved_root is None:  # resolved on first include: most prompts have none
-            self._resolved_root = self._given_root.resolve()
+            self._resolved_root = Path(self._given_root).resolve()
         root = self._resolved_root
         file_part, _, section_part = reference.partition("#")
         span = ctx.span(path)

@@ -160,7 +160,8 @@ def compile_file(
     loaded = load_file(file_path, display_path=display_path, content=content, limits=limits)
     if loaded.file is None:
         return CompileResult(None, loaded.diagnostics, quotable(loaded, shown))
-    prompt_root = root if isinstance(root, Path) else Path(root_text)
+    # The root as given: a Path is made only if an include needs one (most files have none).
+    prompt_root = root if isinstance(root, Path) else root_text
     return compile_loaded(
         loaded.file, file_path=file_path, root=prompt_root, catalog=catalog, limits=limits
     )
@@ -170,7 +171,7 @@ def compile_loaded(
     file: LoadedFile,
     *,
     file_path: str | os.PathLike[str],
-    root: Path,
+    root: str | Path,
     catalog: PluginCatalog | None = None,
     limits: Limits = DEFAULT_LIMITS,
 ) -> CompileResult:
@@ -227,7 +228,7 @@ class _Builder:
         self,
         ctx: CompileContext,
         file_path: str | os.PathLike[str],
-        root: Path,
+        root: str | Path,
         catalog: PluginCatalog,
         sources: dict[str, str],
         limits: Limits,

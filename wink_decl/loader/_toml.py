@@ -122,20 +122,33 @@ class _Checker:
         self.count = 0
 
     def table(self, table: dict[str, object], path: JSONPath, depth: int) -> dict[str, object]:
-        """A table (at nesting ``depth``) as plain data: no dates, within the limits."""
+        """A table (at nesting ``depth``) as plain data: no dates, within the limits.
+
+        Changed in place, not copied: tomllib's tables are this load's own, and most hold
+        no date, so copying every one would cost more than the walk.
+        """
         self._check_depth(path, depth)
-        return {key: self._item(value, (*path, key), depth) for key, value in table.items()}
+        for key, value in table.items():
+            plain = self._item(value, (*path, key), depth)
+            if plain is not value:  # a date, now its text (a key's value, not a new key)
+                table[key] = plain
+        return table
 
     def _item(self, value: object, path: JSONPath, depth: int) -> object:
         self.count += 1
         if self.count > self.limits.max_nodes:
             raise _Stop(too_many_values(self.spans(path), self.limits.max_nodes))
-        if isinstance(value, dict):
+        kind = type(value)  # tomllib makes exactly these types, never subclasses
+        if kind is dict:
             return self.table(cast("dict[str, object]", value), path, depth + 1)
-        if isinstance(value, list):
+        if kind is list:
             self._check_depth(path, depth + 1)
             items = cast("list[object]", value)
-            return [self._item(item, (*path, index), depth + 1) for index, item in enumerate(items)]
+            for index, item in enumerate(items):
+                plain = self._item(item, (*path, index), depth + 1)
+                if plain is not item:
+                    items[index] = plain
+            return items
         if isinstance(value, _DATES):  # a date is text to a prompt: keep it as written
             start, end = self.scan.scan.values[path]
             return self.text[start : end + 1]
