@@ -83,7 +83,8 @@ def _run(args: argparse.Namespace, console: Console) -> int:
             results = check_all(jobs, min(workers, len(jobs)), progress.advance)
     finally:
         progress.close()
-    if any(overrides_root(args, Path(job.root)).is_dir() for job in jobs):
+    roots = dict.fromkeys(job.root for job in jobs)  # in order; most runs have one
+    if any(overrides_root(args, Path(root)).is_dir() for root in roots):
         # Only then: the overrides command's code costs start-up time (docs/overrides.md).
         from wink_decl.cli._overrides import with_override_checks  # noqa: PLC0415
 
