@@ -147,8 +147,9 @@ def compile_file(
     ``content`` is the file's bytes when the caller has read them already (to hash them);
     ``limits`` bound the work for this file and everything it includes.
 
-    ``check_only`` finds every diagnostic but builds no runtime prompt (``prompt`` is None
-    even for a valid file; ``ok`` then says nothing): ``wink-decl validate`` needs no more.
+    ``check_only`` finds every diagnostic but builds no runtime prompt: ``prompt`` is None
+    (and ``ok`` False) even for a valid file, which is one whose diagnostics hold no error.
+    ``wink-decl validate`` needs no more.
 
     No plugin code is imported: handlers, predicates and policies are looked up by name in
     the installed packages' metadata (``catalog``), and the checks that need their code wait
