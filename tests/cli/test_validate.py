@@ -8,6 +8,7 @@ import os
 import shutil
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -50,6 +51,51 @@ def test_a_file_and_its_folder_are_checked_once(cli: Run, project: Path) -> None
         "",
         "4 files checked: 4 valid, 0 invalid\n",
     )
+
+
+def test_real_paths_are_realpath(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each folder resolved once, a file's real path is still exactly ``os.path.realpath``'s."""
+    (tmp_path / "real").mkdir()
+    (tmp_path / "real" / "a.wink.yaml").write_text("key: a\n")
+    (tmp_path / "linked").symlink_to(tmp_path / "real")
+    (tmp_path / "real" / "b.wink.yaml").symlink_to(tmp_path / "real" / "a.wink.yaml")
+    (tmp_path / "loop.wink.yaml").symlink_to(tmp_path / "loop.wink.yaml")
+    monkeypatch.chdir(tmp_path / "real")
+    names = [
+        "a.wink.yaml",
+        "b.wink.yaml",
+        "missing.wink.yaml",
+        "..",
+        ".",
+        "../linked/a.wink.yaml",
+        "../linked/b.wink.yaml",
+        "../linked/",
+        str(tmp_path / "linked" / "a.wink.yaml"),
+        str(tmp_path / "loop.wink.yaml"),
+    ]
+    real_path = _validate._RealPaths()  # pyright: ignore[reportPrivateUsage]
+    assert [real_path(name) for name in names * 2] == [os.path.realpath(n) for n in names * 2]
+
+
+@pytest.mark.parametrize(("given", "during"), [(None, "__all__"), ("logfire", "logfire")])
+def test_pydantic_looks_for_no_plugins_while_files_are_checked(
+    cli: Run, project: Path, monkeypatch: pytest.MonkeyPatch, given: str | None, during: str
+) -> None:
+    """Unless the user chose which, for the checks only: the variable is gone afterwards."""
+    monkeypatch.delenv("PYDANTIC_DISABLE_PLUGINS", raising=False)
+    if given is not None:
+        monkeypatch.setenv("PYDANTIC_DISABLE_PLUGINS", given)
+    seen: list[str | None] = []
+    check_all = _validate.check_all
+
+    def recording(*args: Any) -> list[_checking.Checked]:
+        seen.append(os.environ.get("PYDANTIC_DISABLE_PLUGINS"))
+        return check_all(*args)
+
+    monkeypatch.setattr(_validate, "check_all", recording)
+    assert cli("validate", "prompts") == (0, "", "4 files checked: 4 valid, 0 invalid\n")
+    assert seen == [during]
+    assert os.environ.get("PYDANTIC_DISABLE_PLUGINS") == given
 
 
 def test_one_file(cli: Run, project: Path) -> None:

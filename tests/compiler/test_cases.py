@@ -85,3 +85,30 @@ def test_yaml_and_toml_twins_mean_the_same() -> None:
     for yaml_case in twins:
         toml_case = yaml_case.with_name(yaml_case.name[: -len("yaml")] + "toml")
         assert (yaml_case / "expected.txt").read_text() == (toml_case / "expected.txt").read_text()
+
+
+def every_prompt_file() -> list[object]:
+    """Each prompt file of every case (included files too) and of ``prompts/``, with its root."""
+    roots = [*case_dirs("valid"), *case_dirs("invalid"), CASES.parent.parent / "prompts"]
+    return [
+        pytest.param(root, path, id=f"{root.name}/{path.relative_to(root)}")
+        for root in roots
+        for path in find_prompt_files(root)
+    ]
+
+
+@pytest.mark.parametrize(("root", "path"), every_prompt_file())
+def test_checking_only_finds_what_compiling_does(
+    root: Path, path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """What ``validate`` runs: every diagnostic of a full compile, and no prompt built."""
+    monkeypatch.chdir(root)
+    shown = str(path.relative_to(root))
+    full = compile_file(shown, root=".")
+    checked = compile_file(shown, root=".", check_only=True)
+    assert checked.diagnostics == full.diagnostics
+    assert checked.sources == full.sources
+    assert checked.includes == full.includes
+    assert checked.prompt is None
+    errors = [d for d in checked.diagnostics if d.severity == "error"]
+    assert (full.prompt is not None) == (not errors)

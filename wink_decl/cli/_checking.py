@@ -68,14 +68,18 @@ def _check(job: Job) -> _Found:
             return _bound(_compile(job))
         return _bound(_registry(job.root, job.cache_dir, job.limits).compile(job.path))
     if job.cache_dir is None:  # metadata only: compile_file imports no plugin code
-        result = _compile(job)
-        return result.ok, result.diagnostics, result.sources
+        # Every check, no runtime prompt: nothing built after the checks reports anything.
+        result = _compile(job, check_only=True)
+        ok = not any(d.severity == "error" for d in result.diagnostics)
+        return ok, result.diagnostics, result.sources
     found = _registry(job.root, job.cache_dir, job.limits).check(job.path)
     return found.ok, found.diagnostics, found.sources
 
 
-def _compile(job: Job) -> CompileResult:
-    return compile_file(job.path, root=job.root, display_path=job.path, limits=job.limits)
+def _compile(job: Job, *, check_only: bool = False) -> CompileResult:
+    return compile_file(
+        job.path, root=job.root, display_path=job.path, limits=job.limits, check_only=check_only
+    )
 
 
 def _bound(result: CompileResult) -> _Found:

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import argparse
 import os
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 
 from wink_decl.cli._checking import PARALLEL_MIN_FILES, Job, available_cpus, check_all
@@ -78,10 +79,12 @@ def _run(args: argparse.Namespace, console: Console) -> int:
     show = console.interactive and args.format == "text" and len(jobs) >= PROGRESS_MIN_FILES
     progress = Progress(console.err if show else None, len(jobs))
     try:
-        results = check_all(jobs, min(workers, len(jobs)), progress.advance)
+        with _without_pydantic_plugins():
+            results = check_all(jobs, min(workers, len(jobs)), progress.advance)
     finally:
         progress.close()
-    if any(overrides_root(args, Path(job.root)).is_dir() for job in jobs):
+    roots = dict.fromkeys(job.root for job in jobs)  # in order; most runs have one
+    if any(overrides_root(args, Path(root)).is_dir() for root in roots):
         # Only then: the overrides command's code costs start-up time (docs/overrides.md).
         from wink_decl.cli._overrides import with_override_checks  # noqa: PLC0415
 
@@ -105,6 +108,28 @@ def _run(args: argparse.Namespace, console: Console) -> int:
     return 0 if all(checked.ok for checked in results) else 1
 
 
+@contextmanager
+def _without_pydantic_plugins() -> Iterator[None]:
+    """Pydantic looks for no plugins of its own while files are checked (unless told which).
+
+    On building its first model, pydantic reads every installed package's metadata for
+    plugins that watch validation (milliseconds). The models it builds here are wink-decl's
+    own, checking prompt files: nothing a plugin was installed to watch. Its documented
+    switch is an environment variable; worker processes started meanwhile inherit it.
+    """
+    if _PYDANTIC_PLUGINS in os.environ:  # the user chose: left as it is
+        yield
+        return
+    os.environ[_PYDANTIC_PLUGINS] = "__all__"
+    try:
+        yield
+    finally:
+        del os.environ[_PYDANTIC_PLUGINS]
+
+
+_PYDANTIC_PLUGINS = "PYDANTIC_DISABLE_PLUGINS"
+
+
 def _gather(
     paths: Sequence[str],
     root: str | None,
@@ -114,6 +139,7 @@ def _gather(
 ) -> list[Job]:
     """Every prompt file named or found under a folder, once each, in the order given."""
     find_root = root_finder(root)
+    real_path = _RealPaths()
     seen: set[str] = set()
     jobs: list[Job] = []
     for text in paths:
@@ -126,11 +152,32 @@ def _gather(
                 hint=f"prompt file names end in {', '.join(PROMPT_SUFFIXES)}",
             )
         for file in files:
-            key = os.path.realpath(file)  # not resolve(): a loop of links raises there
+            key = real_path(os.fspath(file))
             if key not in seen:
                 seen.add(key)
                 jobs.append(Job(str(file), prompt_root, cache_dir, limits, import_plugins))
     return jobs
+
+
+class _RealPaths:
+    """``os.path.realpath`` of many files in few folders, each folder resolved once.
+
+    realpath looks up every part of a path (a system call each); a file that is not a link
+    adds only its name to its folder's real path. Keys only: which files were named twice.
+    """
+
+    def __init__(self) -> None:
+        self._folders: dict[str, str] = {}
+
+    def __call__(self, file: str) -> str:
+        folder, name = os.path.split(file)
+        if name in ("", os.curdir, os.pardir) or os.path.islink(file):  # noqa: PTH114
+            return os.path.normcase(os.path.realpath(file))  # not resolve(): loops raise there
+        real = self._folders.get(folder)
+        if real is None:
+            real = self._folders[folder] = os.path.realpath(folder or os.curdir)
+        # normcase: on Windows realpath spells names as on disk, not as split off here.
+        return os.path.normcase(os.path.join(real, name))  # noqa: PTH118
 
 
 def _count(number: int, noun: str) -> str:

@@ -137,6 +137,7 @@ def compile_file(
     display_path: str | None = None,
     content: bytes | None = None,
     limits: Limits = DEFAULT_LIMITS,
+    check_only: bool = False,
 ) -> CompileResult:
     """Load and compile one file; ``root`` bounds includes and names the default ns.
 
@@ -145,6 +146,10 @@ def compile_file(
 
     ``content`` is the file's bytes when the caller has read them already (to hash them);
     ``limits`` bound the work for this file and everything it includes.
+
+    ``check_only`` finds every diagnostic but builds no runtime prompt: ``prompt`` is None
+    (and ``ok`` False) even for a valid file, which is one whose diagnostics hold no error.
+    ``wink-decl validate`` needs no more.
 
     No plugin code is imported: handlers, predicates and policies are looked up by name in
     the installed packages' metadata (``catalog``), and the checks that need their code wait
@@ -163,7 +168,12 @@ def compile_file(
     # The root as given: a Path is made only if an include needs one (most files have none).
     prompt_root = root if isinstance(root, Path) else root_text
     return compile_loaded(
-        loaded.file, file_path=file_path, root=prompt_root, catalog=catalog, limits=limits
+        loaded.file,
+        file_path=file_path,
+        root=prompt_root,
+        catalog=catalog,
+        limits=limits,
+        check_only=check_only,
     )
 
 
@@ -174,6 +184,7 @@ def compile_loaded(
     root: str | Path,
     catalog: PluginCatalog | None = None,
     limits: Limits = DEFAULT_LIMITS,
+    check_only: bool = False,
 ) -> CompileResult:
     """Validate and compile an already loaded file; like ``compile_file``, imports nothing.
 
@@ -188,6 +199,7 @@ def compile_loaded(
     document, problems = validate_document(file.data, file.source_map)
     ctx = CompileContext(file)
     builder = _Builder(ctx, file_path, root, catalog or default_catalog(), sources, limits)
+    builder.check_only = check_only
     if document is not None and not problems:
         prompt = builder.build()
     else:
@@ -240,6 +252,8 @@ class _Builder:
         self.catalog = catalog
         self.sources = sources
         self.includer = Includer(root, catalog, sources, limits)
+        self.check_only = False
+        """Stop once every check has run: what is built after them reports nothing."""
 
     def build(self) -> CompiledPrompt | None:
         data = self.data
@@ -270,7 +284,7 @@ class _Builder:
         ns = self._ns()
         if sections is None or prompt_policies is None or ns is None or self.ctx.bag.has_errors:
             return None
-        if not self.ctx.schema_ok:  # checked for reference mistakes only: nothing to build
+        if not self.ctx.schema_ok or self.check_only:  # checked only: nothing to build
             return None
         output = tuple(spec_from_data(n, s) for n, s in data.get("output", {}).items())
         output_type = make_dataclass_for("Output", output) if output else None
