@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterator
+from importlib import resources
 from pathlib import Path
 
 import pytest
@@ -44,22 +45,32 @@ PATH_DESCRIPTION = "The file to read, relative to the workspace root."
 def here(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """``<tmp>/prompts/notes.wink.yaml``; the cwd is ``<tmp>``; no network."""
     (tmp_path / "prompts").mkdir()
+    (tmp_path / ".git").mkdir()  # the search for a schema copy ends here
     (tmp_path / FILE).write_text(PROMPT)
     monkeypatch.chdir(tmp_path)
     monkeypatch.setenv("OPENAI_API_KEY", "sk-test-0123456789")
     return tmp_path
 
 
+SCHEMA_COPY = "overrides/wink-decl-override.schema.json"
+
+
 def seeded(cli: Run, suffix: str) -> Path:
+    """Seed tag ``short``; the first seed also writes the schema its first line points at."""
+    copied = (
+        ""
+        if Path(SCHEMA_COPY).exists()
+        else f"Created {SCHEMA_COPY} (the schema the first line points at)\n"
+    )
     assert cli("overrides", "seed", FILE, "--tag", "short", "--format", suffix) == (
         0,
-        f"Created {OVERRIDE}.{suffix}\n",
+        f"{copied}Created {OVERRIDE}.{suffix}\n",
         "",
     )
     return Path(f"{OVERRIDE}.{suffix}")
 
 
-SCHEMA = "https://raw.githubusercontent.com/wink-decl/wink-decl/main/schema/wink-decl-override.schema.json"
+SCHEMA = "../../wink-decl-override.schema.json"
 SEEDED_YAML = f"""# yaml-language-server: $schema={SCHEMA}
 sections:
   task:
@@ -279,7 +290,12 @@ def test_seed_points_at_a_schema_nearby_and_reports_what_it_cannot_write(
 ) -> None:
     (here / "schema").mkdir()
     (here / "schema" / "wink-decl-override.schema.json").write_text("{}")
-    path = seeded(cli, "toml")
+    assert cli("overrides", "seed", FILE, "--tag", "short", "--format", "toml") == (
+        0,
+        f"Created {OVERRIDE}.toml\n",
+        "",
+    )
+    path = Path(f"{OVERRIDE}.toml")
     assert path.read_text().startswith("#:schema ../../../schema/wink-decl-override.schema.json\n")
     Path("overrides/prompts/other").write_text("")
     Path("prompts/other.wink.yaml").write_text(PROMPT.replace("key: notes", "key: other"))
@@ -288,6 +304,26 @@ def test_seed_points_at_a_schema_nearby_and_reports_what_it_cannot_write(
     assert err.startswith(
         "overrides/prompts/other/t.wink-override.yaml: error: This file cannot be written: "
     )
+
+
+def test_seed_writes_the_schema_once_where_every_seed_finds_it(cli: Run, here: Path) -> None:
+    path = seeded(cli, "yaml")
+    assert path.read_text().splitlines()[0] == f"# yaml-language-server: $schema={SCHEMA}"
+    packaged = resources.files("wink_decl.overrides").joinpath("wink-decl-override.schema.json")
+    assert Path(SCHEMA_COPY).read_bytes() == packaged.read_bytes()
+    Path("prompts/other.wink.yaml").write_text(PROMPT.replace("key: notes", "key: other"))
+    assert cli("overrides", "seed", "prompts/other.wink.yaml", "--tag", "t") == (
+        0,
+        "Created overrides/prompts/other/t.wink-override.yaml\n",
+        "",
+    )
+
+
+def test_a_schema_copy_that_cannot_be_written_is_reported(cli: Run, here: Path) -> None:
+    Path("overrides").write_text("")  # a file where the overrides folder would be
+    status, out, err = cli("overrides", "seed", FILE, "--tag", "short")
+    assert (status, out, Path("overrides").read_text()) == (1, "", "")
+    assert err.startswith(f"{SCHEMA_COPY}: error: This file cannot be written: ")
 
 
 UNIMPORTABLE = PROMPT.replace("files.read_file", "test.unimportable")

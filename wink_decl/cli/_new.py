@@ -19,7 +19,7 @@ from wink_decl.loader.api import Format
 from wink_decl.prompt.keys import KEY_PATTERN
 from wink_decl.schema import SCHEMA_FILE_NAME
 
-__all__ = ["COMMAND", "schema_ref_for"]
+__all__ = ["COMMAND", "SchemaNotWrittenError", "schema_ref_for", "write_schema_copy"]
 
 
 _KEY_RULE = "use 1-64 lowercase letters, digits, '_' or '-', starting with a letter or digit"
@@ -31,17 +31,18 @@ _MOST_LEVELS = 64
 _PROMPT_SUFFIX = re.compile(r"(\.wink)?\.(ya?ml|toml)\Z", re.IGNORECASE)
 
 
-def schema_ref_for(folder: Path) -> str | None:
-    """How a file in ``folder`` points at the schema: a relative path to the nearest copy.
+def schema_ref_for(folder: Path, file_name: str = SCHEMA_FILE_NAME) -> str | None:
+    """How a file in ``folder`` points at a schema: a relative path to the nearest copy.
 
-    Each folder from ``folder`` up is searched for ``wink-decl.schema.json`` (as ``new`` and
-    ``wink-decl schema --output`` write it) and then ``schema/wink-decl.schema.json`` (this
-    repository's layout), up to the root of the version control checkout holding ``folder``
-    (or the file system's root, at most ``_MOST_LEVELS`` folders). None when no copy is found.
+    Each folder from ``folder`` up is searched for ``file_name`` (``wink-decl.schema.json``
+    as ``new`` and ``wink-decl schema --output`` write it; the override files' schema for
+    ``overrides seed``) and then ``schema/<file_name>`` (this repository's layout), up to the
+    root of the version control checkout holding ``folder`` (or the file system's root, at
+    most ``_MOST_LEVELS`` folders). None when no copy is found.
     """
     start = folder.resolve()
     for directory in (start, *start.parents)[:_MOST_LEVELS]:
-        for candidate in (directory / SCHEMA_FILE_NAME, directory / "schema" / SCHEMA_FILE_NAME):
+        for candidate in (directory / file_name, directory / "schema" / file_name):
             if candidate.is_file():
                 return Path(os.path.relpath(candidate, start)).as_posix()
         if any((directory / marker).exists() for marker in _CHECKOUT_MARKERS):
@@ -99,11 +100,11 @@ def _run(args: argparse.Namespace, console: Console) -> int:
     schema_ref: str | None = args.schema or schema_ref_for(folder)
     try:
         if schema_ref is None:
-            schema_ref = _write_schema(folder, console)
+            schema_ref = write_schema_copy(folder, console).name
         write_atomically(
             target, starter_text(name, file_format, schema_ref, target.name), make_folder=True
         )
-    except _NotWritten as failure:
+    except SchemaNotWrittenError as failure:
         console.err.write(render_text([not_written(failure.shown, failure.error)]) + "\n")
         return 1
     except OSError as error:
@@ -114,8 +115,8 @@ def _run(args: argparse.Namespace, console: Console) -> int:
     return 0
 
 
-class _NotWritten(WinkDeclError):  # noqa: N818  # carries an OSError and the file it was about
-    """The schema copy could not be written."""
+class SchemaNotWrittenError(WinkDeclError):
+    """The schema copy could not be written; carries the OSError and the file it was about."""
 
     def __init__(self, shown: str, error: OSError) -> None:
         super().__init__(shown)
@@ -123,21 +124,27 @@ class _NotWritten(WinkDeclError):  # noqa: N818  # carries an OSError and the fi
         self.error = error
 
 
-def _write_schema(folder: Path, console: Console) -> str:
-    """Write the packaged schema beside the prompt; the schema line's relative path to it.
+def write_schema_copy(
+    folder: Path,
+    console: Console,
+    file_name: str = SCHEMA_FILE_NAME,
+    package: str = "wink_decl.schema",
+) -> Path:
+    """Write the packaged schema ``file_name`` of ``package`` into ``folder``; its path.
 
-    Editors then follow the line offline, wherever the file is. The copy is made whole or
-    not at all, and never over a file of that name: one made meanwhile is used as it is.
+    Editors then follow a schema line pointing at it offline, wherever the file is. The copy
+    is made whole or not at all, and never over a file of that name: one made meanwhile is
+    used as it is.
     """
-    path = folder / SCHEMA_FILE_NAME
-    packaged = resources.files("wink_decl.schema").joinpath(SCHEMA_FILE_NAME).read_bytes()
+    path = folder / file_name
+    packaged = resources.files(package).joinpath(file_name).read_bytes()
     try:
         folder.mkdir(parents=True, exist_ok=True)
         if write_once(path, packaged, mode=0o666):  # the umask decides, as for any new file
             console.out.write(f"Created {path} (the schema the first line points at)\n")
     except OSError as error:
-        raise _NotWritten(str(path), error) from error
-    return SCHEMA_FILE_NAME
+        raise SchemaNotWrittenError(str(path), error) from error
+    return path
 
 
 def _bad_name(name: str) -> str:

@@ -16,6 +16,7 @@ from wink_decl.cli._checking import Checked, Job
 from wink_decl.cli._command import Console
 from wink_decl.cli._commands import implemented
 from wink_decl.cli._inputs import add_render_options, bind_from_args
+from wink_decl.cli._new import SchemaNotWrittenError, schema_ref_for, write_schema_copy
 from wink_decl.cli._paths import configured_root, existing_path, root_finder
 from wink_decl.cli._prompt import add_file_options, compile_prompt, limits_from, report
 from wink_decl.cli._render import render_text_form
@@ -28,13 +29,14 @@ from wink_decl.cli._writers._yaml_writer import to_yaml
 from wink_decl.compiler import bind_plugins, compile_file, find_prompt_files
 from wink_decl.diagnostic_codes import DiagnosticCode
 from wink_decl.diagnostics import Diagnostic, render_text, sort_diagnostics
+from wink_decl.loader.api import Format
 from wink_decl.overrides import LocalOverrideStore, seed_data
-from wink_decl.overrides.schema import OVERRIDE_SCHEMA_FILE_NAME, OVERRIDE_SCHEMA_URL
+from wink_decl.overrides.schema import OVERRIDE_SCHEMA_FILE_NAME
 from wink_decl.overrides.store import OVERRIDE_SUFFIXES
 from wink_decl.overrides.tagged import applied
 from wink_decl.prompt.template import PromptTemplate
 
-__all__ = ["COMMAND", "override_problems", "schema_ref_for", "with_override_checks"]
+__all__ = ["COMMAND", "override_problems", "with_override_checks"]
 
 _HELP = "show this help and exit"
 
@@ -137,14 +139,26 @@ def _seed(args: argparse.Namespace, console: Console) -> int:
         return 1
     data = seed_data(template)
     body = to_yaml(data) if args.format == "yaml" else to_toml(data)
-    text = schema_line(schema_ref_for(target.parent), args.format) + body
+    overrides = Path(os.path.relpath(store.root))
+    return _write_seed(target, shown, body, overrides, args.format, console)
+
+
+def _write_seed(
+    target: Path, shown: str, body: str, overrides: Path, file_format: Format, console: Console
+) -> int:
+    """Write the seeded file (and the override schema, when none is near); the exit status."""
     try:
+        text = schema_line(_schema_ref(target.parent, overrides, console), file_format) + body
         write_atomically(target, text, make_folder=True)
+    except SchemaNotWrittenError as failure:
+        problem = not_written(failure.shown, failure.error)
     except OSError as error:
-        console.err.write(render_text([not_written(shown, error)]) + "\n")
-        return 1
-    console.out.write(f"Created {shown}\n")
-    return 0
+        problem = not_written(shown, error)
+    else:
+        console.out.write(f"Created {shown}\n")
+        return 0
+    console.err.write(render_text([problem]) + "\n")
+    return 1
 
 
 def _other_format(shown: str) -> Diagnostic:
@@ -158,17 +172,18 @@ def _other_format(shown: str) -> Diagnostic:
     )
 
 
-def schema_ref_for(folder: Path) -> str:
-    """The relative path from ``folder`` to the nearest override schema, else its address."""
-    start = folder.resolve()
-    for directory in (start, *start.parents):
-        for candidate in (
-            directory / OVERRIDE_SCHEMA_FILE_NAME,
-            directory / "schema" / OVERRIDE_SCHEMA_FILE_NAME,
-        ):
-            if candidate.is_file():
-                return Path(os.path.relpath(candidate, start)).as_posix()
-    return OVERRIDE_SCHEMA_URL
+def _schema_ref(folder: Path, overrides: Path, console: Console) -> str:
+    """The relative path from ``folder`` to the nearest override schema.
+
+    Without a copy in ``folder`` or above it (up to the checkout's root), the packaged one is
+    written at the top of the overrides folder, where every later seed finds it: editors follow
+    the line offline.
+    """
+    found = schema_ref_for(folder, OVERRIDE_SCHEMA_FILE_NAME)
+    if found is not None:
+        return found
+    copy = write_schema_copy(overrides, console, OVERRIDE_SCHEMA_FILE_NAME, "wink_decl.overrides")
+    return Path(os.path.relpath(copy, folder)).as_posix()
 
 
 # -- check --------------------------------------------------------------------------------------
