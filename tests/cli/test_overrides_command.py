@@ -257,6 +257,26 @@ def test_check_reports_every_file_and_prompt_and_counts_the_files(cli: Run, here
     )
 
 
+def test_an_override_file_for_no_prompt_is_reported_when_the_whole_root_is_checked(
+    cli: Run, here: Path
+) -> None:
+    path = seeded(cli, "yaml")
+    gone = Path("overrides/prompts/note/short.wink-override.yaml")
+    gone.parent.mkdir()
+    gone.write_text(path.read_text())
+    status, out, err = cli("overrides", "check", "prompts")
+    assert (status, out, err) == (
+        1,
+        "",
+        f"{gone}: error: No prompt 'prompts/note' for this override file: it applies to "
+        "nothing. Did you mean 'prompts/notes'?\n"
+        "  expected: a file in the folder of a prompt: <overrides>/<ns>/<key>/<tag>\n"
+        "  hint: move it to the folder of the prompt it is for, or delete it\n"
+        "1 override file checked (1 error, 0 warnings)\n",
+    )
+    assert cli("overrides", "check", FILE)[0] == 0  # one file of the root: others may own it
+
+
 def test_seed_refuses_to_overwrite_and_needs_a_tag(cli: Run, here: Path) -> None:
     assert cli("overrides", "seed", FILE) == (
         2,

@@ -35,6 +35,7 @@ from wink_decl.overrides.schema import OVERRIDE_SCHEMA_FILE_NAME
 from wink_decl.overrides.store import OVERRIDE_SUFFIXES
 from wink_decl.overrides.tagged import applied
 from wink_decl.prompt.template import PromptTemplate
+from wink_decl.suggestions import did_you_mean_sentence
 
 __all__ = ["COMMAND", "override_problems", "with_override_checks"]
 
@@ -199,19 +200,24 @@ def _check(args: argparse.Namespace, console: Console) -> int:
     for target in targets:
         root = find_root(target)
         store = LocalOverrideStore(overrides_root(args, root), limits=limits)
+        addresses: set[str] | None = set()
         for file in find_prompt_files(target) if target.is_dir() else [target]:
             shown = str(file)
             result = compile_file(shown, root=root, display_path=shown, limits=limits)
             sources.update(result.sources)
             if result.prompt is None:
                 found.extend(result.diagnostics)
+                addresses = None  # its address is unknown: its files are not orphans
                 continue
-            problems, texts, count = override_problems(
-                result.prompt.template, store, strict=args.strict
-            )
+            template = result.prompt.template
+            if addresses is not None:
+                addresses.add(f"{template.ns}/{template.key}")
+            problems, texts, count = override_problems(template, store, strict=args.strict)
             found.extend(problems)
             sources.update(texts)
             checked += count
+        if addresses is not None and _whole_root(target, root):
+            found.extend(_orphans(store, addresses))
     report(console, found, sources)
     errors = sum(d.severity == "error" for d in found)
     warnings = len(found) - errors
@@ -220,6 +226,32 @@ def _check(args: argparse.Namespace, console: Console) -> int:
         f"({errors} error{'s' * (errors != 1)}, {warnings} warning{'s' * (warnings != 1)})\n"
     )
     return 1 if errors else 0
+
+
+def _whole_root(target: Path, root: Path) -> bool:
+    """Whether ``target`` is the prompt root itself: only then is every prompt seen."""
+    return target.is_dir() and os.path.realpath(target) == os.path.realpath(root)
+
+
+def _orphans(store: LocalOverrideStore, addresses: set[str]) -> list[Diagnostic]:
+    """An error for each override file whose folder names no prompt in ``addresses``."""
+    found: list[Diagnostic] = []
+    for address, files in store.files_by_address().items():
+        if address in addresses:
+            continue
+        suggestion = did_you_mean_sentence(address, addresses)
+        found.extend(
+            Diagnostic(
+                f"No prompt '{address}' for this override file: it applies to nothing.{suggestion}",
+                None,
+                DiagnosticCode.OVERRIDE_UNKNOWN,
+                expected="a file in the folder of a prompt: <overrides>/<ns>/<key>/<tag>",
+                hint="move it to the folder of the prompt it is for, or delete it",
+                path=os.path.relpath(file),
+            )
+            for file in files
+        )
+    return found
 
 
 def _default_target() -> Path:

@@ -110,6 +110,21 @@ class LocalOverrideStore:
         }
         return sorted(tag for tag in found if TAG_PATTERN.fullmatch(tag))
 
+    def files_by_address(self) -> dict[str, list[Path]]:
+        """Every override file under the folder, by the ``ns/key`` its place names, sorted.
+
+        Links are not followed: a linked folder is not part of the store's layout.
+        """
+        found: dict[str, list[Path]] = {}
+        for folder, subfolders, names in os.walk(self._root):
+            subfolders.sort()
+            where = Path(folder)
+            address = where.relative_to(self._root).as_posix()
+            for name in sorted(names):
+                if name.endswith(OVERRIDE_SUFFIXES) and address != ".":
+                    found.setdefault(address, []).append(where / name)
+        return found
+
     def load(self, ns: str, key: str, tag: str) -> OverrideLoad:
         """The override file of prompt ``ns/key`` for ``tag``; the same object while unchanged."""
         paths = [self.path_for(ns, key, tag, suffix=suffix) for suffix in OVERRIDE_SUFFIXES]
