@@ -130,8 +130,23 @@ def test_a_file_past_the_size_limit_is_refused(
     assert problems(Path(), max_bytes=100) == (
         f"{NAME}:1:1: error: This file is 214 bytes long, more than the limit of 100 bytes.\n"
         "  expected: a file of at most 100 bytes\n"
-        "  hint: split the prompt into several smaller files, or allow more with --limit "
+        "  hint: keep only the entries that differ from the prompt, or allow more with --limit "
         "max_bytes=200"
+    )
+
+
+def test_a_file_that_is_not_a_mapping_is_told_what_an_override_file_holds(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    write(Path(), "- 1\n")
+    assert problems(Path()) == (
+        f"{NAME}:1:1: error: This file holds a list; an override file must be a mapping of "
+        "'sections' and 'tools'.\n"
+        "  expected: a mapping of 'sections' and 'tools'\n"
+        "   1 | - 1\n"
+        "     | ^^^\n"
+        "  hint: run 'wink-decl overrides seed' to write one holding every text, then edit it"
     )
 
 
