@@ -11,13 +11,12 @@ from __future__ import annotations
 
 import os
 import shutil
-import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 from concurrency import MIB, run_python
-from plugin_support import PLUGINS
+from plugin_support import PLUGINS, pip_install_into
 
 EXAMPLE = PLUGINS / "wink-decl-example"
 CLI = "import sys\nfrom wink_decl.cli import main\nsys.exit(main(sys.argv[1:]))\n"
@@ -31,16 +30,7 @@ def installed(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
     source = root / "wink-decl-example"
     shutil.copytree(EXAMPLE, source, ignore=shutil.ignore_patterns("*.egg-info", "__pycache__"))
     target = root / "site"
-    pip = [sys.executable, "-m", "pip", "--disable-pip-version-check", "--no-input", "--quiet"]
-    completed = subprocess.run(  # a fixed command over folders this fixture made
-        [*pip, "install", "--no-deps", "--target", target, source],
-        capture_output=True,
-        text=True,
-        check=False,
-        timeout=300,
-        cwd=root,
-    )
-    assert completed.returncode == 0, completed.stderr
+    pip_install_into(source, target)
     return target, source
 
 

@@ -9,13 +9,13 @@ as an installed distribution with real entry points and metadata.
 from __future__ import annotations
 
 import os
-import subprocess
 import sys
 import textwrap
 from pathlib import Path
 
 import pytest
 from concurrency import MIB, run_python
+from plugin_support import pip_install_into
 
 PYPROJECT = """\
 [build-system]
@@ -82,16 +82,7 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     (source / "pyproject.toml").write_text(PYPROJECT)
     (source / "stumbles_plugins" / "__init__.py").write_text(MODULE)
     target = root / "site"
-    pip = [sys.executable, "-m", "pip", "--disable-pip-version-check", "--no-input", "--quiet"]
-    completed = subprocess.run(  # a fixed command over folders this fixture made
-        [*pip, "install", "--no-deps", "--target", target, source],
-        capture_output=True,
-        text=True,
-        check=False,
-        timeout=300,
-        cwd=root,
-    )
-    assert completed.returncode == 0, completed.stderr
+    pip_install_into(source, target)
     return target
 
 

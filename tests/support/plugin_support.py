@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from collections.abc import Mapping
 from importlib.metadata import Distribution, EntryPoint
 from os import PathLike
@@ -39,3 +41,21 @@ def memory_entries(
 ) -> list[EntryPoint]:
     """Entry points of ``group`` whose ``dist`` is a ``MemoryDistribution``."""
     return list(MemoryDistribution(name, version, {group: points}).entry_points)
+
+
+def pip_install_into(source: Path, target: Path) -> None:
+    """Install the package at ``source`` into the folder ``target`` with the real pip.
+
+    Its build backend comes from the package index, its dependencies are left out: the test
+    puts ``target`` on ``PYTHONPATH`` beside this environment's packages.
+    """
+    pip = [sys.executable, "-m", "pip", "--disable-pip-version-check", "--no-input", "--quiet"]
+    completed = subprocess.run(  # a fixed command over folders the caller made
+        [*pip, "install", "--no-deps", "--target", target, source],
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=300,
+        cwd=source.parent,
+    )
+    assert completed.returncode == 0, completed.stderr
