@@ -18,7 +18,12 @@ from typing import TYPE_CHECKING, Any
 from wink_decl.compiler._context import CompileContext, quotable
 from wink_decl.compiler._numbers import number_problems
 from wink_decl.compiler._policy_compiler import PolicyCompiler
-from wink_decl.compiler._sections import SectionBudget, SectionScope, compile_section
+from wink_decl.compiler._sections import (
+    CompiledSection,
+    SectionBudget,
+    SectionScope,
+    compile_section,
+)
 from wink_decl.compiler._stamp import IncludeState, digest, stamp_of
 from wink_decl.compiler._tool_compiler import compile_tool
 from wink_decl.diagnostic_codes import DiagnosticCode
@@ -31,7 +36,6 @@ from wink_decl.schema.validate import validate_document
 
 if TYPE_CHECKING:
     from wink_decl.plugins import PluginCatalog
-    from wink_decl.prompt.section import Section
     from wink_decl.prompt.tool import Tool
 
 __all__ = ["Includer"]
@@ -107,7 +111,7 @@ class Includer:
         reference: str,
         scope: SectionScope,
         parent: str = "",
-    ) -> Section[Any] | None:
+    ) -> CompiledSection | None:
         """The referenced section compiled with this prompt's params, or None (reported).
 
         ``parent`` is the dotted path of the section the include sits in ("" at the top).
@@ -244,7 +248,7 @@ class Includer:
         dotted: str,
         scope: SectionScope,
         parent: str,
-    ) -> Section[Any] | None:
+    ) -> CompiledSection | None:
         found = self._find(included, dotted)
         if isinstance(found, _Missing):
             ctx.error(
@@ -314,6 +318,7 @@ class Includer:
             tool_owner=scope.tool_owner,
             budget=scope.budget,
             included=True,
+            check_only=scope.check_only,
         )
         included.scopes[id(scope.tools)] = (inner, scope.tools)
         return inner

@@ -28,7 +28,14 @@ from wink_decl.suggestions import did_you_mean_sentence
 SECTION_KEY = "section_key"
 """The one placeholder wink-decl fills in itself, in ``summary_suffix`` only."""
 
-__all__ = ["SectionBudget", "SectionScope", "compile_section", "compile_sections"]
+__all__ = [
+    "CheckedSection",
+    "CompiledSection",
+    "SectionBudget",
+    "SectionScope",
+    "compile_section",
+    "compile_sections",
+]
 
 _STRAY_DOLLAR = re.compile(
     r"(?:[^$]|\$\$|\$[_a-z][_a-z0-9]*|\$\{[_a-z][_a-z0-9]*\})*+(\$)", re.IGNORECASE | re.ASCII
@@ -42,6 +49,21 @@ _VISIBILITIES = {visibility.value: visibility for visibility in SectionVisibilit
 
 _MOST_CANDIDATES = 1_000
 """Names a did-you-mean search compares with at most; past this, no suggestion is made."""
+
+
+@dataclass(frozen=True, slots=True)
+class CheckedSection:
+    """A section that passed every check, standing in for it when nothing is built.
+
+    ``wink-decl validate`` only needs to know that a section is right (and its key, to find
+    two siblings with one); building the runtime section would cost as much as checking it.
+    """
+
+    key: str
+
+
+CompiledSection = Section[Any] | CheckedSection
+"""A runtime section, or its stand-in when the scope only checks (``SectionScope.check_only``)."""
 
 
 @dataclass
@@ -109,7 +131,7 @@ class SectionScope:
     """Compiled tools by name; None for a declared tool whose declaration has errors."""
     policies: Callable[[CompileContext, JSONPath, list[Any]], list[ToolPolicy] | None]
     predicates: Callable[[CompileContext, JSONPath, str], LazyPredicate | None]
-    include: Callable[[CompileContext, JSONPath, str, SectionScope, str], Section[Any] | None]
+    include: Callable[[CompileContext, JSONPath, str, SectionScope, str], CompiledSection | None]
     """``(ctx, path, reference, scope, parent)``: ``parent`` is the dotted path it lands under."""
     tool_owner: dict[str, str] = field(default_factory=dict[str, str])
     budget: SectionBudget = field(
@@ -118,6 +140,8 @@ class SectionScope:
     """Shared by every scope of one prompt, included files' too."""
     included: bool = False
     """True for the sections of an included file (the limit is reported at the include)."""
+    check_only: bool = False
+    """Check every section but build none: each becomes a ``CheckedSection``."""
 
     @functools.cached_property
     def section_class(self) -> Any:
@@ -127,12 +151,12 @@ class SectionScope:
 
 def compile_sections(
     ctx: CompileContext, path: JSONPath, items: list[Any], scope: SectionScope, parent: str = ""
-) -> list[Section[Any]] | None:
+) -> list[CompiledSection] | None:
     """Compile a list of sections; None when any has errors (all are still checked).
 
     Each entry takes one section of the prompt's budget first; past it, nothing more is done.
     """
-    sections: list[Section[Any]] = []
+    sections: list[CompiledSection] = []
     keys: dict[str, JSONPath] = {}
     ok = True
     budget = scope.budget
@@ -162,7 +186,7 @@ def compile_sections(
 
 def compile_section(
     ctx: CompileContext, path: JSONPath, data: Mapping[str, Any], scope: SectionScope, parent: str
-) -> Section[Any] | None:
+) -> CompiledSection | None:
     """One section (not an include) at ``path``, its budget already taken; None on errors."""
     key = _key(data)
     return None if key is None else _section(ctx, path, data, scope, parent, key)
@@ -197,7 +221,7 @@ def _section(
     scope: SectionScope,
     parent: str,
     key: str,
-) -> Section[Any] | None:
+) -> CompiledSection | None:
     dotted = f"{parent}.{key}" if parent else key
     ok = _check_texts(ctx, path, data, scope)
     visibility = _visibility(ctx, path, data, scope)
@@ -227,6 +251,8 @@ def _section(
     parts = (visibility, enabled, tools, policies, children)
     if not ok or None in parts:  # a part with errors (each is a list, a constant or a check)
         return None
+    if scope.check_only:
+        return CheckedSection(key)
     return _build(ctx, path, data, scope, key=key, parts=parts)
 
 

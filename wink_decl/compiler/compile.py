@@ -275,6 +275,7 @@ class _Builder:
             predicates=policies.predicate,
             include=self.includer.include,
             budget=self.includer.budget,
+            check_only=self.check_only,
         )
         items = readable_list(required(data, "sections"))
         sections = compile_sections(self.ctx, ("sections",), items, scope)
