@@ -2,11 +2,21 @@
 
 from __future__ import annotations
 
+import threading
 from typing import Any
 
 __all__ = ["specialise"]
 
-_MADE: dict[tuple[type, tuple[str, ...], tuple[object, ...]], type] = {}
+_MADE_LIMIT = 4096
+"""Subclasses kept for sharing; past this, the oldest is forgotten (what uses it keeps it).
+
+Without a bound a long-lived process (a preview server, a registry serving edited files)
+would keep a subclass, and the params class it names, for every declaration it ever saw.
+"""
+_made: dict[tuple[type, tuple[str, ...], tuple[object, ...]], type] = {}
+"""Subclasses by class and arguments; read without a lock."""
+_made_lock = threading.Lock()
+"""Taken only to add a subclass, so two threads never evict at once."""
 
 
 def specialise(cls: type, names: tuple[str, ...], items: tuple[object, ...]) -> type:
@@ -14,14 +24,22 @@ def specialise(cls: type, names: tuple[str, ...], items: tuple[object, ...]) -> 
 
     ``typing.Generic`` only records type arguments on the instance after ``__init__``
     has run; validation needs them during construction, hence a real subclass.
-    ``Tool[P, R]`` is the same class every time, from every thread: two threads that
-    build it at once both get the one ``dict.setdefault`` kept (an atomic step).
+    ``Tool[P, R]`` is the same class every time, from every thread, while it is kept: two
+    threads that build it at once both get the one stored first.
     """
     key = (cls, names, items)
-    made = _MADE.get(key)
+    made = _made.get(key)
     if made is None:
-        made = _MADE.setdefault(key, _subclass(cls, names, items))
+        made = _keep(key, _subclass(cls, names, items))
     return made
+
+
+def _keep(key: tuple[type, tuple[str, ...], tuple[object, ...]], made: type) -> type:
+    """Keep ``made`` under ``key`` unless a subclass is there already; return the one kept."""
+    with _made_lock:
+        if len(_made) >= _MADE_LIMIT and key not in _made:
+            del _made[next(iter(_made))]
+        return _made.setdefault(key, made)
 
 
 def _subclass(cls: type, names: tuple[str, ...], items: tuple[object, ...]) -> type:

@@ -1,0 +1,47 @@
+"""``Section[Params]`` and ``Tool[P, R]``: one class per arguments, and no class kept forever."""
+
+from __future__ import annotations
+
+import gc
+import weakref
+from dataclasses import make_dataclass
+
+from wink_decl.prompt.section import MarkdownSection
+from wink_decl.prompt.tool import Tool
+
+KEPT = 4096
+"""How many specialised classes a process keeps (``prompt/_generic.py``)."""
+
+
+def _params_class(number: int) -> type:
+    return make_dataclass(f"Params{number}", [("topic", str)], frozen=True)
+
+
+def test_the_same_arguments_give_the_same_class() -> None:
+    params = _params_class(0)
+    assert MarkdownSection[params] is MarkdownSection[params]
+    assert Tool[params, params] is Tool[params, params]
+    assert MarkdownSection[params].params_type is params
+    assert MarkdownSection[params].__qualname__ == "MarkdownSection[Params0]"
+
+
+def test_a_long_lived_process_does_not_keep_every_params_class_it_saw() -> None:
+    first = _params_class(0)
+    section_class = MarkdownSection[first]
+    gone = weakref.ref(first)
+    for number in range(1, KEPT + 1):  # as many other declarations as are kept
+        _ = MarkdownSection[type(f"Other{number}", (), {})]
+    del first, section_class
+    gc.collect()
+    assert gone() is None
+
+
+def test_a_class_forgotten_is_made_again_when_asked_for() -> None:
+    params = _params_class(1)
+    before = MarkdownSection[params]
+    for number in range(KEPT):
+        _ = MarkdownSection[type(f"Other{number}", (), {})]
+    again = MarkdownSection[params]
+    assert again is not before
+    assert again.params_type is params
+    assert MarkdownSection[params] is again
