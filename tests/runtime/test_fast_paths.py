@@ -5,11 +5,14 @@ from __future__ import annotations
 import dataclasses
 import functools
 import inspect
+import textwrap
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from wink_decl import MarkdownSection, PromptTemplate, PromptValidationError, SectionVisibility
 from wink_decl.compiler import compile_file
@@ -20,7 +23,7 @@ from wink_decl.prompt.read_section import (
     ReadSectionParams,
     ReadSectionResult,
 )
-from wink_decl.prompt.text_template import CompiledText
+from wink_decl.prompt.text_template import CompiledText, Slot, compile_text
 from wink_decl.prompt.tool import Tool
 
 
@@ -290,3 +293,23 @@ def test_compiled_sections_equal_sections_built_in_code(tmp_path: Path) -> None:
 
 def _text(compiled: CompiledText) -> str:
     return "".join(p if isinstance(p, str) else "${" + p.name + "}" for p in compiled.pieces)
+
+
+@given(
+    st.text(alphabet=st.sampled_from(" \t\r\x0b\x0c\u2028\u3000a$"), max_size=12)
+    | st.text(max_size=40)
+)
+def test_a_text_of_one_line_needs_no_dedent(text: str) -> None:
+    # compile_text strips a text of one line without textwrap.dedent, which gives the same.
+    one_line = text.replace("\n", " ")
+    assert one_line.strip() == textwrap.dedent(one_line).strip()
+
+
+def test_texts_of_one_line_and_of_several_are_dedented_and_stripped() -> None:
+    assert compile_text(" \t Review $topic. \t", where="text").pieces == (
+        "Review ",
+        Slot("topic"),
+        ".",
+    )
+    several = compile_text("\n    Review\n      $topic.\n  ", where="text")
+    assert several.pieces == ("Review\n  ", Slot("topic"), ".")
