@@ -22,6 +22,17 @@ NOTES = FileKind(
 )
 
 
+def too_large(span: Span, message: str, expected: str, hint: str) -> Diagnostic:
+    return Diagnostic(message, span, "too-large", expected=expected, hint=hint)
+
+
+VALUES = (
+    "This file holds more than 2 values.",
+    "at most 2 values",
+    "write shorter lists, or allow more with --limit max_nodes=4",
+)
+
+
 @pytest.mark.parametrize(
     ("text", "file_format", "expected"),
     [
@@ -29,9 +40,9 @@ NOTES = FileKind(
             "- a\n",
             "yaml",
             Diagnostic(
-                message="This file holds a list; a notes file must be a mapping of notes.",
-                span=Span("n", 1, 1, 1, 3),
-                code="not-a-mapping",
+                "This file holds a list; a notes file must be a mapping of notes.",
+                Span("n", 1, 1, 1, 3),
+                "not-a-mapping",
                 expected="a mapping of notes",
                 hint="write 'note: text' lines",
             ),
@@ -40,43 +51,22 @@ NOTES = FileKind(
             "",
             "toml",
             Diagnostic(
-                message="This file is empty; a notes file must hold notes as 'note = \"text\"'.",
-                span=Span("n", 1, 1),
-                code="not-a-mapping",
+                "This file is empty; a notes file must hold notes as 'note = \"text\"'.",
+                Span("n", 1, 1),
+                "not-a-mapping",
                 expected="a table of notes",
             ),
         ),
-        (
-            "a = [1, 2, 3]\n",
-            "toml",
-            Diagnostic(
-                message="This file holds more than 2 values.",
-                span=Span("n", 1, 9),
-                code="too-large",
-                expected="at most 2 values",
-                hint="write shorter lists, or allow more with --limit max_nodes=4",
-            ),
-        ),
-        (
-            "a: [1, 2, 3]\n",
-            "yaml",
-            Diagnostic(
-                message="This file holds more than 2 values.",
-                span=Span("n", 1, 5),
-                code="too-large",
-                expected="at most 2 values",
-                hint="write shorter lists, or allow more with --limit max_nodes=4",
-            ),
-        ),
+        ("a = [1, 2, 3]\n", "toml", too_large(Span("n", 1, 9), *VALUES)),
+        ("a: [1, 2, 3]\n", "yaml", too_large(Span("n", 1, 5), *VALUES)),
         (
             "a: " + "x" * 40 + "\n",
             "yaml",
-            Diagnostic(
-                message="This file is 44 bytes long, more than the limit of 32 bytes.",
-                span=Span("n", 1, 1),
-                code="too-large",
-                expected="a file of at most 32 bytes",
-                hint="keep fewer notes, or allow more with --limit max_notes_bytes=64",
+            too_large(
+                Span("n", 1, 1),
+                "This file is 44 bytes long, more than the limit of 32 bytes.",
+                "a file of at most 32 bytes",
+                "keep fewer notes, or allow more with --limit max_notes_bytes=64",
             ),
         ),
     ],
@@ -95,12 +85,11 @@ def test_a_file_too_large_to_read_is_worded_for_the_kind(tmp_path: Path) -> None
     path.write_bytes(b"a: 1\n" * 10)
     loaded = load_file(path, display_path="n.yaml", limits=Limits(max_bytes=20), kind=NOTES)
     assert loaded.diagnostics == (
-        Diagnostic(
-            message="This file is 50 bytes long, more than the limit of 20 bytes.",
-            span=Span("n.yaml", 1, 1),
-            code="too-large",
-            expected="a file of at most 20 bytes",
-            hint="keep fewer notes, or allow more with --limit max_notes_bytes=40",
+        too_large(
+            Span("n.yaml", 1, 1),
+            "This file is 50 bytes long, more than the limit of 20 bytes.",
+            "a file of at most 20 bytes",
+            "keep fewer notes, or allow more with --limit max_notes_bytes=40",
         ),
     )
 
