@@ -18,14 +18,19 @@ from __future__ import annotations
 
 import argparse
 import json
-import subprocess
 import sys
 import tempfile
+from functools import partial
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # also when run by path, not as a script
 
-from startup import child_environment  # after the path is set
+from _fixtures import (  # after the path is set
+    best_of_rounds,
+    child_environment,
+    run_child,
+    write_numbered,
+)
 
 TARGET = 2.0
 
@@ -106,25 +111,25 @@ def run(number, path):
 
 def write_files(folder: Path, count: int) -> tuple[list[Path], list[Path]]:
     """``count`` prompt files of ours and as many LangChain prompt files, in matching order."""
-    (folder / "ours").mkdir()
-    (folder / "peer").mkdir()
-    ours: list[Path] = []
-    peer: list[Path] = []
-    for i in range(count):
-        toml = i % 2 == 1
-        path = folder / "ours" / (f"brief-{i}.wink.toml" if toml else f"brief-{i}.wink.yaml")
-        path.write_text((TOML_PROMPT if toml else YAML_PROMPT).format(i=i))
-        ours.append(path)
-        names = [f"topic_{i}", f"audience_{i}", f"words_{i}"]
-        body: dict[str, object] = {
-            "_type": "prompt",
-            "input_variables": names,
-            "template": PEER_TEMPLATE.format(i=i),
-        }
-        other = folder / "peer" / (f"brief-{i}.json" if toml else f"brief-{i}.yaml")
-        other.write_text(json.dumps(body) if toml else _yaml(body))
-        peer.append(other)
-    return ours, peer
+    ours = write_numbered(folder / "ours", count, _ours)
+    return ours, write_numbered(folder / "peer", count, _peer)
+
+
+def _ours(i: int) -> tuple[str, str]:
+    if i % 2 == 1:
+        return f"brief-{i}.wink.toml", TOML_PROMPT.format(i=i)
+    return f"brief-{i}.wink.yaml", YAML_PROMPT.format(i=i)
+
+
+def _peer(i: int) -> tuple[str, str]:
+    body: dict[str, object] = {
+        "_type": "prompt",
+        "input_variables": [f"topic_{i}", f"audience_{i}", f"words_{i}"],
+        "template": PEER_TEMPLATE.format(i=i),
+    }
+    if i % 2 == 1:
+        return f"brief-{i}.json", json.dumps(body)
+    return f"brief-{i}.yaml", _yaml(body)
 
 
 def _yaml(body: dict[str, object]) -> str:
@@ -134,17 +139,8 @@ def _yaml(body: dict[str, object]) -> str:
 
 def run_once(script: str, files: list[Path], env: dict[str, str], cwd: Path) -> float:
     """Seconds the child's timed loop took; a child that fails stops the benchmark."""
-    done = subprocess.run(  # noqa: S603  # this interpreter, the fixed scripts above
-        [sys.executable, "-c", script, *map(str, files)],
-        capture_output=True,
-        text=True,
-        env=env,
-        cwd=cwd,
-        check=False,
-    )
-    if done.returncode != 0:
-        raise SystemExit(f"a child failed ({done.returncode}): {done.stdout}{done.stderr}")
-    return float(done.stdout)
+    command = [sys.executable, "-c", script, *map(str, files)]
+    return float(run_child(command, env, cwd, name="a child")[0])
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -157,12 +153,11 @@ def main(argv: list[str] | None = None) -> int:
         work = Path(temporary)
         ours, peer = write_files(work, args.files + 1)  # and one to warm up
         env = child_environment(str(work / "pycache"))
-        best = [float("inf"), float("inf")]
-        for round_number in range(args.rounds + 1):  # round 0 writes the bytecode, untimed
-            for index, (script, files) in enumerate(((OURS + LOOP, ours), (PEER + LOOP, peer))):
-                seconds = run_once(script, files, env, work)
-                if round_number:
-                    best[index] = min(best[index], seconds)
+        sides = [
+            partial(run_once, OURS + LOOP, ours, env, work),
+            partial(run_once, PEER + LOOP, peer, env, work),
+        ]
+        best = best_of_rounds(sides, args.rounds, warm_up=True)  # warming up writes bytecode
     per_file = [1000 * seconds / args.files for seconds in best]
     print(f"{args.files} distinct prompt files, load + render each once, best of {args.rounds}")
     print(f"  wink_decl.load + render               {per_file[0]:7.3f} ms per file")

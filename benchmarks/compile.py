@@ -15,6 +15,10 @@ import tempfile
 import time
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # also when run by path, not as a script
+
+from _fixtures import review_yaml, write_numbered  # after the path is set
+
 from wink_decl.compiler import CompiledPrompt, PromptRegistry, make_params
 from wink_decl.compiler.compile import compile_loaded, default_catalog
 from wink_decl.loader import LoadedFile, load_file
@@ -23,43 +27,12 @@ from wink_decl.schema.validate import validate_document
 COLD_TARGET_US = 500.0
 HIT_SPEEDUP_TARGET = 50.0
 
-PROMPT = """\
-# yaml-language-server: $schema=../schema/wink-decl.schema.json
-key: review-{i}
-name: Review {i}
-params:
-  language: {{type: string, description: Language of the change.}}
-  strict: {{type: boolean, default: false}}
-sections:
-  - key: task
-    title: Task
-    template: Review the ${{language}} change number {i}.
-  - key: reference
-    title: Reference
-    visibility: summary
-    summary: Style rules for ${{language}} are available.
-    template: Rule {i} applies.
-    children:
-      - key: naming
-        title: Naming
-        template: Names say what things are for.
-      - key: errors
-        title: Errors
-        enabled: {{param: strict}}
-        template: Catch narrow exceptions.
-"""
-
 STAGES = ("load", "validate", "compile", "params + render")
 
 
 def write_prompts(folder: Path, count: int) -> list[Path]:
     """``count`` distinct prompt files."""
-    paths: list[Path] = []
-    for i in range(count):
-        path = folder / f"review-{i}.wink.yaml"
-        path.write_text(PROMPT.format(i=i))
-        paths.append(path)
-    return paths
+    return write_numbered(folder, count, lambda i: (f"review-{i}.wink.yaml", review_yaml(i)))
 
 
 def render(prompt: CompiledPrompt) -> None:

@@ -13,26 +13,28 @@ import argparse
 import sys
 import tempfile
 import time
+from functools import partial
 from pathlib import Path
 
-from compile import PROMPT
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # also when run by path, not as a script
+
+from _fixtures import best_of_rounds, review_yaml, write_numbered  # after the path is set
 
 from wink_decl.compiler import PromptRegistry
 
-INCLUDING = PROMPT + "  - include: common.wink.yaml#shared\n"
+INCLUDE = "  - include: common.wink.yaml#shared\n"
 COMMON = "key: common\nsections:\n  - key: shared\n    title: Shared\n    template: Shared.\n"
 
 
 def write_prompts(folder: Path, count: int) -> list[str]:
     """``count`` distinct prompt files; every other one includes a section of a shared file."""
     (folder / "common.wink.yaml").write_text(COMMON, encoding="utf-8")
-    names: list[str] = []
-    for i in range(count):
-        name = f"review-{i}.wink.yaml"
-        text = (INCLUDING if i % 2 else PROMPT).format(i=i)
-        (folder / name).write_text(text, encoding="utf-8")
-        names.append(name)
-    return names
+    paths = write_numbered(folder, count, _prompt)
+    return [path.name for path in paths]
+
+
+def _prompt(i: int) -> tuple[str, str]:
+    return f"review-{i}.wink.yaml", review_yaml(i) + (INCLUDE if i % 2 else "")
 
 
 def check_all(folder: Path, names: list[str], cache: Path | None) -> float:
@@ -51,20 +53,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--files", type=int, default=200)
     parser.add_argument("--rounds", type=int, default=7)
     args = parser.parse_args(argv)
-    hits: list[float] = []
-    colds: list[float] = []
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp, "prompts")
         folder.mkdir()
         cache = Path(tmp, "cache")
         names = write_prompts(folder, args.files)
         check_all(folder, names, cache)  # fill the cache (and warm the interpreter)
-        for _ in range(args.rounds):
-            hits.append(check_all(folder, names, cache))
-            colds.append(check_all(folder, names, None))
+        sides = [partial(check_all, folder, names, cache), partial(check_all, folder, names, None)]
+        hit, cold = best_of_rounds(sides, args.rounds)
     per_file = 1e6 / len(names)
-    hit_us = min(hits) * per_file
-    cold_us = min(colds) * per_file
+    hit_us = hit * per_file
+    cold_us = cold * per_file
     print(f"files: {len(names)}, best of {args.rounds} rounds, microseconds per file")
     print(f"disk hit (new registry, filled --cache-dir){hit_us:8.1f}")
     print(f"no cache (compile every file)             {cold_us:8.1f}")

@@ -25,6 +25,10 @@ import sys
 import tempfile
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # also when run by path, not as a script
+
+from _fixtures import write_numbered  # after the path is set
+
 CHILD = """\
 import sys, time
 start = time.perf_counter()
@@ -46,14 +50,15 @@ FOLDERS = 100
 
 def write_prompts(root: Path, count: int) -> str:
     """``count`` small prompt files under ``root``; the address of one in the middle."""
-    for i in range(count):
-        folder = root / f"group{i % FOLDERS}"
-        folder.mkdir(parents=True, exist_ok=True)
-        toml = i % 10 == 9
-        name = f"p{i}.wink.{'toml' if toml else 'yaml'}"
-        (folder / name).write_text((TOML if toml else YAML).format(i=i), encoding="utf-8")
+    write_numbered(root, count, _prompt)
     middle = count // 2
     return f"group{middle % FOLDERS}/p{middle}"
+
+
+def _prompt(i: int) -> tuple[str, str]:
+    toml = i % 10 == 9
+    name = f"group{i % FOLDERS}/p{i}.wink.{'toml' if toml else 'yaml'}"
+    return name, (TOML if toml else YAML).format(i=i)
 
 
 def seconds(root: Path, address: str, cache: Path | None, *, every: bool, rounds: int) -> float:

@@ -16,13 +16,14 @@ dropped and a first, untimed run of each command writes it under a temporary
 from __future__ import annotations
 
 import argparse
-import os
 import statistics
-import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # also when run by path, not as a script
+
+from _fixtures import child_environment, run_child  # after the path is set
 
 REPO = Path(__file__).resolve().parent.parent
 SMALL = "prompts/common/safety.wink.yaml"
@@ -42,23 +43,9 @@ CASES: tuple[Case, ...] = (
 )
 
 
-def child_environment(cache: str) -> dict[str, str]:
-    """This process's environment, bytecode kept under ``cache``."""
-    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
-    env["PYTHONPYCACHEPREFIX"] = cache
-    return env
-
-
 def run_once(arguments: list[str], env: dict[str, str]) -> float:
     """Seconds one fresh process takes; a command that fails stops the benchmark."""
-    start = time.perf_counter()
-    done = subprocess.run(  # noqa: S603  # this interpreter, the fixed command lines above
-        [sys.executable, *arguments], capture_output=True, text=True, env=env, cwd=REPO, check=False
-    )
-    elapsed = time.perf_counter() - start
-    if done.returncode != 0:
-        raise SystemExit(f"{' '.join(arguments)} failed ({done.returncode}): {done.stderr}")
-    return elapsed
+    return run_child([sys.executable, *arguments], env, REPO, name=" ".join(arguments))[1]
 
 
 def measure(runs: int, env: dict[str, str]) -> list[float]:

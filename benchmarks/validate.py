@@ -17,46 +17,25 @@ the local schema file; its cache and config folders are moved into the temporary
 from __future__ import annotations
 
 import argparse
-import subprocess
 import sys
 import tempfile
-import time
+from functools import partial
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # also when run by path, not as a script
 
-from startup import child_environment  # after the path is set
+from _fixtures import (  # after the path is set
+    SCHEMA_REFERENCE,
+    best_of_rounds,
+    child_environment,
+    review_yaml,
+    run_child,
+    write_numbered,
+)
 
 REPO = Path(__file__).resolve().parent.parent
 SCHEMA = REPO / "schema" / "wink-decl.schema.json"
 TARGET = 5.0
-
-YAML_PROMPT = """\
-# yaml-language-server: $schema={schema}
-key: review-{i}
-name: Review {i}
-description: Reviews change number {i}.
-params:
-  language: {{type: string, description: Language of the change.}}
-  strict: {{type: boolean, default: false}}
-sections:
-  - key: task
-    title: Task
-    template: Review the ${{language}} change number {i}.
-  - key: reference
-    title: Reference
-    visibility: summary
-    summary: Style rules for ${{language}} are available.
-    template: Rule {i} applies.
-    children:
-      - key: naming
-        title: Naming
-        template: Names say what things are for.
-      - key: errors
-        title: Errors
-        enabled: {{param: strict}}
-        template: Catch narrow exceptions.
-"""
 
 TOML_PROMPT = """\
 #:schema {schema}
@@ -84,16 +63,15 @@ template = "Note {i}: write what changed."
 
 def write_prompts(folder: Path, count: int) -> list[Path]:
     """``count`` distinct valid prompt files in ``folder``, every tenth one TOML."""
-    schema = Path("..") / "schema" / SCHEMA.name
     (folder.parent / "schema").mkdir(exist_ok=True)
     (folder.parent / "schema" / SCHEMA.name).write_bytes(SCHEMA.read_bytes())
-    paths: list[Path] = []
-    for i in range(count):
-        toml = i % 10 == 9
-        path = folder / (f"release-{i}.wink.toml" if toml else f"review-{i}.wink.yaml")
-        path.write_text((TOML_PROMPT if toml else YAML_PROMPT).format(i=i, schema=schema))
-        paths.append(path)
-    return paths
+    return write_numbered(folder, count, _prompt)
+
+
+def _prompt(i: int) -> tuple[str, str]:
+    if i % 10 == 9:
+        return f"release-{i}.wink.toml", TOML_PROMPT.format(i=i, schema=SCHEMA_REFERENCE)
+    return f"review-{i}.wink.yaml", review_yaml(i, described=True)
 
 
 def commands(folder: Path, paths: list[Path]) -> tuple[list[str], list[str]]:
@@ -106,14 +84,7 @@ def commands(folder: Path, paths: list[Path]) -> tuple[list[str], list[str]]:
 
 def run_once(command: list[str], env: dict[str, str], cwd: Path) -> float:
     """Seconds one fresh process takes; a command that fails stops the benchmark."""
-    start = time.perf_counter()
-    done = subprocess.run(  # noqa: S603  # this interpreter's tools, command lines made above
-        command, capture_output=True, text=True, env=env, cwd=cwd, check=False
-    )
-    elapsed = time.perf_counter() - start
-    if done.returncode != 0:
-        raise SystemExit(f"{command[0]} failed ({done.returncode}): {done.stdout}{done.stderr}")
-    return elapsed
+    return run_child(command, env, cwd, name=command[0])[1]
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -129,13 +100,8 @@ def main(argv: list[str] | None = None) -> int:
         paths = write_prompts(folder, args.files)
         env = child_environment(str(work / "pycache"))
         env |= {"NO_COLOR": "1", "XDG_CACHE_HOME": temporary, "XDG_CONFIG_HOME": temporary}
-        ours, peer = commands(folder, paths)
-        best = [float("inf"), float("inf")]
-        for round_number in range(args.rounds + 1):  # round 0 writes the bytecode, untimed
-            for index, command in enumerate((ours, peer)):
-                seconds = run_once(command, env, work)
-                if round_number:
-                    best[index] = min(best[index], seconds)
+        sides = [partial(run_once, command, env, work) for command in commands(folder, paths)]
+        best = best_of_rounds(sides, args.rounds, warm_up=True)  # warming up writes bytecode
     print(f"{args.files} prompt files, one process each, best of {args.rounds} rounds")
     print(f"  wink-decl validate -j 1           {best[0]:7.3f} s")
     print(f"  check-jsonschema (schema only)    {best[1]:7.3f} s")

@@ -8,7 +8,7 @@ from ruamel.yaml.error import MarkedYAMLError
 from ruamel.yaml.tag import Tag
 
 from wink_decl.diagnostics import Diagnostic, Span
-from wink_decl.loader import Limits, load_text
+from wink_decl.loader import PROMPT_FILE, Limits, load_text
 from wink_decl.loader._toml_errors import display_key, syntax_diagnostic
 from wink_decl.loader._toml_positions import TomlPositions
 from wink_decl.loader._yaml import SAFE_NESTING, nesting_bound
@@ -97,7 +97,7 @@ def test_yaml_error_without_marks() -> None:
 
 
 def test_tag_not_found_in_the_text_is_named_from_the_node() -> None:
-    walker = Walker("a: x\n", "p.yaml", Limits())
+    walker = Walker("a: x\n", "p.yaml", Limits(), PROMPT_FILE)
     node = SimpleNamespace(
         ctag=Tag(suffix="tag:yaml.org,2002:python/name"), start_mark=SimpleNamespace(index=3)
     )

@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 from concurrency import MIB, run_python
 
+from wink_decl.cli._params_file import PARAMS_FILE
 from wink_decl.diagnostics import Diagnostic, render_text
 from wink_decl.loader import (
     FileTooLargeError,
@@ -265,10 +266,7 @@ def test_errors_are_os_errors_with_their_reason(tmp_path: Path) -> None:
 
 def test_read_problem_words_each_error() -> None:
     too_large = read_problem(
-        FileTooLargeError("p.json", 3_000_000, 1_000_000),
-        "p.json",
-        limit_name="max_params_file_bytes",
-        advice="Keep only the values this prompt needs in the file",
+        FileTooLargeError("p.json", 3_000_000, 1_000_000), "p.json", kind=PARAMS_FILE
     )
     assert too_large == Diagnostic(
         message="This file is 3,000,000 bytes long, more than the limit of 1,000,000 bytes.",

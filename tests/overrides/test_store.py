@@ -150,6 +150,29 @@ def test_a_file_that_is_not_a_mapping_is_told_what_an_override_file_holds(
     )
 
 
+def test_a_toml_file_is_worded_as_an_override_file_too(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    path = write(Path(), "a = [1, 2, 3, 4, 5]\n", suffix="toml")
+    shown = path.as_posix()
+    assert problems(Path(), max_nodes=4) == (
+        f"{shown}:1:15: error: This file holds more than 4 values.\n"
+        "  expected: at most 4 values\n"
+        "   1 | a = [1, 2, 3, 4, 5]\n"
+        "     |               ^\n"
+        "  hint: keep only the entries that differ from the prompt, or allow more with --limit "
+        "max_nodes=8"
+    )
+    path.write_text("", encoding="utf-8")
+    assert problems(Path()) == (
+        f"{shown}:1:1: error: This file is empty; an override file must be a mapping of "
+        "'sections' and 'tools'.\n"
+        "  expected: a mapping of 'sections' and 'tools'\n"
+        "  hint: run 'wink-decl overrides seed' to write one holding every text, then edit it"
+    )
+
+
 def test_a_loop_of_links_is_reported_by_the_loader(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -19,11 +19,33 @@ from wink_decl.cli._usage import UsageError
 from wink_decl.diagnostic_codes import DiagnosticCode
 from wink_decl.diagnostics import Diagnostic, Span
 from wink_decl.limits import DEFAULT_LIMITS, Limits
-from wink_decl.loader import SourceMap, detect_format, load_text, read_bytes, read_problem
+from wink_decl.loader import (
+    FileKind,
+    Holds,
+    SourceMap,
+    detect_format,
+    load_text,
+    read_bytes,
+    read_problem,
+)
 from wink_decl.loader.limit_diagnostics import too_deep, too_long_key
 from wink_decl.runtime.json_errors import same_on_every_python
 
-__all__ = ["ParamsFile", "load_params_file"]
+__all__ = ["PARAMS_FILE", "ParamsFile", "load_params_file"]
+
+_HOLDS = Holds(
+    "a mapping such as 'language: Python', or a JSON object",
+    must="map param names to their values",
+)
+PARAMS_FILE = FileKind(
+    name="a params file",
+    holds={"yaml": _HOLDS, "toml": _HOLDS, "json": _HOLDS},
+    size_advice="Keep only the values this prompt needs in the file",
+    values_advice="Split the prompt into several smaller files",
+    size_limit="max_params_file_bytes",
+    shape_code=DiagnosticCode.PARAMS_FILE,
+)
+"""How the loader words its diagnostics for a params file (JSON ones are read here alike)."""
 
 _TOKEN = re.compile(
     r'(?P<key>"(?:[^"\\]++|\\.)*+")\s*+:|"(?:[^"\\]++|\\.)*+"|(?P<open>[\[{])|(?P<close>[\]}])'
@@ -64,8 +86,8 @@ def load_params_file(text: str, limits: Limits = DEFAULT_LIMITS) -> ParamsFile:
     shown = str(path)
     if path.is_dir():
         raise UsageError(f"--params-file '{text}' is a folder, not a file")
-    kind = "json" if path.suffix.lower() == ".json" else detect_format(path)
-    if kind is None:
+    file_format = "json" if path.suffix.lower() == ".json" else detect_format(path)
+    if file_format is None:
         raise UsageError(
             f"--params-file '{text}' is neither YAML, TOML nor JSON",
             hint="use a file whose name ends in .yaml, .yml, .toml or .json",
@@ -73,31 +95,16 @@ def load_params_file(text: str, limits: Limits = DEFAULT_LIMITS) -> ParamsFile:
     try:
         content = read_bytes(path, limits)
     except OSError as error:
-        problem = read_problem(
-            error,
-            shown,
-            limit_name="max_params_file_bytes",
-            advice="Keep only the values this prompt needs in the file",
-        )
-        return ParamsFile(shown, diagnostics=(problem,))
-    if kind == "json":
+        return ParamsFile(shown, diagnostics=(read_problem(error, shown, kind=PARAMS_FILE),))
+    if file_format == "json":
         return _load_json(content, shown, limits)
-    loaded = load_text(content, path=shown, format=kind, limits=limits)
+    loaded = load_text(content, path=shown, format=file_format, limits=limits, kind=PARAMS_FILE)
     sources = {} if loaded.text is None else {shown: loaded.text}
     if loaded.file is None:
-        problems = tuple(_for_params(d) for d in loaded.diagnostics)
-        return ParamsFile(shown, diagnostics=problems, sources=sources)
+        return ParamsFile(shown, diagnostics=loaded.diagnostics, sources=sources)
     file = loaded.file
     values = cast("dict[str, Any]", file.data)  # the loader refuses anything but a mapping
     return ParamsFile(shown, values, sources=sources, source_map=file.source_map)
-
-
-def _for_params(diagnostic: Diagnostic) -> Diagnostic:
-    """The loader words "not a mapping" for prompt files; say what a params file needs."""
-    if diagnostic.code != DiagnosticCode.NOT_A_MAPPING:
-        return diagnostic
-    found = diagnostic.message.split(";", 1)[0]
-    return _not_a_mapping(diagnostic.file, diagnostic.span, found)
 
 
 def _load_json(content: bytes, shown: str, limits: Limits) -> ParamsFile:
@@ -130,8 +137,8 @@ def _load_json(content: bytes, shown: str, limits: Limits) -> ParamsFile:
         problem = _json_key_problem(text, shown, limits.max_key_length)
         return ParamsFile(shown, diagnostics=(problem,), sources=sources)
     if not isinstance(data, dict):
-        found = f"This file holds {'a list' if isinstance(data, list) else 'a single value'}"
-        problem = _not_a_mapping(shown, Span(shown, 1, 1), found)
+        found = "list" if isinstance(data, list) else "value"
+        problem = PARAMS_FILE.not_a_mapping(Span(shown, 1, 1), found, "json")
         return ParamsFile(shown, diagnostics=(problem,), sources=sources)
     return ParamsFile(shown, cast("dict[str, Any]", data), sources=sources)
 
@@ -206,13 +213,3 @@ def _span(text: str, shown: str, start: int, end: int) -> Span:
     line = text.count("\n", 0, start) + 1
     column = start - text.rfind("\n", 0, start)
     return Span(shown, line, column, line, column + end - start)
-
-
-def _not_a_mapping(shown: str, span: Span | None, found: str) -> Diagnostic:
-    return Diagnostic(
-        f"{found}; a params file must map param names to their values.",
-        span,
-        DiagnosticCode.PARAMS_FILE,
-        expected="a mapping such as 'language: Python', or a JSON object",
-        path=shown,
-    )

@@ -6,22 +6,25 @@ import codecs
 
 from wink_decl.diagnostic_codes import DiagnosticCode
 from wink_decl.diagnostics import Diagnostic, Span
+from wink_decl.loader.file_kinds import FileKind
 from wink_decl.loader.limit_diagnostics import too_many_bytes
 
 _UTF16_BOMS = (codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)
 
 
 def decode(
-    source: str | bytes, *, path: str, max_bytes: int
+    source: str | bytes, *, path: str, max_bytes: int, kind: FileKind
 ) -> tuple[str | None, list[Diagnostic]]:
     """The text of ``source`` (None when it cannot be read) and every problem found on the way.
+
+    ``kind`` words the diagnostic for a file larger than ``max_bytes``.
 
     A byte-order mark is reported and dropped, so the rest of the file is still checked.
     """
     if isinstance(source, str):
-        return _check_text(source, path, max_bytes)
+        return _check_text(source, path, max_bytes, kind)
     if len(source) > max_bytes:
-        return None, [too_many_bytes(path, len(source), max_bytes)]
+        return None, [too_many_bytes(path, len(source), max_bytes, kind=kind)]
     diagnostics: list[Diagnostic] = []
     if source.startswith(codecs.BOM_UTF8):
         diagnostics.append(_bom(path))
@@ -43,14 +46,16 @@ def quotable_text(source: str | bytes, max_bytes: int) -> str:
     return source[:max_bytes].decode("utf-8", errors="replace").removeprefix("\ufeff")
 
 
-def _check_text(source: str, path: str, max_bytes: int) -> tuple[str | None, list[Diagnostic]]:
+def _check_text(
+    source: str, path: str, max_bytes: int, kind: FileKind
+) -> tuple[str | None, list[Diagnostic]]:
     """Text given as ``str``: it must still be storable as UTF-8 within the size limit."""
     try:
         size = len(source.encode("utf-8"))
     except UnicodeEncodeError as error:
         return None, [_unencodable(source, error.start, path)]
     if size > max_bytes:
-        return None, [too_many_bytes(path, size, max_bytes)]
+        return None, [too_many_bytes(path, size, max_bytes, kind=kind)]
     if source.startswith("\ufeff"):
         return source[1:], [_bom(path)]
     return source, []

@@ -11,13 +11,13 @@ from typing import Literal, cast
 from wink_decl.diagnostic_codes import DiagnosticCode
 from wink_decl.diagnostics import Diagnostic, Span
 from wink_decl.errors import WinkDeclError
-from wink_decl.loader._messages import not_a_mapping
 from wink_decl.loader._source_map import IndexSpan, JSONPath, SourceMap
 from wink_decl.loader._text import LineIndex
 from wink_decl.loader._toml_errors import syntax_diagnostic
 from wink_decl.loader._toml_positions import TomlPositions
 from wink_decl.loader._toml_scan import Found
 from wink_decl.loader._toml_scan import scan as scan_before_parsing
+from wink_decl.loader.file_kinds import FileKind
 from wink_decl.loader.limit_diagnostics import Limits, too_deep, too_long_key, too_many_values
 
 Loaded = tuple[object, SourceMap | None, list[Diagnostic]]
@@ -31,8 +31,11 @@ class _Stop(WinkDeclError):  # noqa: N818 - a signal that carries its diagnostic
         self.diagnostic = diagnostic
 
 
-def load_toml(text: str, path: str, limits: Limits) -> Loaded:
-    """The data of ``text`` and its source map (None on errors), and every problem found."""
+def load_toml(text: str, path: str, limits: Limits, kind: FileKind) -> Loaded:
+    """The data of ``text`` and its source map (None on errors), and every problem found.
+
+    ``kind`` words the diagnostics that depend on what kind of file this is.
+    """
     lines = LineIndex(text, "toml")
     found = scan_before_parsing(text, limits)
     if found is not None:
@@ -42,10 +45,10 @@ def load_toml(text: str, path: str, limits: Limits) -> Loaded:
     except tomllib.TOMLDecodeError as error:
         return None, None, [syntax_diagnostic(text, path, str(error))]
     if not data:
-        return None, None, [not_a_mapping(Span(path, 1, 1), "empty", "toml")]
+        return None, None, [kind.not_a_mapping(Span(path, 1, 1), "empty", "toml")]
     positions = _LazyScan(text)
     source_map = SourceMap(path, _Spans(positions, "values"), _Spans(positions, "keys"), lines)
-    checker = _Checker(text, positions, limits, source_map.nearest)
+    checker = _Checker(text, positions, limits, source_map.nearest, kind)
     try:
         plain = checker.table(data, (), 1)
     except _Stop as stop:
@@ -117,8 +120,11 @@ class _Spans(Mapping[JSONPath, IndexSpan]):
 class _Checker:
     """Walks tomllib's data once: counts values, checks nesting, turns dates back into text."""
 
-    def __init__(self, text: str, scan: _LazyScan, limits: Limits, spans: Spans) -> None:
+    def __init__(
+        self, text: str, scan: _LazyScan, limits: Limits, spans: Spans, kind: FileKind
+    ) -> None:
         self.text, self.scan, self.limits, self.spans = text, scan, limits, spans
+        self.kind = kind
         self.count = 0
 
     def table(self, table: dict[str, object], path: JSONPath, depth: int) -> dict[str, object]:
@@ -137,7 +143,7 @@ class _Checker:
     def _item(self, value: object, path: JSONPath, depth: int) -> object:
         self.count += 1
         if self.count > self.limits.max_nodes:
-            raise _Stop(too_many_values(self.spans(path), self.limits.max_nodes))
+            raise _Stop(too_many_values(self.spans(path), self.limits.max_nodes, kind=self.kind))
         kind = type(value)  # tomllib makes exactly these types, never subclasses
         if kind is dict:
             return self.table(cast("dict[str, object]", value), path, depth + 1)

@@ -8,7 +8,6 @@ from ruamel.yaml.error import MarkedYAMLError
 from ruamel.yaml.reader import ReaderError
 
 from wink_decl.diagnostics import Diagnostic, Span
-from wink_decl.loader._messages import not_a_mapping
 from wink_decl.loader._source_map import SourceMap
 from wink_decl.loader._yaml_compose import (
     MAPPING,
@@ -20,6 +19,7 @@ from wink_decl.loader._yaml_compose import (
 )
 from wink_decl.loader._yaml_errors import reader_diagnostic, syntax_diagnostic
 from wink_decl.loader._yaml_walk import Stop, Walker
+from wink_decl.loader.file_kinds import FileKind
 from wink_decl.loader.limit_diagnostics import Limits, too_deep
 
 SAFE_NESTING = 1_000
@@ -31,8 +31,11 @@ _OTHER_BREAKS = re.compile(r"\r(?!\n)|[\x85\u2028\u2029]")
 Loaded = tuple[object, SourceMap | None, list[Diagnostic]]
 
 
-def load_yaml(text: str, path: str, limits: Limits) -> Loaded:
-    """The data of ``text`` and its source map (None on errors), and every problem found."""
+def load_yaml(text: str, path: str, limits: Limits, kind: FileKind) -> Loaded:
+    """The data of ``text`` and its source map (None on errors), and every problem found.
+
+    ``kind`` words the diagnostics that depend on what kind of file this is.
+    """
     try:
         if nesting_bound(text) > SAFE_NESTING:
             mark = nested_beyond(text, limits.max_depth)
@@ -44,23 +47,23 @@ def load_yaml(text: str, path: str, limits: Limits) -> Loaded:
         return None, None, [syntax_diagnostic(text, path, error)]
     except ReaderError as error:
         return None, None, [reader_diagnostic(text, path, error)]
-    return _walk(text, path, limits, root)
+    return _walk(text, path, limits, kind, root)
 
 
-def _walk(text: str, path: str, limits: Limits, root: Node | None) -> Loaded:
-    walker = Walker(text, path, limits)
+def _walk(text: str, path: str, limits: Limits, kind: FileKind, root: Node | None) -> Loaded:
+    walker = Walker(text, path, limits, kind)
     if root is None:
-        return None, None, [not_a_mapping(Span(path, 1, 1), "empty", "yaml")]
+        return None, None, [kind.not_a_mapping(Span(path, 1, 1), "empty", "yaml")]
     try:
         data, _ = walker.value(root, (), 0, 0)
     except Stop as stop:
         return None, None, [*walker.diagnostics, stop.diagnostic]
     if root.__class__ is SCALAR and root.value == "" and root.ctag is NULL:
-        walker.diagnostics.append(not_a_mapping(Span(path, 1, 1), "empty", "yaml"))
+        walker.diagnostics.append(kind.not_a_mapping(Span(path, 1, 1), "empty", "yaml"))
     elif root.__class__ is not MAPPING:
         found = "value" if root.__class__ is SCALAR else "list"
         span = walker.span(walker.values[()])
-        walker.diagnostics.append(not_a_mapping(span, found, "yaml"))
+        walker.diagnostics.append(kind.not_a_mapping(span, found, "yaml"))
     source_map = SourceMap(path, walker.values, walker.keys, resolve=walker.resolve)
     return data, source_map, walker.diagnostics
 

@@ -26,6 +26,7 @@ from wink_decl.loader._yaml_messages import (
     tag_not_allowed,
 )
 from wink_decl.loader._yaml_spans import PROPERTY, SEPARATION, SpanFinder, match_end
+from wink_decl.loader.file_kinds import FileKind
 from wink_decl.loader.limit_diagnostics import Limits, too_deep, too_long_key, too_many_values
 
 _BEFORE_ALIAS = re.compile(
@@ -49,10 +50,11 @@ class Stop(WinkDeclError):  # noqa: N818 - a signal that carries its diagnostic
 class Walker:
     """Walks one document's nodes in document order; aliases expand where they are used."""
 
-    def __init__(self, text: str, path: str, limits: Limits) -> None:
-        """Prepare to walk ``text`` (displayed as ``path``) within ``limits``."""
+    def __init__(self, text: str, path: str, limits: Limits, kind: FileKind) -> None:
+        """Prepare to walk ``text`` (a file of ``kind`` shown as ``path``) within ``limits``."""
         self.text = text
         self.path = path
+        self.kind = kind
         self.max_nodes = limits.max_nodes
         self.max_depth = limits.max_depth
         self.max_key_length = limits.max_key_length
@@ -92,7 +94,7 @@ class Walker:
         self._count += 1
         self.values[path] = node
         if self._count > self.max_nodes:
-            raise Stop(too_many_values(self.span(node), self.max_nodes))
+            raise Stop(too_many_values(self.span(node), self.max_nodes, kind=self.kind))
         if depth >= self.max_depth:
             raise Stop(too_deep(self.span(node), self.max_depth))
         if node.ctag is not _MAP and node.ctag is not _SEQ:
@@ -106,7 +108,7 @@ class Walker:
         self._count += 1
         self.values[path] = node
         if self._count > self.max_nodes:
-            raise Stop(too_many_values(self.span(node), self.max_nodes))
+            raise Stop(too_many_values(self.span(node), self.max_nodes, kind=self.kind))
         if node.ctag is _STR:
             return node.value
         return self._scalar(node)
@@ -185,7 +187,7 @@ class Walker:
         if size < 0:
             raise Stop(recursive_alias(self.span(found), name))
         if self._count + size > self.max_nodes:
-            raise Stop(too_many_values(self.span(found), self.max_nodes, name))
+            raise Stop(too_many_values(self.span(found), self.max_nodes, name, kind=self.kind))
         data, _ = self.value(node, path, depth, -1)
         self.values[path] = found
         return data, end

@@ -12,6 +12,7 @@ from wink_decl.loader._encoding import decode, quotable_text
 from wink_decl.loader._source_map import SourceMap
 from wink_decl.loader._toml import load_toml
 from wink_decl.loader._yaml import load_yaml
+from wink_decl.loader.file_kinds import PROMPT_FILE, FileKind
 from wink_decl.loader.limit_diagnostics import Limits, too_many_bytes
 from wink_decl.loader.regular_files import FileTooLargeError, NotAFileError, read_capped
 
@@ -61,18 +62,20 @@ def load_text(
     path: str,
     format: Format,  # noqa: A002 - the public name the other layers code against
     limits: Limits = Limits(),  # noqa: B008 - a frozen value, safe to share
+    kind: FileKind = PROMPT_FILE,
 ) -> LoadResult:
     """Read ``source`` (text, or bytes that must be UTF-8) written in ``format``.
 
-    ``path`` is only displayed in spans. Nothing raises for a mistake in the text: each one
-    comes back as a diagnostic, and ``file`` is None when there is any.
+    ``path`` is only displayed in spans; ``kind`` words the diagnostics that depend on what
+    the file is for. Nothing raises for a mistake in the text: each one comes back as a
+    diagnostic, and ``file`` is None when there is any.
     """
-    text, diagnostics = decode(source, path=path, max_bytes=limits.max_bytes)
+    text, diagnostics = decode(source, path=path, max_bytes=limits.max_bytes, kind=kind)
     if text is None:
         quoted = quotable_text(source, limits.max_bytes)
         return LoadResult(None, tuple(sort_diagnostics(diagnostics)), quoted)
     load = load_yaml if format == "yaml" else load_toml
-    data, source_map, found = load(text, path, limits)
+    data, source_map, found = load(text, path, limits, kind)
     diagnostics.extend(found)
     if diagnostics or source_map is None:
         return LoadResult(None, tuple(sort_diagnostics(diagnostics)), text)
@@ -85,14 +88,15 @@ def load_file(
     display_path: str | None = None,
     limits: Limits = Limits(),  # noqa: B008 - a frozen value, safe to share
     content: bytes | None = None,
+    kind: FileKind = PROMPT_FILE,
 ) -> LoadResult:
-    """Read the prompt file at ``file``; its extension says YAML or TOML.
+    """Read the file at ``file`` (a prompt file unless ``kind`` says otherwise) as YAML or TOML.
 
-    ``display_path`` (default: ``file`` as given) is what spans and diagnostics show. A file
-    that cannot be read or has another extension gives a diagnostic without a span; a folder,
-    a pipe or a device is refused without being opened, and no more than ``limits.max_bytes``
-    is read. ``content`` is the file's bytes when the caller has read them already (to hash
-    them).
+    Its extension says which. ``display_path`` (default: ``file`` as given) is what spans and
+    diagnostics show. A file that cannot be read or has another extension gives a diagnostic
+    without a span; a folder, a pipe or a device is refused without being opened, and no more
+    than ``limits.max_bytes`` is read. ``content`` is the file's bytes when the caller has read
+    them already (to hash them).
     """
     shown = display_path if display_path is not None else os.fspath(file)
     file_format = detect_format(file)
@@ -103,10 +107,10 @@ def load_file(
             content = read_bytes(file, limits)
         except FileTooLargeError as error:
             quoted = quotable_text(error.head, limits.max_bytes) if error.head else None
-            return LoadResult(None, (read_problem(error, shown),), quoted)
+            return LoadResult(None, (read_problem(error, shown, kind=kind),), quoted)
         except OSError as error:
             return _no_span(read_problem(error, shown))
-    return load_text(content, path=shown, format=file_format, limits=limits)
+    return load_text(content, path=shown, format=file_format, limits=limits, kind=kind)
 
 
 def read_bytes(
@@ -139,20 +143,14 @@ def read_stamped(
     return content, (info.st_mtime_ns, info.st_size)
 
 
-def read_problem(
-    error: OSError,
-    path: str,
-    *,
-    limit_name: str = "max_bytes",
-    advice: str = "Split the prompt into several smaller files",
-) -> Diagnostic:
+def read_problem(error: OSError, path: str, *, kind: FileKind = PROMPT_FILE) -> Diagnostic:
     """What reading the file at ``path`` ran into (an ``OSError`` from :func:`read_bytes`).
 
-    ``limit_name`` is the limit a file too large went past, and ``advice`` what to do
-    about it short of raising that limit.
+    ``kind`` words the diagnostic for a file too large: the limit it went past, and what to
+    do about it short of raising that limit.
     """
     if isinstance(error, FileTooLargeError):
-        return too_many_bytes(path, error.size, error.limit, name=limit_name, advice=advice)
+        return too_many_bytes(path, error.size, error.limit, kind=kind)
     if isinstance(error, NotAFileError):
         return Diagnostic(
             message=f"This file cannot be read: it is {error.kind}, not a regular file.",

@@ -8,6 +8,7 @@ from __future__ import annotations
 from wink_decl.diagnostic_codes import DiagnosticCode
 from wink_decl.diagnostics import Diagnostic, Span
 from wink_decl.limits import MAX_DEPTH_CEILING, Limits, raise_setting
+from wink_decl.loader.file_kinds import FileKind
 
 __all__ = [
     "MAX_DEPTH_CEILING",
@@ -26,15 +27,8 @@ def or_raise(advice: str, name: str, value: int) -> str:
     return advice if setting is None else f"{advice}, or allow more with {setting}"
 
 
-def too_many_bytes(
-    path: str,
-    size: int | None,
-    limit: int,
-    *,
-    name: str = "max_bytes",
-    advice: str = "Split the prompt into several smaller files",
-) -> Diagnostic:
-    """The file is larger than the limit ``name``; reported at its start, before any parsing.
+def too_many_bytes(path: str, size: int | None, limit: int, *, kind: FileKind) -> Diagnostic:
+    """The file is larger than ``kind``'s size limit; reported at its start, before parsing.
 
     ``size`` is None when the file does not say how long it is (it grew while it was read).
     """
@@ -44,7 +38,7 @@ def too_many_bytes(
         span=Span(path, 1, 1),
         code=DiagnosticCode.TOO_LARGE,
         expected=f"a file of at most {limit:,} bytes",
-        hint=or_raise(advice, name, limit),
+        hint=or_raise(kind.size_advice, kind.size_limit, limit),
     )
 
 
@@ -61,7 +55,9 @@ def too_deep(span: Span, limit: int) -> Diagnostic:
     )
 
 
-def too_many_values(span: Span, limit: int, alias: str | None = None) -> Diagnostic:
+def too_many_values(
+    span: Span, limit: int, alias: str | None = None, *, kind: FileKind
+) -> Diagnostic:
     """Counting values (aliases expanded), ``max_nodes`` was passed at ``span``."""
     if alias is None:
         return Diagnostic(
@@ -69,7 +65,7 @@ def too_many_values(span: Span, limit: int, alias: str | None = None) -> Diagnos
             span=span,
             code=DiagnosticCode.TOO_LARGE,
             expected=f"at most {limit:,} values",
-            hint=or_raise("Split the prompt into several smaller files", "max_nodes", limit),
+            hint=or_raise(kind.values_advice, "max_nodes", limit),
         )
     return Diagnostic(
         message=f"The alias '*{alias}' makes this file expand to more than {limit:,} values.",

@@ -15,7 +15,7 @@ from wink_decl.compiler import outside_root
 from wink_decl.diagnostic_codes import DiagnosticCode
 from wink_decl.diagnostics import Diagnostic
 from wink_decl.limits import DEFAULT_LIMITS, Limits
-from wink_decl.loader import load_file
+from wink_decl.loader import FileKind, Holds, load_file
 from wink_decl.overrides._file import OverrideFile, check_override_data
 
 __all__ = [
@@ -154,37 +154,29 @@ class LocalOverrideStore:
         return loaded
 
 
+_OVERRIDE_HOLDS = Holds(
+    "a mapping of 'sections' and 'tools'",
+    hint="run 'wink-decl overrides seed' to write one holding every text, then edit it",
+)
+_KEEP_ADVICE = "Keep only the entries that differ from the prompt"
+_OVERRIDE_FILE: Final = FileKind(
+    name="an override file",
+    holds={"yaml": _OVERRIDE_HOLDS, "toml": _OVERRIDE_HOLDS},
+    size_advice=_KEEP_ADVICE,
+    values_advice=_KEEP_ADVICE,
+)
+"""How the loader words its diagnostics for an override file."""
+
+
 def _load(path: Path, shown: str, limits: Limits) -> OverrideLoad:
-    result = load_file(path, display_path=shown, limits=limits)
+    result = load_file(path, display_path=shown, limits=limits, kind=_OVERRIDE_FILE)
     sources = {shown: result.text} if result.text is not None else {}
     if result.file is None:
-        return OverrideLoad(None, tuple(map(_in_override_words, result.diagnostics)), sources)
+        return OverrideLoad(None, result.diagnostics, sources)
     file, problems = check_override_data(
         result.file.data, result.file.source_map, path=shown, text=result.file.text
     )
     return OverrideLoad(file, tuple(problems), sources)
-
-
-_OVERRIDE_SHAPE = "a mapping of 'sections' and 'tools'"
-_SPLIT_ADVICE = "Split the prompt into several smaller files"
-_KEEP_ADVICE = "Keep only the entries that differ from the prompt"
-
-
-def _in_override_words(problem: Diagnostic) -> Diagnostic:
-    """The loader's diagnostic, worded for an override file rather than a prompt file."""
-    if problem.code == DiagnosticCode.NOT_A_MAPPING:
-        found = problem.message.partition(";")[0]
-        return dataclasses.replace(
-            problem,
-            message=f"{found}; an override file must be {_OVERRIDE_SHAPE}.",
-            expected=_OVERRIDE_SHAPE,
-            hint="run 'wink-decl overrides seed' to write one holding every text, then edit it",
-        )
-    if problem.code == DiagnosticCode.TOO_LARGE and problem.hint is not None:
-        advice = _SPLIT_ADVICE[:1].lower() + _SPLIT_ADVICE[1:]
-        keep = _KEEP_ADVICE[:1].lower() + _KEEP_ADVICE[1:]
-        return dataclasses.replace(problem, hint=problem.hint.replace(advice, keep))
-    return problem
 
 
 def _outside(refused: Diagnostic) -> Diagnostic:
