@@ -11,6 +11,7 @@ from compiler_support import make_catalog
 
 from wink_decl.cli._tool_params import deciding_params, stand_in
 from wink_decl.compiler import compile_file
+from wink_decl.schema import ParamSpec
 
 Run = Callable[..., tuple[int, str, str]]
 
@@ -159,7 +160,7 @@ def test_deciding_params(tmp_path: Path, sections: str, expected: frozenset[str]
     )
     compiled = compile_file(prompt, root=tmp_path, catalog=make_catalog()).prompt
     assert compiled is not None
-    found = deciding_params(compiled.document, compiled.template.sections)
+    found = deciding_params(compiled.model, compiled.template.sections)
     assert found == expected
 
 
@@ -184,4 +185,4 @@ def test_the_bundled_review_prompt_needs_no_param_for_its_tools(cli: Run) -> Non
     ],
 )
 def test_stand_in(spec: dict[str, object], value: object) -> None:
-    assert stand_in(spec) == value
+    assert stand_in(ParamSpec.model_validate(spec)) == value

@@ -23,6 +23,7 @@ from wink_decl.preview.page import (
     prompt_view,
     state_from_json,
 )
+from wink_decl.schema import ParamSpec
 
 READ_SECTION_SCHEMA = {
     "type": "object",
@@ -77,8 +78,11 @@ def test_the_form_holds_each_kind_of_param_with_its_default(served: Path) -> Non
 
 
 def test_the_form_keeps_the_values_the_page_sent() -> None:
-    document = {"params": {"on": {"type": "boolean", "default": True}, "n": {"type": "number"}}}
-    assert form_fields(document, {"on": False, "n": "2"}) == (
+    declared = {
+        "on": ParamSpec.model_validate({"type": "boolean", "default": True}),
+        "n": ParamSpec.model_validate({"type": "number"}),
+    }
+    assert form_fields(declared, {"on": False, "n": "2"}) == (
         Field("on", "checkbox", False, required=False),
         Field("n", "number", "2", required=True),
     )

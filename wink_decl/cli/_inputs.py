@@ -7,7 +7,7 @@ import json
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, cast
+from typing import TYPE_CHECKING, cast
 
 from wink_decl.cli._command import Console
 from wink_decl.cli._params_file import ParamsFile, load_params_file
@@ -30,6 +30,9 @@ from wink_decl.prompt.visibility import SectionPath, SectionVisibility
 from wink_decl.schema import fits_type, type_words
 from wink_decl.suggestions import close_matches, did_you_mean
 
+if TYPE_CHECKING:
+    from wink_decl.schema import ParamSpec
+
 __all__ = [
     "BoundPrompt",
     "add_render_options",
@@ -44,7 +47,6 @@ _ITEMS = {
     "number": ("numbers", "[0.5, 2]"),
     "boolean": ("true or false values", "[true, false]"),
 }
-Spec = Mapping[str, Any]
 _MISSING_HINT = "pass --param {name}=VALUE or put it in --params-file, or give it a default"
 _DECIDING_HINT = (
     "it decides which tools are offered (a section with tools is shown or summarized by it): "
@@ -171,7 +173,7 @@ class _Inputs:
     def __init__(self, prompt: CompiledPrompt, *, tools_only: bool = False) -> None:
         self.prompt = prompt
         self.tools_only = tools_only
-        self.declared = cast("Mapping[str, Spec]", prompt.document.get("params", {}))
+        self.declared = prompt.model.params
         self.values: dict[str, object] = {}
         self.failed: dict[str, Diagnostic] = {}
         """The wrong value of each param; a later value for the name replaces it."""
@@ -229,7 +231,7 @@ class _Inputs:
         given = {**dict.fromkeys(self.failed), **self.values}
         hint = missing_hint
         deciding = (
-            deciding_params(self.prompt.document, self.prompt.template.sections)
+            deciding_params(self.prompt.model, self.prompt.template.sections)
             if self.tools_only
             else None
         )
@@ -249,13 +251,13 @@ class _Inputs:
         return {
             name: stand_in(spec)
             for name, spec in self.declared.items()
-            if "default" not in spec and name not in deciding
+            if spec.default is None and name not in deciding
         }
 
 
-def _convert(spec: Spec, text: str) -> tuple[object, str | None]:
+def _convert(spec: ParamSpec, text: str) -> tuple[object, str | None]:
     """The command-line text as a value of the declared type, or what was expected."""
-    kind = spec["type"]
+    kind = spec.type
     value: object = text
     try:
         if kind == "boolean" and text.lower() in ("true", "false"):
@@ -269,21 +271,21 @@ def _convert(spec: Spec, text: str) -> tuple[object, str | None]:
     except ValueError:  # json.JSONDecodeError is a ValueError too
         value = None
     expected = _misfit(spec, value)
-    if expected is not None and kind == "array":
-        expected += f", written as JSON such as {_ITEMS[spec['items']['type']][1]}"
+    if expected is not None and spec.items is not None:  # an array: only arrays have items
+        expected += f", written as JSON such as {_ITEMS[spec.items.type][1]}"
     return value, expected
 
 
-def _misfit(spec: Spec, value: object) -> str | None:
+def _misfit(spec: ParamSpec, value: object) -> str | None:
     """What ``value`` should have been, or None when it fits the declaration."""
-    kind = spec["type"]
-    if kind == "array":
-        item = cast("str", spec["items"]["type"])
+    kind = spec.type
+    if spec.items is not None:  # an array: only arrays have items, and every array has them
+        item = spec.items.type
         items = cast("list[object]", value) if isinstance(value, list) else None
         fits = items is not None and all(_fits(item, v) for v in items)
         return None if fits else f"a list of {_ITEMS[item][0]}"
-    allowed = cast("Sequence[object]", spec.get("enum", ()))
-    if allowed:
+    allowed = spec.enum
+    if allowed is not None:
         fits = _fits(kind, value) and value in allowed
         return None if fits else "one of " + ", ".join(str(v) for v in allowed)
     return None if _fits(kind, value) else type_words(kind)
@@ -294,9 +296,10 @@ def _fits(kind: str, value: object) -> bool:
     return fits_type(kind, value) and not (isinstance(value, float) and not math.isfinite(value))
 
 
-def _enum_hint(spec: Spec, value: object) -> str | None:
-    allowed = [str(v) for v in cast("Sequence[object]", spec.get("enum", ()))]
-    return did_you_mean(value, allowed) if isinstance(value, str) and allowed else None
+def _enum_hint(spec: ParamSpec, value: object) -> str | None:
+    if spec.enum is None or not isinstance(value, str):
+        return None
+    return did_you_mean(value, [str(v) for v in spec.enum])
 
 
 def _overrides(

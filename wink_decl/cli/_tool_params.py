@@ -9,13 +9,24 @@ file: it decides nothing when neither it nor any section below it offers a tool 
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, cast
+from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING, Any
 
 from wink_decl.errors import WinkDeclError
+from wink_decl.schema import (
+    AllCondition,
+    AnyCondition,
+    EqualsCondition,
+    EqualsSpec,
+    IncludeDoc,
+    NotCondition,
+    ParamCondition,
+    SummaryWhen,
+)
 
 if TYPE_CHECKING:
     from wink_decl.prompt.section import Section
+    from wink_decl.schema import Condition, ParamSpec, PromptDocument, SectionItem
 
 __all__ = ["deciding_params", "stand_in"]
 
@@ -27,7 +38,7 @@ class _EveryParam(WinkDeclError):  # noqa: N818  # a signal inside this module, 
 
 
 def deciding_params(
-    document: Mapping[str, Any], sections: Sequence[Section[Any]]
+    document: PromptDocument, sections: Sequence[Section[Any]]
 ) -> frozenset[str] | None:
     """The params that can change which tools are offered; None when any of them can.
 
@@ -37,39 +48,36 @@ def deciding_params(
     offers a tool or a summary (its conditions are in another file).
     """
     found: set[str] = set()
-    items = cast("Iterable[Mapping[str, Any]]", document.get("sections", ()))
     try:
-        _sections(items, sections, found)
+        _sections(document.sections, sections, found)
     except _EveryParam:
         return None
     return frozenset(found)
 
 
-def stand_in(spec: Mapping[str, Any]) -> object:
+def stand_in(spec: ParamSpec) -> object:
     """A value of the declared type for a param that cannot change the tools offered."""
-    allowed = cast("list[object]", spec.get("enum", []))
-    if allowed:
-        return allowed[0]
-    return _STAND_INS.get(cast("str", spec["type"]), [])
+    if spec.enum:
+        return spec.enum[0]
+    return _STAND_INS.get(spec.type, [])
 
 
 def _sections(
-    items: Iterable[Mapping[str, Any]], compiled: Sequence[Section[Any]], found: set[str]
+    items: Iterable[SectionItem], compiled: Sequence[Section[Any]], found: set[str]
 ) -> bool:
     """Add the params the conditions of ``items`` read; True when any of them offers tools."""
     offers = False
     for item, section in zip(items, compiled, strict=True):
-        if "include" in item:
+        if isinstance(item, IncludeDoc):
             if _may_change_tools(section):
                 raise _EveryParam
             continue
-        children = cast("Iterable[Mapping[str, Any]]", item.get("children", ()))
-        below = _sections(children, section.children, found)
-        visibility = item.get("visibility", "full")
-        if item.get("tools") or below or visibility != "full":
-            _condition(item.get("enabled", True), found)
-            if isinstance(visibility, Mapping):
-                _condition(cast("Mapping[str, Any]", visibility)["summary_when"], found)
+        below = _sections(item.children, section.children, found)
+        visibility = item.visibility
+        if item.tools or below or visibility != "full":
+            _condition(item.enabled, found)
+            if isinstance(visibility, SummaryWhen):
+                _condition(visibility.summary_when, found)
             offers = True
     return offers
 
@@ -81,18 +89,16 @@ def _may_change_tools(section: Section[Any]) -> bool:
     return any(_may_change_tools(child) for child in section.children)
 
 
-def _condition(condition: object, found: set[str]) -> None:
-    if not isinstance(condition, Mapping):
-        return  # true or false: no param decides
-    ((kind, value),) = cast("Mapping[str, Any]", condition).items()
-    if kind == "param":
-        found.add(str(value))
-    elif kind == "equals":
-        found.add(str(cast("Mapping[str, Any]", value)["param"]))
-    elif kind == "not":
-        _condition(value, found)
-    elif kind in ("all", "any"):
-        for part in cast("list[object]", value):
-            _condition(part, found)
-    else:  # a predicate is given every param
-        raise _EveryParam
+def _condition(condition: Condition, found: set[str]) -> None:
+    match condition:
+        case bool():
+            return  # true or false: no param decides
+        case ParamCondition(param=name) | EqualsCondition(equals=EqualsSpec(param=name)):
+            found.add(name)
+        case NotCondition(not_=inner):
+            _condition(inner, found)
+        case AllCondition(all_=parts) | AnyCondition(any_=parts):
+            for part in parts:
+                _condition(part, found)
+        case _:  # a predicate: it is given every param
+            raise _EveryParam

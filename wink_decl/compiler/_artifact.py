@@ -16,6 +16,7 @@ if TYPE_CHECKING:
     from wink_decl.compiler._lazy import LazyHandler
     from wink_decl.plugins import PluginEntry
     from wink_decl.prompt.tool import Tool
+    from wink_decl.schema.model import PromptDocument, ToolDoc
 
 __all__ = ["ARTIFACT_FORMAT", "artifact_json", "build_artifact"]
 
@@ -23,12 +24,11 @@ ARTIFACT_FORMAT = "wink-decl.compiled/1"
 
 
 def build_artifact(
-    template: PromptTemplate[Any], document: Mapping[str, Any], *, source: str, content_hash: str
+    template: PromptTemplate[Any], document: PromptDocument, *, source: str, content_hash: str
 ) -> dict[str, Any]:
     """The resolved tree, tool specs and policy table of one compiled prompt."""
     tools = {tool.name: tool for tool in template.all_tools()}
-    declared: Mapping[str, Any] = document.get("tools", {})
-    artifact = _artifact(template, document, tools, declared, source, content_hash)
+    artifact = _artifact(template, document, tools, source, content_hash)
     if template.output_type is not None:  # only when declared: older artifacts stay as they were
         artifact["output"] = params_json_schema(template.output_type)
     return artifact
@@ -36,9 +36,8 @@ def build_artifact(
 
 def _artifact(
     template: PromptTemplate[Any],
-    document: Mapping[str, Any],
+    document: PromptDocument,
     tools: Mapping[str, Tool[Any, Any]],
-    declared: Mapping[str, Any],
     source: str,
     content_hash: str,
 ) -> dict[str, Any]:
@@ -48,13 +47,12 @@ def _artifact(
         "source": source,
         "content_hash": content_hash,
         "prompt": {"ns": template.ns, "key": template.key, "name": template.name},
-        "params": dict(document.get("params", {})),
+        "params": {name: spec.as_written() for name, spec in document.params.items()},
         "sections": [_node(node) for node in template.nodes],
         "tools": {
             name: {
                 "description": tool.description,
-                # As written; a tool declared in an included file names its entry exactly.
-                "handler": declared.get(name, {}).get("handler") or _entry(tool).reference,
+                "handler": _handler(document.tools.get(name), tool),
                 **_typed_parts(tool),
                 "reads": tool.reads,
                 "writes": tool.writes,
@@ -70,6 +68,11 @@ def _artifact(
             },
         },
     }
+
+
+def _handler(declared: ToolDoc | None, tool: Tool[Any, Any]) -> str:
+    """As written; a tool declared in an included file names its entry exactly."""
+    return _entry(tool).reference if declared is None else declared.handler
 
 
 def _typed_parts(tool: Tool[Any, Any]) -> dict[str, object]:

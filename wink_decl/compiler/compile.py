@@ -16,7 +16,11 @@ from wink_decl.compiler._lazy import LazyHandler, LazyPolicy, LazyPredicate, Laz
 from wink_decl.compiler._numbers import number_problems
 from wink_decl.compiler._once import computed_once
 from wink_decl.compiler._param_spans import ParamSpans
-from wink_decl.compiler._params_dataclass import make_dataclass_for, spec_from_data
+from wink_decl.compiler._params_dataclass import (
+    make_dataclass_for,
+    spec_from_data,
+    spec_from_model,
+)
 from wink_decl.compiler._policy_compiler import PolicyCompiler
 from wink_decl.compiler._readable import (
     UnreadableData,
@@ -36,6 +40,7 @@ from wink_decl.plugins import PluginCatalog, compare_params, handler_params_type
 from wink_decl.prompt.keys import KEY_PATTERN
 from wink_decl.prompt.template import PromptTemplate
 from wink_decl.prompt.tool import Tool
+from wink_decl.schema.model import PromptDocument
 from wink_decl.schema.validate import validate_document
 
 __all__ = ["CompileResult", "CompiledPrompt", "bind_plugins", "compile_file", "compile_loaded"]
@@ -50,8 +55,11 @@ class CompiledPrompt:
     tools: Mapping[str, Tool[Any, Any]]
     """Every tool by name, ``read_section`` included when a section can be summarized."""
     params_type: type | None
-    document: Mapping[str, Any]
-    """The validated file data the prompt was compiled from."""
+    model: PromptDocument
+    """The file as the schema accepted it: the typed ``PromptDocument``, defaults filled in.
+
+    Only a file the schema accepts compiles, so every compiled prompt has one; read params,
+    sections and tools from it, not from the loaded data."""
     sources: Mapping[str, str]
     """File texts by display path: this file's (at ``source``) and every included file's."""
     param_spans: Mapping[str, Span] = field(default_factory=dict[str, Span])
@@ -103,7 +111,7 @@ class CompiledPrompt:
         from wink_decl.compiler._artifact import build_artifact  # noqa: PLC0415  # compile only
 
         return build_artifact(
-            self.template, self.document, source=self.source, content_hash=self.content_hash
+            self.template, self.model, source=self.source, content_hash=self.content_hash
         )
 
 
@@ -198,7 +206,9 @@ def compile_loaded(
         return CompileResult(None, tuple(sort_diagnostics(numbers)), sources)
     document, problems = validate_document(file.data, file.source_map)
     ctx = CompileContext(file)
-    builder = _Builder(ctx, file_path, root, catalog or default_catalog(), sources, limits)
+    builder = _Builder(
+        ctx, document, file_path, root, catalog or default_catalog(), sources, limits
+    )
     builder.check_only = check_only
     if document is not None and not problems:
         prompt = builder.build()
@@ -239,6 +249,7 @@ class _Builder:
     def __init__(
         self,
         ctx: CompileContext,
+        document: PromptDocument | None,
         file_path: str | os.PathLike[str],
         root: str | Path,
         catalog: PluginCatalog,
@@ -247,6 +258,9 @@ class _Builder:
     ) -> None:
         self.ctx = ctx
         self.data: Mapping[str, Any] = ctx.file.data  # pyright: ignore[reportAttributeAccessIssue]
+        """The file's data as loaded: the checks read it whether or not the schema accepted it."""
+        self.document = document
+        """The file as the schema accepted it; None when it refused it (then nothing is built)."""
         self.file_path = file_path
         self.root = root
         self.catalog = catalog
@@ -285,30 +299,36 @@ class _Builder:
         ns = self._ns()
         if sections is None or prompt_policies is None or ns is None or self.ctx.bag.has_errors:
             return None
-        if not self.ctx.schema_ok or self.check_only:  # checked only: nothing to build
+        document = self.document
+        if document is None or self.check_only:  # refused, or checked only: nothing to build
             return None
-        output = tuple(spec_from_data(n, s) for n, s in data.get("output", {}).items())
+        output = tuple(spec_from_model(n, s) for n, s in document.output.items())
         output_type = make_dataclass_for("Output", output) if output else None
         return self._finish(
-            ns, sections, prompt_policies, (params_type, output_type), tuple(policies.plugins)
+            document,
+            ns,
+            sections,
+            prompt_policies,
+            (params_type, output_type),
+            tuple(policies.plugins),
         )
 
     def _finish(
         self,
+        document: PromptDocument,
         ns: str,
         sections: list[Any],
         policies: list[Any],
         types: tuple[type | None, type | None],
         plugins: tuple[LazyPolicy | LazyPredicate, ...],
     ) -> CompiledPrompt | None:
-        data = self.data
         params_type, output_type = types
         # Built only from data the schema and the checks above accepted: a refusal here would be
         # a defect in the compiler, and shows as one.
         template: PromptTemplate[Any] = PromptTemplate(
             ns=ns,
-            key=str(data["key"]),
-            name=data.get("name"),
+            key=document.key,
+            name=document.name,
             sections=sections,
             policies=policies,
             output_type=output_type,
@@ -316,9 +336,16 @@ class _Builder:
         registry = {tool.name: tool for tool in template.all_tools()}
         if template.engine.read_section_tool is not None:
             registry["read_section"] = template.engine.read_section_tool
-        spans = ParamSpans(self.ctx.file.source_map, data.get("params", {}))  # found when asked
+        spans = ParamSpans(self.ctx.file.source_map, document.params)  # found when asked
         return CompiledPrompt(
-            self.ctx.file.path, template, registry, params_type, data, self.sources, spans, plugins
+            self.ctx.file.path,
+            template,
+            registry,
+            params_type,
+            document,
+            self.sources,
+            spans,
+            plugins,
         )
 
     def _ns(self) -> str | None:

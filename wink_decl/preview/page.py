@@ -8,7 +8,7 @@ import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal, Protocol, cast
+from typing import TYPE_CHECKING, Any, Literal, Protocol, cast
 
 from wink_decl.compiler import CompiledPrompt, bind_plugins, compile_file
 from wink_decl.diagnostics import Diagnostic, sort_diagnostics
@@ -29,6 +29,9 @@ from wink_decl.preview._runtime import (
     to_openai_tools,
 )
 from wink_decl.preview.files import PromptFolder
+
+if TYPE_CHECKING:
+    from wink_decl.schema import ParamSpec
 
 __all__ = [
     "MISSING_HINT",
@@ -172,8 +175,9 @@ def prompt_view(
     prompt = result.prompt
     if prompt is None:
         return PromptView(name, result.diagnostics, result.sources)
-    fields = form_fields(prompt.document, state.values)
-    form_key = _form_key(prompt.document)
+    declared = prompt.model.params
+    fields = form_fields(declared, state.values)
+    form_key = _form_key(declared)
     store = folder.override_store()
     tags = tuple(store.tags(prompt.template.ns, prompt.template.key))
     tag = state.tag if state.tag in tags else None
@@ -181,7 +185,7 @@ def prompt_view(
     problems = [*result.diagnostics, *bind_plugins(prompt, rendering_only=True)]
     params: tuple[object, ...] = ()
     if not any(d.severity == "error" for d in problems):
-        texts = _texts(prompt.document, state.values)
+        texts = _texts(declared, state.values)
         params, wrong = read_params(prompt, texts, missing_hint=MISSING_HINT)
         problems.extend(wrong)
     if tag is not None:
@@ -235,15 +239,16 @@ def _tagged(
     return dataclasses.replace(prompt, template=result.template)
 
 
-def form_fields(document: Mapping[str, Any], values: Mapping[str, str | bool]) -> tuple[Field, ...]:
+def form_fields(
+    declared: Mapping[str, ParamSpec], values: Mapping[str, str | bool]
+) -> tuple[Field, ...]:
     """A field per declared param, in declaration order, holding the page's value if any."""
-    declared = cast("Mapping[str, Mapping[str, Any]]", document.get("params", {}))
     return tuple(_field(name, spec, values.get(name)) for name, spec in declared.items())
 
 
-def _field(name: str, spec: Mapping[str, Any], given: str | bool | None) -> Field:
-    kind = cast("str", spec["type"])
-    choices = tuple(str(v) for v in cast("Sequence[object]", spec.get("enum", ())))
+def _field(name: str, spec: ParamSpec, given: str | bool | None) -> Field:
+    kind = spec.type
+    choices = () if spec.enum is None else tuple(str(v) for v in spec.enum)
     form: FieldKind
     if kind == "boolean":
         form = "checkbox"
@@ -253,7 +258,7 @@ def _field(name: str, spec: Mapping[str, Any], given: str | bool | None) -> Fiel
         form = "number"
     else:
         form = "list" if kind == "array" else "text"
-    default = spec.get("default")
+    default = spec.default
     value: str | bool
     if given is not None:
         value = given if form == "checkbox" else str(given)
@@ -267,20 +272,19 @@ def _field(name: str, spec: Mapping[str, Any], given: str | bool | None) -> Fiel
         name,
         form,
         value,
-        required="default" not in spec,
-        description=cast("str", spec.get("description", "")),
+        required=default is None,
+        description=spec.description or "",
         choices=choices,
         whole=kind == "integer",
     )
 
 
-def _texts(document: Mapping[str, Any], values: Mapping[str, str | bool]) -> dict[str, str]:
+def _texts(declared: Mapping[str, ParamSpec], values: Mapping[str, str | bool]) -> dict[str, str]:
     """The page's values as ``--param`` texts; an empty field leaves a param to its default.
 
     Empty text is a value only for a text param; a param that is not declared (the file
     changed since the page sent it) is dropped.
     """
-    declared = cast("Mapping[str, Mapping[str, Any]]", document.get("params", {}))
     texts: dict[str, str] = {}
     for name, value in values.items():
         spec = declared.get(name)
@@ -288,13 +292,14 @@ def _texts(document: Mapping[str, Any], values: Mapping[str, str | bool]) -> dic
             continue
         if isinstance(value, bool):
             texts[name] = "true" if value else "false"
-        elif value or (spec["type"] == "string" and "enum" not in spec):
+        elif value or (spec.type == "string" and spec.enum is None):
             texts[name] = value
     return texts
 
 
-def _form_key(document: Mapping[str, Any]) -> str:
-    params = json.dumps(document.get("params", {}), sort_keys=True, default=str)
+def _form_key(declared: Mapping[str, ParamSpec]) -> str:
+    written = {name: spec.as_written() for name, spec in declared.items()}
+    params = json.dumps(written, sort_keys=True)
     return hashlib.sha256(params.encode()).hexdigest()[:16]
 
 

@@ -256,6 +256,13 @@ class ParamSpec(DocModel):
         min_length=1,
     )
 
+    def as_written(self) -> dict[str, object]:
+        """The declaration as JSON data with only the keys the file wrote: as artifacts show it.
+
+        Keys come in field order, not the file's; artifacts are written with sorted keys.
+        """
+        return self.model_dump(mode="json", exclude_unset=True)
+
     @model_validator(mode="after")
     def _consistent(self) -> ParamSpec:
         if (
