@@ -271,13 +271,8 @@ def test_the_runtime_does_not_repeat_what_the_schema_said(
             "prompt.wink.yaml:3:41: error: 'param' must be text; found 3\n"
             "   3 |   - {key: a, title: A, enabled: {param: 3}}\n"
             "     |                                         ^\n"
-            '  hint: put it in quotes: "3"\n'
-            "prompt.wink.yaml:3:41: error: Condition uses param '3', which is not declared.\n"
-            "  expected: a declared param (none)\n"
-            "   3 |   - {key: a, title: A, enabled: {param: 3}}\n"
-            "     |                                         ^\n"
-            "  hint: declare it under params:",
-            id="condition-of-the-wrong-type",
+            '  hint: put it in quotes: "3"',
+            id="condition-of-the-wrong-type",  # refused by the schema: not checked again
         ),
     ],
 )

@@ -11,8 +11,10 @@ import pytest
 from compiler_support import compile_in, compiled, report, write
 
 from wink_decl.compiler import make_params
-from wink_decl.compiler._includes import _display, _key_of
+from wink_decl.compiler._includes import _display
+from wink_decl.compiler._sections import section_key
 from wink_decl.plugins import PluginCatalog
+from wink_decl.schema import SectionDoc
 
 STYLE = """\
 key: style
@@ -307,11 +309,10 @@ def test_include_problems_are_found_even_when_the_schema_failed(
     )
 
 
-def test_a_title_that_gives_no_key_matches_no_include() -> None:
-    # Unreachable from a schema-valid file (the schema refuses such a title without a key).
-    assert _key_of({"title": "***"}) == ""
-    assert _key_of({"title": "Project Context"}) == "project-context"
-    assert _key_of({"key": "Task", "title": "***"}) == "task"
+def test_an_include_finds_a_section_by_its_key_or_by_its_title() -> None:
+    # A title that gives no key cannot get this far: the schema refuses it without a key.
+    assert section_key(SectionDoc.model_validate({"title": "Project Context"})) == "project-context"
+    assert section_key(SectionDoc.model_validate({"key": "task", "title": "***"})) == "task"
 
 
 def test_a_file_on_another_drive_is_shown_by_its_full_path(

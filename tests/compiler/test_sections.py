@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, cast
 
 from compiler_support import compile_in, compiled, report, write
 
@@ -15,6 +14,8 @@ from wink_decl.diagnostics import render_text
 from wink_decl.loader import load_text
 from wink_decl.plugins import PluginCatalog
 from wink_decl.prompt.policy import ToolPolicy
+from wink_decl.schema import SectionDoc
+from wink_decl.schema.readable import Entry
 
 LOOKUP = """\
 tools:
@@ -93,7 +94,11 @@ sections:
   - include: common.wink.yaml#task
   - key: TASK
     title: Fourth
+  - key: task
+    title: Fifth
 """
+    # The schema refuses 'TASK' (keys are lowercase): that section is not read further, so
+    # its key is reported once, as refused, not again as a duplicate.
     assert report(compile_in(here, text, catalog=catalog)) == (
         "prompt.wink.yaml:7:12: error: Two sections here have the key 'task'.\n"
         "   7 |   - title: Task\n"
@@ -108,8 +113,8 @@ sections:
         "   9 |   - key: TASK\n"
         "     |          ^^^^\n"
         "  hint: did you mean 'task'?\n"
-        "prompt.wink.yaml:9:10: error: Two sections here have the key 'task'.\n"
-        "   9 |   - key: TASK\n"
+        "prompt.wink.yaml:11:10: error: Two sections here have the key 'task'.\n"
+        "  11 |   - key: task\n"
         "     |          ^^^^\n"
         "  hint: the first is on line 3; give each sibling its own key"
     )
@@ -297,8 +302,9 @@ def test_the_runtime_refusal_of_a_section_is_reported_at_the_section() -> None:
         predicates=_nothing,
         include=_nothing,
     )
-    items: list[Any] = cast("dict[str, Any]", loaded.data)["sections"]
-    assert compile_sections(ctx, ("sections",), items, scope) is None
+    past_the_schema = SectionDoc.model_construct(key="a", title=" ")  # built unchecked
+    entries = (Entry(("sections", 0), past_the_schema),)
+    assert compile_sections(ctx, entries, scope) is None
     assert render_text(ctx.bag.items, {loaded.path: loaded.text}) == (
         "prompt.wink.yaml:2:5: error: Section title ' ' is invalid: give one non-empty line of "
         "text.\n"

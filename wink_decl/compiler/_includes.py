@@ -18,20 +18,22 @@ from typing import TYPE_CHECKING, Any
 from wink_decl.compiler._context import CompileContext, quotable
 from wink_decl.compiler._numbers import number_problems
 from wink_decl.compiler._policy_compiler import PolicyCompiler
+from wink_decl.compiler._readable import as_data, readable
 from wink_decl.compiler._sections import (
     CompiledSection,
     SectionBudget,
     SectionScope,
     compile_section,
+    section_key,
 )
 from wink_decl.compiler._stamp import IncludeState, digest, stamp_of
 from wink_decl.compiler._tool_compiler import compile_tool
 from wink_decl.diagnostic_codes import DiagnosticCode
 from wink_decl.diagnostics import Diagnostic, Span, clip, some_of
-from wink_decl.errors import PromptValidationError
 from wink_decl.limits import DEFAULT_LIMITS, Limits
 from wink_decl.loader import JSONPath, LoadedFile, NotAFileError, load_file, read_stamped
-from wink_decl.prompt.keys import key_from_title
+from wink_decl.schema.model import PromptDocument, SectionDoc
+from wink_decl.schema.readable import Entry, ReadableDocument
 from wink_decl.schema.validate import validate_document
 
 if TYPE_CHECKING:
@@ -56,7 +58,8 @@ class _Included:
     file: LoadedFile
     ctx: CompileContext
     """Where every diagnostic found in the file's sections and tools goes."""
-    found: dict[str, tuple[JSONPath, Mapping[str, Any]] | _Missing]
+    document: PromptDocument
+    found: dict[str, tuple[Entry, SectionDoc] | _Missing]
     """Each dotted section path asked for: where the section is, or why it is not there."""
     tools: dict[str, Tool[Any, Any] | None]
     """The file's tools compiled so far, by name (None: it has errors, reported)."""
@@ -222,6 +225,7 @@ class Includer:
         result = load_file(target, display_path=shown_path, content=content, limits=self.limits)
         file = result.file
         problems = list(result.diagnostics)
+        document = None
         if file is None:
             self.sources.update(quotable(result, shown_path))  # its errors quote its lines
         else:
@@ -233,10 +237,11 @@ class Includer:
             else:
                 document, schema_problems = validate_document(file.data, file.source_map)
                 problems.extend(schema_problems)
-                file = file if document is not None and not schema_problems else None
         self._problems.extend(problems)
         self._files[target] = (
-            None if file is None else _Included(file, CompileContext(file), {}, {}, {})
+            None
+            if file is None or document is None
+            else _Included(file, CompileContext(file), document, {}, {}, {})
         )
         return True
 
@@ -259,9 +264,9 @@ class Includer:
                 hint=found.hint,
             )
             return None
-        section_path, section_data = found
+        entry, section = found
         inner = self._scope(included, scope)
-        compiled = compile_section(included.ctx, section_path, section_data, inner, parent)
+        compiled = compile_section(included.ctx, entry, section, inner, parent)
         if compiled is None and not self.budget.spent:
             ctx.error(
                 DiagnosticCode.INCLUDE_INVALID,
@@ -270,16 +275,13 @@ class Includer:
             )
         return compiled
 
-    def _find(
-        self, included: _Included, dotted: str
-    ) -> tuple[JSONPath, Mapping[str, Any]] | _Missing:
+    def _find(self, included: _Included, dotted: str) -> tuple[Entry, SectionDoc] | _Missing:
         """Where the section ``dotted`` is in the file, or why not: searched once per path."""
         wanted = dotted.lower()
         found = included.found.get(wanted)
         if found is None:
-            data: Mapping[str, Any] = included.file.data  # pyright: ignore[reportAssignmentType]
-            sections = data.get("sections", [])
-            found = _find(sections, wanted.split("."), ("sections",))
+            sections = readable(ReadableDocument.of(included.document).sections)
+            found = _find(sections, wanted.split("."))
             if found is None:
                 keys = _all_keys(sections, "")
                 suggestion = self.budget.suggest(dotted, keys)
@@ -300,12 +302,11 @@ class Includer:
         if kept is not None:
             return kept[0]
         tools = dict(scope.tools)
-        data: Mapping[str, Any] = included.file.data  # pyright: ignore[reportAssignmentType]
-        for name, spec in data.get("tools", {}).items():
+        for name, spec in included.document.tools.items():
             if name not in tools:
                 if name not in included.tools:
                     included.tools[name] = compile_tool(
-                        included.ctx, ("tools", name), name, spec, self._catalog
+                        included.ctx, ("tools", name), name, as_data(spec), self._catalog
                     )
                 tools[name] = included.tools[name]
         inner = SectionScope(
@@ -337,36 +338,25 @@ def _why(target: Path) -> str:
     return f"cannot be read: {NotAFileError(target, mode).strerror}"
 
 
-def _key_of(section: Mapping[str, Any]) -> str:
-    if "key" in section:
-        return str(section["key"]).lower()
-    try:
-        return key_from_title(str(section.get("title", "")))
-    except PromptValidationError:
-        return ""
-
-
-def _find(
-    sections: list[Any], keys: list[str], path: JSONPath
-) -> tuple[JSONPath, Mapping[str, Any]] | None:
-    for index, section in enumerate(sections):
-        if "include" in section or _key_of(section) != keys[0]:
+def _find(entries: tuple[Entry, ...], keys: list[str]) -> tuple[Entry, SectionDoc] | None:
+    for entry in entries:
+        section = entry.item
+        if not isinstance(section, SectionDoc) or section_key(section) != keys[0]:
             continue
-        here = (*path, index)
         if len(keys) == 1:
-            return here, section
-        return _find(section.get("children", []), keys[1:], (*here, "children"))
+            return entry, section
+        return _find(readable(entry.children), keys[1:])
     return None
 
 
-def _all_keys(sections: list[Any], prefix: str) -> list[str]:
+def _all_keys(entries: tuple[Entry, ...], prefix: str) -> list[str]:
     keys: list[str] = []
-    for section in sections:
-        if "include" in section:
+    for entry in entries:
+        if not isinstance(entry.item, SectionDoc):
             continue
-        dotted = f"{prefix}{_key_of(section)}"
+        dotted = f"{prefix}{section_key(entry.item)}"
         keys.append(dotted)
-        keys.extend(_all_keys(section.get("children", []), f"{dotted}."))
+        keys.extend(_all_keys(readable(entry.children), f"{dotted}."))
     return keys
 
 

@@ -4,13 +4,17 @@ from __future__ import annotations
 
 import keyword
 from collections.abc import Mapping
-from typing import Any, cast
+from typing import Any, TypeVar, cast
 
 from wink_decl.errors import WinkDeclError
+from wink_decl.schema._base import DocModel
+from wink_decl.schema.readable import UNREADABLE, Unreadable
 
 __all__ = [
     "UnreadableData",
+    "as_data",
     "param_declarations",
+    "readable",
     "readable_list",
     "readable_mapping",
     "readable_names",
@@ -28,6 +32,23 @@ class UnreadableData(WinkDeclError):  # noqa: N818  # a signal to stop, not an e
     and the reference mistakes found before this point are still reported
     (``compile_loaded``). It never leaves the compiler.
     """
+
+
+_T = TypeVar("_T")
+
+
+def readable(part: _T | Unreadable) -> _T:
+    """``part`` of a document, which the checks after it need: they stop when it is unreadable."""
+    if part is UNREADABLE:
+        raise UnreadableData
+    return part  # pyright: ignore[reportReturnType]  # narrowed: not UNREADABLE
+
+
+def as_data(part: object) -> Any:
+    """A checked part as plain data, for the checks that still read plain data."""
+    if isinstance(part, DocModel):
+        return part.model_dump(mode="json", by_alias=True, exclude_unset=True)
+    return part
 
 
 def readable_mapping(value: object) -> Mapping[str, Any]:

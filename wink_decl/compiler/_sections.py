@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Callable, Collection, Mapping
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, cast
 
 from wink_decl.compiler._condition_compiler import Check, compile_condition
 from wink_decl.compiler._context import CompileContext
 from wink_decl.compiler._lazy import LazyPredicate
-from wink_decl.compiler._readable import UnreadableData, readable_list, readable_mapping, required
+from wink_decl.compiler._readable import as_data, readable
 from wink_decl.diagnostic_codes import DiagnosticCode
 from wink_decl.diagnostics import clip, some_of
 from wink_decl.errors import PromptValidationError
@@ -23,6 +23,8 @@ from wink_decl.prompt.section import MarkdownSection, Section
 from wink_decl.prompt.text_template import compile_text
 from wink_decl.prompt.tool import Tool
 from wink_decl.prompt.visibility import SectionVisibility
+from wink_decl.schema.model import IncludeDoc, SectionDoc, Visibility
+from wink_decl.schema.readable import UNREADABLE, Entry
 from wink_decl.suggestions import did_you_mean_sentence
 
 SECTION_KEY = "section_key"
@@ -150,33 +152,37 @@ class SectionScope:
 
 
 def compile_sections(
-    ctx: CompileContext, path: JSONPath, items: list[Any], scope: SectionScope, parent: str = ""
+    ctx: CompileContext, entries: Sequence[Entry], scope: SectionScope, parent: str = ""
 ) -> list[CompiledSection] | None:
     """Compile a list of sections; None when any has errors (all are still checked).
 
     Each entry takes one section of the prompt's budget first; past it, nothing more is done.
+    An entry the schema refused is skipped (its diagnostics say why).
     """
     sections: list[CompiledSection] = []
     keys: dict[str, JSONPath] = {}
     ok = True
     budget = scope.budget
-    for index, item in enumerate(readable_list(items)):
-        here = (*path, index)
-        data = readable_mapping(item)
-        include = "include" in data
+    for entry in entries:
+        here, item = entry.path, entry.item
+        include = isinstance(item, IncludeDoc)
         if not budget.take():
             if not scope.included:  # inside an include, the include in this prompt says it
                 budget.report(ctx, (*here, "include") if include else here, include=include)
             return None
-        if include:
-            reference = str(data["include"])
-            section = scope.include(ctx, (*here, "include"), reference, scope, parent)
+        if isinstance(item, IncludeDoc):
+            section = scope.include(ctx, (*here, "include"), item.include, scope, parent)
             key = None if section is None else section.key
+            where = (*here, "include")
+        elif item is UNREADABLE:
+            section = key = None
+            where = here
         else:
-            key = _key(data)
-            section = None if key is None else _section(ctx, here, data, scope, parent, key)
+            key = section_key(item)
+            section = _section(ctx, entry, item, scope, parent, key)
+            where = (*here, "title" if item.key is None else "key")
         if key is not None:
-            ok = _unique(ctx, keys, key, here, data) and ok
+            ok = _unique(ctx, keys, key, here, where) and ok
         if section is None:
             ok = False
         else:
@@ -185,11 +191,15 @@ def compile_sections(
 
 
 def compile_section(
-    ctx: CompileContext, path: JSONPath, data: Mapping[str, Any], scope: SectionScope, parent: str
+    ctx: CompileContext, entry: Entry, section: SectionDoc, scope: SectionScope, parent: str
 ) -> CompiledSection | None:
-    """One section (not an include) at ``path``, its budget already taken; None on errors."""
-    key = _key(data)
-    return None if key is None else _section(ctx, path, data, scope, parent, key)
+    """One section (not an include) at ``entry``, its budget already taken; None on errors."""
+    return _section(ctx, entry, section, scope, parent, section_key(section))
+
+
+def section_key(section: SectionDoc) -> str:
+    """The section's key: as written, else derived from its title (the schema made sure one is)."""
+    return section.key if section.key is not None else key_from_title(section.title)
 
 
 def _unique(
@@ -197,14 +207,12 @@ def _unique(
     keys: dict[str, JSONPath],
     key: str,
     here: JSONPath,
-    data: Mapping[str, Any],
+    where: JSONPath,
 ) -> bool:
+    """True for the first section with ``key``; else the key (written at ``where``) is reported."""
     first = keys.setdefault(key, here)
     if first is here:
         return True
-    where = (
-        (*here, "key") if "key" in data else (*here, "include" if "include" in data else "title")
-    )
     ctx.error(
         DiagnosticCode.DUPLICATE_SECTION,
         f"Two sections here have the key '{key}'.",
@@ -216,50 +224,50 @@ def _unique(
 
 def _section(
     ctx: CompileContext,
-    path: JSONPath,
-    data: Mapping[str, Any],
+    entry: Entry,
+    section: SectionDoc,
     scope: SectionScope,
     parent: str,
     key: str,
 ) -> CompiledSection | None:
+    path = entry.path
     dotted = f"{parent}.{key}" if parent else key
-    ok = _check_texts(ctx, path, data, scope)
-    visibility = _visibility(ctx, path, data, scope)
-    enabled = data.get("enabled", True)
-    if enabled is not True and enabled is not False:  # constants need no compiling
+    ok = _check_texts(ctx, path, section, scope)
+    visibility = _visibility(ctx, path, section.visibility, scope)
+    condition = section.enabled
+    enabled: bool | Check | None
+    if isinstance(condition, bool):  # constants need no compiling
+        enabled = condition
+    else:
         enabled = compile_condition(
             ctx,
             (*path, "enabled"),
-            enabled,
+            as_data(condition),
             params=scope.params,
             predicates=lambda p, n: scope.predicates(ctx, p, n),
         )
     # Most sections have no tools, policies or children: skip building empty lists for them.
-    tools = (
-        _tools(ctx, path, readable_list(data["tools"]), scope, dotted) if "tools" in data else []
-    )
+    tools = _tools(ctx, path, section.tools, scope, dotted) if section.tools else []
     policies = (
-        scope.policies(ctx, (*path, "policies"), readable_list(data["policies"]))
-        if "policies" in data
+        scope.policies(ctx, (*path, "policies"), [as_data(p) for p in section.policies])
+        if section.policies
         else []
     )
     children = (
-        compile_sections(ctx, (*path, "children"), data["children"], scope, dotted)
-        if "children" in data
-        else []
+        compile_sections(ctx, readable(entry.children), scope, dotted) if entry.children else []
     )
     parts = (visibility, enabled, tools, policies, children)
     if not ok or None in parts:  # a part with errors (each is a list, a constant or a check)
         return None
     if scope.check_only:
         return CheckedSection(key)
-    return _build(ctx, path, data, scope, key=key, parts=parts)
+    return _build(ctx, path, section, scope, key=key, parts=parts)
 
 
 def _build(
     ctx: CompileContext,
     path: JSONPath,
-    data: Mapping[str, Any],
+    section: SectionDoc,
     scope: SectionScope,
     *,
     key: str,
@@ -268,17 +276,17 @@ def _build(
     visibility, enabled, tools, policies, children = parts
     try:
         return scope.section_class.prechecked(
-            title=str(required(data, "title")),
+            title=section.title,
             key=key,
-            template=str(data.get("template", "")),
-            summary=data.get("summary"),
-            summary_suffix=data.get("summary_suffix"),
+            template=section.template,
+            summary=section.summary,
+            summary_suffix=section.summary_suffix,
             visibility=_as_runtime(visibility, scope, summary=True),
             enabled=_as_runtime(enabled, scope, summary=False),
             children=children,
             tools=tools,
             policies=policies,
-            accepts_overrides=bool(data.get("accepts_overrides", True)),
+            accepts_overrides=section.accepts_overrides,
         )
     except PromptValidationError as error:  # a safety net: the checks above should catch it
         ctx.refused(DiagnosticCode.SECTION, error.message, ctx.span(path))
@@ -308,31 +316,24 @@ def _as_runtime(value: Any, scope: SectionScope, *, summary: bool) -> Any:
     return with_params
 
 
-def _key(data: Mapping[str, Any]) -> str | None:
-    if "key" in data:
-        return str(data["key"]).lower()
-    try:
-        return key_from_title(str(required(data, "title")))
-    except PromptValidationError:  # the schema already reported the title ("gives no usable key")
-        return None
-
-
 def _check_texts(
-    ctx: CompileContext, path: JSONPath, data: Mapping[str, Any], scope: SectionScope
+    ctx: CompileContext, path: JSONPath, section: SectionDoc, scope: SectionScope
 ) -> bool:
+    texts = (
+        ("template", section.template, _NO_EXTRA),
+        ("summary", section.summary, _NO_EXTRA),
+        ("summary_suffix", section.summary_suffix, _SUFFIX_EXTRA),
+    )
     ok = True
-    for name, extra in _TEXTS:
-        if name in data:
-            ok = _check_placeholders(ctx, (*path, name), str(data[name]), scope, extra) and ok
+    for name, text, extra in texts:
+        if text:  # an empty text has no placeholder
+            ok = _check_placeholders(ctx, (*path, name), text, scope, extra) and ok
     return ok
 
 
-_TEXTS: tuple[tuple[str, frozenset[str]], ...] = (
-    ("template", frozenset()),
-    ("summary", frozenset()),
-    ("summary_suffix", frozenset({SECTION_KEY})),
-)
-"""The texts of a section with placeholders, and the names each may use beyond the params."""
+_NO_EXTRA: frozenset[str] = frozenset()
+_SUFFIX_EXTRA = frozenset({SECTION_KEY})
+"""The names a summary suffix may use beyond the params."""
 
 
 def _check_placeholders(
@@ -374,18 +375,15 @@ def _declare_hint(name: str) -> str:
 
 
 def _visibility(
-    ctx: CompileContext, path: JSONPath, data: Mapping[str, Any], scope: SectionScope
+    ctx: CompileContext, path: JSONPath, value: Visibility, scope: SectionScope
 ) -> SectionVisibility | Check | bool | None:
-    value = data.get("visibility", "full")
     if isinstance(value, str):
-        if value not in _VISIBILITIES:
-            raise UnreadableData
         visibility: Any = _VISIBILITIES[value]
     else:
         visibility = compile_condition(
             ctx,
             (*path, "visibility", "summary_when"),
-            readable_mapping(value).get("summary_when"),
+            as_data(value.summary_when),
             params=scope.params,
             predicates=lambda p, n: scope.predicates(ctx, p, n),
         )
@@ -395,13 +393,12 @@ def _visibility(
 
 
 def _tools(
-    ctx: CompileContext, path: JSONPath, names: list[Any], scope: SectionScope, dotted: str
+    ctx: CompileContext, path: JSONPath, names: Sequence[str], scope: SectionScope, dotted: str
 ) -> list[Tool[Any, Any]] | None:
     tools: list[Tool[Any, Any]] = []
     listed: set[str] = set()
     ok = True
-    for index, raw in enumerate(names):
-        name = str(raw)
+    for index, name in enumerate(names):
         here = (*path, "tools", index)
         if name in listed:  # the runtime refuses it too, but without a line to point at
             ctx.error(

@@ -18,17 +18,10 @@ from wink_decl.compiler._once import computed_once
 from wink_decl.compiler._param_spans import ParamSpans
 from wink_decl.compiler._params_dataclass import (
     make_dataclass_for,
-    spec_from_data,
     spec_from_model,
 )
 from wink_decl.compiler._policy_compiler import PolicyCompiler
-from wink_decl.compiler._readable import (
-    UnreadableData,
-    param_declarations,
-    readable_list,
-    readable_mapping,
-    required,
-)
+from wink_decl.compiler._readable import UnreadableData, as_data, readable
 from wink_decl.compiler._sections import SectionScope, compile_sections
 from wink_decl.compiler._stamp import IncludeState
 from wink_decl.compiler._tool_compiler import compile_tool
@@ -41,6 +34,7 @@ from wink_decl.prompt.keys import KEY_PATTERN
 from wink_decl.prompt.template import PromptTemplate
 from wink_decl.prompt.tool import Tool
 from wink_decl.schema.model import PromptDocument
+from wink_decl.schema.readable import UNREADABLE, ReadableDocument, readable_parts
 from wink_decl.schema.validate import validate_document
 
 __all__ = ["CompileResult", "CompiledPrompt", "bind_plugins", "compile_file", "compile_loaded"]
@@ -206,15 +200,17 @@ def compile_loaded(
         return CompileResult(None, tuple(sort_diagnostics(numbers)), sources)
     document, problems = validate_document(file.data, file.source_map)
     ctx = CompileContext(file)
-    builder = _Builder(
-        ctx, document, file_path, root, catalog or default_catalog(), sources, limits
-    )
+    if document is None:
+        ctx.schema_ok = False
+        doc = readable_parts(file.data)  # pyright: ignore[reportArgumentType]  # a mapping
+    else:
+        doc = ReadableDocument.of(document)
+    builder = _Builder(ctx, doc, file_path, root, catalog or default_catalog(), sources, limits)
     builder.check_only = check_only
-    if document is not None and not problems:
+    if document is not None:
         prompt = builder.build()
     else:
         prompt = None
-        ctx.schema_ok = False
         _check_anyway(builder)
     found = [*problems, *ctx.bag.items, *builder.includer.diagnostics]
     diagnostics = tuple(sort_diagnostics(found))
@@ -249,7 +245,7 @@ class _Builder:
     def __init__(
         self,
         ctx: CompileContext,
-        document: PromptDocument | None,
+        doc: ReadableDocument,
         file_path: str | os.PathLike[str],
         root: str | Path,
         catalog: PluginCatalog,
@@ -257,10 +253,8 @@ class _Builder:
         limits: Limits,
     ) -> None:
         self.ctx = ctx
-        self.data: Mapping[str, Any] = ctx.file.data  # pyright: ignore[reportAttributeAccessIssue]
-        """The file's data as loaded: the checks read it whether or not the schema accepted it."""
-        self.document = document
-        """The file as the schema accepted it; None when it refused it (then nothing is built)."""
+        self.doc = doc
+        """What the checks read: the typed document, or the parts of a refused one."""
         self.file_path = file_path
         self.root = root
         self.catalog = catalog
@@ -270,15 +264,16 @@ class _Builder:
         """Stop once every check has run: what is built after them reports nothing."""
 
     def build(self) -> CompiledPrompt | None:
-        data = self.data
-        declared = param_declarations(data.get("params", {}))
-        specs = tuple(spec_from_data(n, s) for n, s in declared.items())
+        doc = self.doc
+        specs = tuple(spec_from_model(n, s) for n, s in readable(doc.params).items())
         # One name for every prompt's params: equal declarations then share one generated class
         # (making a dataclass costs more than the rest of a small compile).
         params_type = make_dataclass_for("Params", specs) if specs else None
         tools = {
-            name: compile_tool(self.ctx, ("tools", name), name, spec, self.catalog)
-            for name, spec in readable_mapping(data.get("tools", {})).items()
+            name: None
+            if spec is UNREADABLE
+            else compile_tool(self.ctx, ("tools", name), name, as_data(spec), self.catalog)
+            for name, spec in readable(doc.tools).items()
         }
         policies = PolicyCompiler(self.catalog, tools)
         scope = SectionScope(
@@ -291,15 +286,14 @@ class _Builder:
             budget=self.includer.budget,
             check_only=self.check_only,
         )
-        items = readable_list(required(data, "sections"))
-        sections = compile_sections(self.ctx, ("sections",), items, scope)
-        declared_policies = readable_list(data.get("policies", []))
+        sections = compile_sections(self.ctx, readable(doc.sections), scope)
+        declared_policies = [as_data(policy) for policy in readable(doc.policies)]
         prompt_policies = policies.policies(self.ctx, ("policies",), declared_policies)
         self._unused_tools(tools, scope)
         ns = self._ns()
         if sections is None or prompt_policies is None or ns is None or self.ctx.bag.has_errors:
             return None
-        document = self.document
+        document = doc.model
         if document is None or self.check_only:  # refused, or checked only: nothing to build
             return None
         output = tuple(spec_from_model(n, s) for n, s in document.output.items())
@@ -349,8 +343,11 @@ class _Builder:
         )
 
     def _ns(self) -> str | None:
-        if "ns" in self.data:
-            return str(self.data["ns"]).lower()
+        given = self.doc.ns
+        if given is UNREADABLE:
+            return None  # the schema reported it
+        if given is not None:
+            return given.lower()
         ns = folder_ns(self.root, self.file_path)
         if all(KEY_PATTERN.fullmatch(segment) for segment in ns.split("/")):
             return ns

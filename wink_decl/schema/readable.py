@@ -1,0 +1,179 @@
+"""What the compiler's checks read: the typed document, or the parts of a refused one.
+
+A file the schema accepted is read through its ``PromptDocument``. A file it refused is still
+checked for reference mistakes (an unknown tool, a placeholder no param declares), so an
+author fixes everything in one pass: each part is then validated on its own, with the model's
+own types, and a part that does not validate is ``UNREADABLE`` (its schema diagnostics say
+why). Either way the checks see typed values only; the raw data stays here.
+
+The parts are the document's fields, each tool, and each entry of a ``sections:`` or
+``children:`` list (a section without its children, whose entries are parts of their own).
+docs/compiler.md says where the checks stop at an unreadable part.
+"""
+
+from __future__ import annotations
+
+import enum
+import functools
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Annotated, Any, Literal, TypeVar, cast
+
+from pydantic import TypeAdapter, ValidationError
+
+from wink_decl.json_path import JSONPath
+from wink_decl.schema._base import DeclaredToolName, DocModel
+from wink_decl.schema._param_spec import ParamSpec
+from wink_decl.schema._policies import PolicyDoc
+from wink_decl.schema.model import IncludeDoc, PromptDocument, SectionDoc, ToolDoc
+
+__all__ = ["UNREADABLE", "Entry", "ReadableDocument", "Unreadable", "readable_parts"]
+
+
+class _Unreadable(enum.Enum):
+    UNREADABLE = "unreadable"
+
+    def __repr__(self) -> str:
+        return "UNREADABLE"
+
+
+UNREADABLE = _Unreadable.UNREADABLE
+"""A part of a refused document that does not validate on its own."""
+
+Unreadable = Literal[_Unreadable.UNREADABLE]
+"""The type of ``UNREADABLE``: ``value is UNREADABLE`` narrows it away."""
+
+
+@dataclass(frozen=True, slots=True)
+class Entry:
+    """One entry of a ``sections:`` or ``children:`` list, and where it is in the file.
+
+    ``item`` is the section (its own ``children`` field is not read: ``children`` holds the
+    entries below it) or the include; ``UNREADABLE`` when the entry does not validate.
+    """
+
+    path: JSONPath
+    item: SectionDoc | IncludeDoc | Unreadable
+    children: tuple[Entry, ...] | Unreadable = ()
+
+
+@dataclass(frozen=True, slots=True)
+class ReadableDocument:
+    """A prompt document as the checks read it; ``model`` only when the schema accepted it."""
+
+    model: PromptDocument | None
+    ns: str | None | Unreadable
+    key: str | Unreadable
+    params: Mapping[str, ParamSpec] | Unreadable
+    tools: Mapping[str, ToolDoc | Unreadable] | Unreadable
+    sections: tuple[Entry, ...] | Unreadable
+    policies: tuple[PolicyDoc, ...] | Unreadable
+
+    @classmethod
+    def of(cls, model: PromptDocument) -> ReadableDocument:
+        """The document the schema accepted: every part readable."""
+        return cls(
+            model=model,
+            ns=model.ns,
+            key=model.key,
+            params=model.params,
+            tools=model.tools,
+            sections=_entries(model.sections, ("sections",)),
+            policies=model.policies,
+        )
+
+
+def _entries(items: tuple[SectionDoc | IncludeDoc, ...], path: JSONPath) -> tuple[Entry, ...]:
+    return tuple(
+        Entry((*path, index), item)
+        if isinstance(item, IncludeDoc)
+        else Entry((*path, index), item, _entries(item.children, (*path, index, "children")))
+        for index, item in enumerate(items)
+    )
+
+
+def readable_parts(data: Mapping[str, Any]) -> ReadableDocument:
+    """The parts of ``data`` (a mapping the schema refused) that validate on their own."""
+    sections = data.get("sections", UNREADABLE)  # required: left out, nothing can be read
+    return ReadableDocument(
+        model=None,
+        ns=cast("str | None | Unreadable", _field(data, "ns")),
+        key=cast("str | Unreadable", _field(data, "key")),
+        params=cast("Mapping[str, ParamSpec] | Unreadable", _field(data, "params")),
+        tools=_tools(data.get("tools", {})),
+        sections=_entry_list(sections, ("sections",)),
+        policies=cast("tuple[PolicyDoc, ...] | Unreadable", _field(data, "policies")),
+    )
+
+
+def _field(data: Mapping[str, Any], name: str) -> object:
+    """``data[name]`` validated as the document's field ``name``; its default when left out."""
+    if name not in data:
+        field = PromptDocument.model_fields[name]
+        return UNREADABLE if field.is_required() else field.get_default(call_default_factory=True)
+    try:
+        return _adapter(PromptDocument, name).validate_python(data[name])
+    except ValidationError:
+        return UNREADABLE
+
+
+@functools.cache
+def _adapter(model: type[DocModel], name: str) -> TypeAdapter[Any]:
+    """A validator for one field, with its constraints (built once, for refused files only)."""
+    field = model.model_fields[name]
+    annotation: Any = field.annotation
+    if field.metadata:
+        annotation = Annotated[annotation, *field.metadata]
+    return TypeAdapter(annotation)
+
+
+@functools.cache
+def _tool_name() -> TypeAdapter[str]:
+    adapter: TypeAdapter[str] = TypeAdapter(DeclaredToolName)  # pyright: ignore[reportArgumentType, reportUnknownVariableType]  # an Annotated str
+    return adapter
+
+
+def _tools(value: object) -> Mapping[str, ToolDoc | Unreadable] | Unreadable:
+    if not isinstance(value, dict):
+        return UNREADABLE
+    tools: dict[str, ToolDoc | Unreadable] = {}
+    for name, spec in cast("dict[object, object]", value).items():
+        if isinstance(name, str):
+            tools[name] = _valid(ToolDoc, spec) if _valid_name(name) else UNREADABLE
+    return tools
+
+
+def _valid_name(name: str) -> bool:
+    try:
+        _tool_name().validate_python(name)
+    except ValidationError:
+        return False
+    return True
+
+
+def _entry_list(value: object, path: JSONPath) -> tuple[Entry, ...] | Unreadable:
+    if not isinstance(value, list):
+        return UNREADABLE
+    items = cast("list[object]", value)
+    return tuple(_entry(item, (*path, index)) for index, item in enumerate(items))
+
+
+def _entry(value: object, path: JSONPath) -> Entry:
+    if not isinstance(value, dict):
+        return Entry(path, UNREADABLE)
+    fields = cast("dict[str, object]", value)
+    if "include" in fields:
+        return Entry(path, _valid(IncludeDoc, fields))
+    head = {name: item for name, item in fields.items() if name != "children"}
+    children = _entry_list(fields["children"], (*path, "children")) if "children" in fields else ()
+    return Entry(path, _valid(SectionDoc, head), children)
+
+
+_Model = TypeVar("_Model", bound=DocModel)
+
+
+def _valid(model: type[_Model], value: object) -> _Model | Unreadable:
+    try:
+        return model.model_validate(value)
+    except ValidationError:
+        return UNREADABLE
