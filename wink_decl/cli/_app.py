@@ -11,7 +11,6 @@ import textwrap
 from collections.abc import Sequence
 from typing import Any, NoReturn
 
-import wink_decl
 from wink_decl.cli._command import Console
 from wink_decl.cli._commands import COMMANDS
 from wink_decl.cli._help import HelpFormatter, help_width
@@ -19,6 +18,7 @@ from wink_decl.cli._secrets import redact_environment_secrets
 from wink_decl.cli._usage import UsageError
 from wink_decl.errors import WinkDeclError
 from wink_decl.suggestions import did_you_mean
+from wink_decl.version import __version__
 
 __all__ = ["COMMANDS", "main", "run"]
 
@@ -103,7 +103,7 @@ class _PrintAction(argparse.Action):
         if self.dest == "version":
             # The package's own constant, which pyproject.toml reads as the distribution's
             # version: importlib.metadata would cost more than the rest of --version.
-            raise _Shown(f"wink-decl {wink_decl.__version__}\n")
+            raise _Shown(f"wink-decl {__version__}\n")
         raise _Shown(parser.format_help())
 
 
