@@ -125,11 +125,13 @@ def _build(chosen: str | None) -> tuple[_Parser, dict[str, _Parser]]:
     sub = top.add_subparsers(dest="command", help=argparse.SUPPRESS, parser_class=_Parser)
     parsers: dict[str, _Parser] = {}
     for command in COMMANDS:
+        # Only the chosen command's help can be shown: the others' texts are left unwrapped.
+        description = _fill(command.description) if command.name == chosen else None
         parser: _Parser = sub.add_parser(
             command.name,
             command=command.name,
             prog=f"wink-decl {command.name}",
-            description=_fill(command.description),
+            description=description,
             epilog="examples:\n" + "\n".join(f"  {line}" for line in command.examples),
             formatter_class=HelpFormatter,
             add_help=False,
