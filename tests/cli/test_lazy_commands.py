@@ -89,7 +89,7 @@ def test_validate_of_one_file_loads_neither_workers_nor_other_commands() -> None
 
 
 def test_validate_of_one_file_loads_only_what_checking_it_needs() -> None:
-    """No runtime template, artifact, registry, plugin binding or override application."""
+    """No runtime template, artifact, registry, plugin binding or override file reading."""
     status, modules = loaded("validate", "prompts/common/safety.wink.yaml")
     assert status == 0
     builders = {
@@ -98,6 +98,8 @@ def test_validate_of_one_file_loads_only_what_checking_it_needs() -> None:
         "wink_decl.compiler._render_params",
         "wink_decl.compiler.registry",
         "wink_decl.overrides._apply",
+        "wink_decl.overrides._file",
+        "wink_decl.overrides.store",
         "wink_decl.overrides.tagged",
         "wink_decl.plugins._handlers",
         "wink_decl.prompt.serde",

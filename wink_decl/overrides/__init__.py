@@ -16,12 +16,12 @@ if TYPE_CHECKING:
     from wink_decl.overrides._file import Entry, OverrideFile
     from wink_decl.overrides._hashing import text_hash
     from wink_decl.overrides._seed import seed_data
+    from wink_decl.overrides.folder import default_overrides_root
     from wink_decl.overrides.store import (
         LocalOverrideStore,
         OverrideLoad,
         OverrideStore,
         check_tag,
-        default_overrides_root,
     )
     from wink_decl.overrides.tagged import with_overrides
 
@@ -49,7 +49,7 @@ _HOMES: dict[str, str] = {
     "OverrideStore": "wink_decl.overrides.store",
     "apply_overrides": "wink_decl.overrides._apply",
     "check_tag": "wink_decl.overrides.store",
-    "default_overrides_root": "wink_decl.overrides.store",
+    "default_overrides_root": "wink_decl.overrides.folder",
     "seed_data": "wink_decl.overrides._seed",
     "text_hash": "wink_decl.overrides._hashing",
     "with_overrides": "wink_decl.overrides.tagged",
