@@ -7,7 +7,8 @@ installed plugins) and ``check-jsonschema --schemafile schema/wink-decl.schema.j
 (the schema only, the check docs/editors.md offers without wink-decl). Rounds alternate the
 two, so a busy machine slows both alike; each figure is the best of the rounds, and the ratio
 is check-jsonschema's time over ours. Target (issue 14): at least 5x; measured by CPU time,
-about 3.75x (0.39 s against 1.45 s; 3.1x before validate stopped building runtime templates).
+about 4.2x (0.32 s against 1.36 s; 3.9x in the same run before validate's start-up was cut,
+3.1x before it stopped building runtime templates).
 
 Both read bytecode as installed packages do (see ``benchmarks/startup.py``): a first, untimed
 run of each writes it under one temporary ``PYTHONPYCACHEPREFIX``. check-jsonschema reads only

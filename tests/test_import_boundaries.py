@@ -430,7 +430,16 @@ def test_no_two_modules_share_a_name() -> None:
     assert len(names) > 100
 
 
-SHARED_BOTTOM = ("errors", "diagnostic_codes", "diagnostics", "json_path", "suggestions", "limits")
+SHARED_BOTTOM = (
+    "errors",
+    "diagnostic_codes",
+    "diagnostics",
+    "json_path",
+    "suggestions",
+    "limits",
+    "version",
+    "_exports",
+)
 """The small top-level modules every layer may use; they use no layer."""
 
 

@@ -122,6 +122,7 @@ if TYPE_CHECKING:
         ToolInvoked,
         ToolsInjected,
     )
+    from wink_decl.version import __version__ as __version__
 
 __all__ = [
     "Budget",
@@ -197,8 +198,6 @@ __all__ = [
     "validate",
 ]
 
-__version__ = "0.1.0"
-
 _HOMES: dict[str, str] = {
     "Budget": "wink_decl.runtime.budget",
     "BudgetTracker": "wink_decl.runtime.budget",
@@ -271,8 +270,9 @@ _HOMES: dict[str, str] = {
     "to_anthropic_tools": "wink_decl.prompt.tool_schema",
     "to_openai_tools": "wink_decl.prompt.tool_schema",
     "validate": "wink_decl._from_file",
+    "__version__": "wink_decl.version",
 }
-"""Each exported name and the module it is imported from on first use."""
+"""Each exported name, and ``__version__``, with the module it is imported from on first use."""
 
 
 def __getattr__(name: str) -> object:

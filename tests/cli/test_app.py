@@ -390,6 +390,50 @@ def test_only_the_process_command_freezes_what_is_left_for_the_collection_at_exi
     assert capsys.readouterr().out == "wink-decl 0.1.0\n" * 2
 
 
+@pytest.fixture
+def collector_calls(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """What ``main`` asks of the garbage collector, in order (the collector itself untouched)."""
+    calls: list[str] = []
+    at_exit: list[Callable[[], None]] = []
+    monkeypatch.setattr(atexit, "register", at_exit.append)  # the pytest process goes on
+    for name in ("disable", "enable", "freeze"):
+        monkeypatch.setattr(gc, name, lambda name=name: calls.append(name))
+    return calls
+
+
+def test_the_process_command_collects_nothing_while_its_code_loads(
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    tmp_path: Path,
+    collector_calls: list[str],
+) -> None:
+    prompt = tmp_path / "a.wink.yaml"
+    prompt.write_text("key: a\nsections:\n  - title: A\n    template: Hello.\n")
+    monkeypatch.setattr(
+        sys, "argv", ["wink-decl", "validate", str(prompt), "--root", str(tmp_path)]
+    )
+    assert main() == 0
+    assert collector_calls == ["disable", "freeze", "enable", "enable"]
+    assert capsys.readouterr().err == "1 file checked: 1 valid, 0 invalid\n"
+
+
+def test_a_process_command_line_answered_while_parsing_turns_the_collector_back_on(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], collector_calls: list[str]
+) -> None:
+    monkeypatch.setattr(sys, "argv", ["wink-decl", "--version"])
+    assert main() == 0
+    assert collector_calls == ["disable", "enable"]
+    assert capsys.readouterr().out == "wink-decl 0.1.0\n"
+
+
+def test_a_command_called_from_python_leaves_the_collector_alone(
+    capsys: pytest.CaptureFixture[str], collector_calls: list[str]
+) -> None:
+    assert main(["--version"]) == 0
+    assert collector_calls == []
+    assert capsys.readouterr().out == "wink-decl 0.1.0\n"
+
+
 def test_python_dash_m(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
     monkeypatch.setattr(sys, "argv", ["wink_decl", "--version"])
     with pytest.raises(SystemExit) as exit_info:

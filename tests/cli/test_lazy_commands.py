@@ -42,6 +42,7 @@ FRAME = [
     "wink_decl.cli._usage",
     "wink_decl.errors",
     "wink_decl.suggestions",
+    "wink_decl.version",
 ]
 """What every command line loads: the frame, the table, did-you-mean for mistakes in it (its
 difflib only when one is made) and the redaction of failures."""
@@ -85,6 +86,38 @@ def test_validate_of_one_file_loads_neither_workers_nor_other_commands() -> None
     assert sorted(COMMAND_MODULES.intersection(modules)) == ["wink_decl.cli._validate"]
     assert "concurrent.futures.process" not in modules
     assert "wink_decl.runtime.policies" not in modules  # the file declares no policy
+
+
+def test_validate_of_one_file_loads_only_what_checking_it_needs() -> None:
+    """No runtime template, artifact, registry, plugin binding or override file reading."""
+    status, modules = loaded("validate", "prompts/common/safety.wink.yaml")
+    assert status == 0
+    builders = {
+        "wink_decl.compiler._artifact",
+        "wink_decl.compiler._disk_cache",
+        "wink_decl.compiler._render_params",
+        "wink_decl.compiler.registry",
+        "wink_decl.overrides._apply",
+        "wink_decl.overrides._file",
+        "wink_decl.overrides.store",
+        "wink_decl.overrides.tagged",
+        "wink_decl.plugins._handlers",
+        "wink_decl.prompt.serde",
+        "wink_decl.prompt.template",
+        "wink_decl.prompt.tool_result",
+    }
+    assert sorted(builders.intersection(modules)) == []
+    assert sorted(m for m in modules if m.startswith("wink_decl.prompt.")) == [
+        "wink_decl.prompt._generic",
+        "wink_decl.prompt._predicates",
+        "wink_decl.prompt.callables",
+        "wink_decl.prompt.keys",
+        "wink_decl.prompt.policy",
+        "wink_decl.prompt.section",
+        "wink_decl.prompt.text_template",
+        "wink_decl.prompt.tool",
+        "wink_decl.prompt.visibility",
+    ]
 
 
 @pytest.mark.parametrize("command", COMMANDS, ids=[c.name for c in COMMANDS])

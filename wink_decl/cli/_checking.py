@@ -7,10 +7,14 @@ import os
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
-from wink_decl.compiler import CompileResult, PromptRegistry, bind_plugins, compile_file
+from wink_decl.compiler import compile_file
 from wink_decl.diagnostics import Diagnostic, sort_diagnostics
 from wink_decl.limits import DEFAULT_LIMITS, Limits
+
+if TYPE_CHECKING:
+    from wink_decl.compiler import CompileResult, PromptRegistry
 
 __all__ = ["PARALLEL_MIN_FILES", "Checked", "Job", "available_cpus", "check_all", "check_chunk"]
 
@@ -87,6 +91,8 @@ def _bound(result: CompileResult) -> _Found:
     prompt = result.prompt
     if prompt is None:
         return False, result.diagnostics, result.sources
+    from wink_decl.compiler import bind_plugins  # noqa: PLC0415  # --import-plugins only
+
     problems = bind_plugins(prompt)
     diagnostics = tuple(sort_diagnostics([*result.diagnostics, *problems]))
     return not problems, diagnostics, result.sources
@@ -99,6 +105,8 @@ _REGISTRIES: dict[tuple[str, str, Limits], PromptRegistry] = {}
 def _registry(root: str, cache_dir: str, limits: Limits) -> PromptRegistry:
     registry = _REGISTRIES.get((root, cache_dir, limits))
     if registry is None:
+        from wink_decl.compiler import PromptRegistry  # noqa: PLC0415  # --cache-dir only
+
         registry = PromptRegistry(root, cache_dir=cache_dir, limits=limits)
         _REGISTRIES[root, cache_dir, limits] = registry
     return registry

@@ -17,10 +17,11 @@ from wink_decl.cli._command import Console
 from wink_decl.cli._commands import implemented
 from wink_decl.cli._inputs import add_render_options, bind_from_args
 from wink_decl.cli._new import SchemaNotWrittenError, schema_ref_for, write_schema_copy
+from wink_decl.cli._overrides_folder import add_overrides_option, overrides_root
 from wink_decl.cli._paths import configured_root, existing_path, root_finder
 from wink_decl.cli._prompt import add_file_options, compile_prompt, limits_from, report
 from wink_decl.cli._render import render_text_form
-from wink_decl.cli._tagging import add_overrides_option, add_tag_options, overrides_root, tagged
+from wink_decl.cli._tagging import add_tag_options, tagged
 from wink_decl.cli._usage import UsageError
 from wink_decl.cli._writers._comments import schema_line
 from wink_decl.cli._writers._toml_writer import to_toml

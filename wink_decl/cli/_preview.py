@@ -9,9 +9,9 @@ from pathlib import Path
 from wink_decl.cli._command import Console
 from wink_decl.cli._commands import implemented
 from wink_decl.cli._inputs import params_from_texts
+from wink_decl.cli._overrides_folder import add_overrides_option, overrides_root
 from wink_decl.cli._paths import configured_root, existing_path, root_finder
 from wink_decl.cli._prompt import add_limit_option, add_root_option, limits_from
-from wink_decl.cli._tagging import add_overrides_option, overrides_root
 from wink_decl.cli._usage import UsageError
 from wink_decl.compiler import PROMPT_SUFFIXES
 

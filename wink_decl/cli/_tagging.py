@@ -7,34 +7,14 @@ import dataclasses
 from pathlib import Path
 
 from wink_decl.cli._command import Console
-from wink_decl.cli._paths import configured_folder, existing_path, root_finder
+from wink_decl.cli._overrides_folder import add_overrides_option, overrides_root
+from wink_decl.cli._paths import root_finder
 from wink_decl.cli._prompt import limits_from, report
-from wink_decl.cli._usage import UsageError
 from wink_decl.compiler import CompiledPrompt
-from wink_decl.overrides import (
-    LocalOverrideStore,
-    check_tag,
-    default_overrides_root,
-)
+from wink_decl.overrides import LocalOverrideStore, check_tag
 from wink_decl.overrides.tagged import applied
 
-__all__ = ["add_overrides_option", "add_tag_options", "overrides_root", "tagged"]
-
-
-def add_overrides_option(parser: argparse.ArgumentParser) -> None:
-    """``--overrides DIR`` and ``--strict``: where override files are, how stale ones count."""
-    parser.add_argument(
-        "--overrides",
-        metavar="DIR",
-        help="the overrides folder, holding NS/PROMPT-KEY/TAG.wink-override.yaml (or .toml) "
-        "(default: [tool.wink-decl] overrides in the nearest pyproject.toml unless --root is "
-        "given, else 'overrides' beside the prompt root)",
-    )
-    parser.add_argument(
-        "--strict",
-        action="store_true",
-        help="count a stale override (one whose base text has changed) as an error, not a warning",
-    )
+__all__ = ["add_tag_options", "tagged"]
 
 
 def add_tag_options(parser: argparse.ArgumentParser) -> None:
@@ -54,21 +34,6 @@ def _tag(text: str) -> str:
         return check_tag(text)
     except ValueError as error:
         raise argparse.ArgumentTypeError(str(error)) from None
-
-
-def overrides_root(args: argparse.Namespace, prompt_root: Path) -> Path:
-    """``--overrides``, else the configured folder, else ``overrides`` beside the prompt root.
-
-    With ``--root``, the ``pyproject.toml`` is not read for this either: the folder is the one
-    beside the root given.
-    """
-    if args.overrides is not None:
-        folder = existing_path(args.overrides)
-        if not folder.is_dir():
-            raise UsageError(f"--overrides '{args.overrides}' is not a folder")
-        return folder
-    configured = None if args.root is not None else configured_folder(Path.cwd(), "overrides")
-    return configured if configured is not None else default_overrides_root(prompt_root)
 
 
 def tagged(

@@ -1,22 +1,28 @@
-"""The compiler: prompt files in, runtime ``PromptTemplate`` and tool registry out."""
+"""The compiler: prompt files in, runtime ``PromptTemplate`` and tool registry out.
 
-from wink_decl.compiler._artifact import ARTIFACT_FORMAT, artifact_json
-from wink_decl.compiler._confined import outside_root
-from wink_decl.compiler._lazy import LazyTool
-from wink_decl.compiler._render_params import make_params, unknown_param
-from wink_decl.compiler.compile import (
-    CompiledPrompt,
-    CompileResult,
-    bind_plugins,
-    compile_file,
-    compile_loaded,
-)
-from wink_decl.compiler.registry import (
-    PROMPT_SUFFIXES,
-    CachedResult,
-    PromptRegistry,
-    find_prompt_files,
-)
+Each name below is imported from its module on first use: ``wink-decl validate`` needs
+``compile_file`` alone, not the artifact, the registry or the plugin binding behind the others.
+"""
+
+from wink_decl._exports import exports_on_first_use
+
+TYPE_CHECKING = False
+"""True for type checkers only (they read the imports below)."""
+
+if TYPE_CHECKING:
+    from wink_decl.compiler._artifact import ARTIFACT_FORMAT, artifact_json
+    from wink_decl.compiler._confined import outside_root
+    from wink_decl.compiler._lazy import LazyTool
+    from wink_decl.compiler._prompt_files import PROMPT_SUFFIXES, find_prompt_files
+    from wink_decl.compiler._render_params import make_params, unknown_param
+    from wink_decl.compiler.compile import (
+        CompiledPrompt,
+        CompileResult,
+        bind_plugins,
+        compile_file,
+        compile_loaded,
+    )
+    from wink_decl.compiler.registry import CachedResult, PromptRegistry
 
 __all__ = [
     "ARTIFACT_FORMAT",
@@ -35,3 +41,24 @@ __all__ = [
     "outside_root",
     "unknown_param",
 ]
+
+_HOMES: dict[str, str] = {
+    "ARTIFACT_FORMAT": "wink_decl.compiler._artifact",
+    "PROMPT_SUFFIXES": "wink_decl.compiler._prompt_files",
+    "CachedResult": "wink_decl.compiler.registry",
+    "CompileResult": "wink_decl.compiler.compile",
+    "CompiledPrompt": "wink_decl.compiler.compile",
+    "LazyTool": "wink_decl.compiler._lazy",
+    "PromptRegistry": "wink_decl.compiler.registry",
+    "artifact_json": "wink_decl.compiler._artifact",
+    "bind_plugins": "wink_decl.compiler.compile",
+    "compile_file": "wink_decl.compiler.compile",
+    "compile_loaded": "wink_decl.compiler.compile",
+    "find_prompt_files": "wink_decl.compiler._prompt_files",
+    "make_params": "wink_decl.compiler._render_params",
+    "outside_root": "wink_decl.compiler._confined",
+    "unknown_param": "wink_decl.compiler._render_params",
+}
+"""Each exported name and the module it is imported from on first use."""
+
+__getattr__, __dir__ = exports_on_first_use(__name__, _HOMES)

@@ -6,11 +6,11 @@ import json
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, cast
 
-from wink_decl import __version__
 from wink_decl.compiler._lazy import LazyTool
 from wink_decl.prompt.template import PromptTemplate
 from wink_decl.prompt.tool_schema import params_json_schema
 from wink_decl.prompt.visibility import SectionVisibility
+from wink_decl.version import __version__
 
 if TYPE_CHECKING:
     from wink_decl.compiler._lazy import LazyHandler

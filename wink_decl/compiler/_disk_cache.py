@@ -53,7 +53,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final
 
-from wink_decl import __version__
 from wink_decl._atomic import write_atomically
 from wink_decl.compiler._cache_key import cache_secret
 from wink_decl.compiler._once import computed_once
@@ -61,6 +60,7 @@ from wink_decl.compiler._regular import read_regular
 from wink_decl.compiler._stamp import IncludeState, digest
 from wink_decl.diagnostics import Diagnostic
 from wink_decl.limits import DEFAULT_LIMITS, Limits
+from wink_decl.version import __version__
 
 __all__ = ["CACHE_FORMAT", "INDEX_FORMAT", "MAX_ENTRY_BYTES", "CachedResult", "DiskCache"]
 

@@ -8,18 +8,18 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from wink_decl.errors import PromptRenderError
-from wink_decl.plugins import PluginCallError, PluginLoadError, check_handler
+from wink_decl.plugins import PluginCallError, PluginLoadError
 from wink_decl.prompt.callables import builtin_name
-from wink_decl.prompt.policy import PolicyDecision
 from wink_decl.prompt.tool import BuiltinToolHandler, Tool
-from wink_decl.prompt.tool_result import ToolResult
 from wink_decl.suggestions import did_you_mean_sentence
 
 if TYPE_CHECKING:
     from wink_decl.diagnostics import Diagnostic, Span
     from wink_decl.plugins import PluginCatalog, PluginEntry  # types only
+    from wink_decl.prompt.policy import PolicyDecision
     from wink_decl.prompt.tool import ToolExample
     from wink_decl.prompt.tool_context import ToolContext
+    from wink_decl.prompt.tool_result import ToolResult
 
     _AnyTool = Tool[Any, Any]
 else:
@@ -106,6 +106,9 @@ class LazyHandler(_PluginRef, BuiltinToolHandler):
         return self._resolve(self._checked)
 
     def _checked(self, imported: object) -> tuple[Any, str | None]:
+        # Imported here: checking a file names handlers; only binding or a call imports one.
+        from wink_decl.plugins import check_handler  # noqa: PLC0415
+
         problem = check_handler(imported, name=self._tool_name, entry=self._entry)
         return (imported if problem is None else None), problem
 
@@ -118,6 +121,8 @@ class LazyHandler(_PluginRef, BuiltinToolHandler):
         """Call the real handler, importing it the first time."""
         problem = self.resolve()
         if problem is not None:
+            from wink_decl.prompt.tool_result import ToolResult  # noqa: PLC0415  # calls only
+
             return ToolResult.error(problem)
         return self._loaded(params, context=context)
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
 import os
 from typing import NamedTuple
 
@@ -36,4 +35,7 @@ def stamp_of(path: str | os.PathLike[str]) -> Stamp | None:
 
 def digest(content: bytes | None) -> str | None:
     """sha256 of ``content`` in hex; None for None."""
+    # Imported here: starting OpenSSL costs milliseconds, and most files include nothing.
+    import hashlib  # noqa: PLC0415
+
     return None if content is None else hashlib.sha256(content).hexdigest()

@@ -18,14 +18,7 @@ from wink_decl.compiler._readable import (
 from wink_decl.diagnostic_codes import DiagnosticCode
 from wink_decl.errors import PromptValidationError, ToolValidationError
 from wink_decl.loader import JSONPath
-from wink_decl.plugins import (
-    HANDLERS,
-    PluginCatalog,
-    PluginProblem,
-    handler_params_type,
-    handler_result_type,
-)
-from wink_decl.prompt.serde import parse
+from wink_decl.plugins import HANDLERS, PluginCatalog, PluginProblem
 from wink_decl.prompt.tool import Tool, ToolExample
 from wink_decl.suggestions import did_you_mean_sentence
 
@@ -161,6 +154,9 @@ def _handler_types(
     ctx: CompileContext, path: JSONPath, handler: LazyHandler, declared: _Declared
 ) -> tuple[type, type | None] | None:
     """The declared types, and the imported handler's for those the file leaves out."""
+    # Imported here: only binding imports a handler, and only then are its types read.
+    from wink_decl.plugins import handler_params_type, handler_result_type  # noqa: PLC0415
+
     params, result = declared
     if params is None:
         params = handler_params_type(handler.target)
@@ -357,6 +353,9 @@ def _parse_input(ctx: CompileContext, path: JSONPath, kind: type, data: object) 
 
 
 def _parse_part(ctx: CompileContext, path: JSONPath, kind: type, data: object) -> object | None:
+    # Imported here: most files declare no tool examples, and the parser costs start-up time.
+    from wink_decl.prompt.serde import parse  # noqa: PLC0415
+
     try:
         parsed = cast("object", parse(kind, data))
     except ToolValidationError as error:

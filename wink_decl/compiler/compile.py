@@ -7,7 +7,7 @@ import os
 from collections.abc import Mapping
 from dataclasses import MISSING, dataclass, field, fields
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from wink_decl.compiler._confined import outside_root
 from wink_decl.compiler._context import CompileContext, folder_ns, quotable
@@ -29,13 +29,15 @@ from wink_decl.diagnostic_codes import DiagnosticCode
 from wink_decl.diagnostics import Diagnostic, Span, sort_diagnostics
 from wink_decl.limits import DEFAULT_LIMITS, Limits
 from wink_decl.loader import LoadedFile, load_file
-from wink_decl.plugins import PluginCatalog, compare_params, handler_params_type
+from wink_decl.plugins import PluginCatalog
 from wink_decl.prompt.keys import KEY_PATTERN
-from wink_decl.prompt.template import PromptTemplate
-from wink_decl.prompt.tool import Tool
 from wink_decl.schema.model import PromptDocument
 from wink_decl.schema.readable import UNREADABLE, ReadableDocument, readable_parts
 from wink_decl.schema.validate import validate_document
+
+if TYPE_CHECKING:
+    from wink_decl.prompt.template import PromptTemplate
+    from wink_decl.prompt.tool import Tool
 
 __all__ = ["CompileResult", "CompiledPrompt", "bind_plugins", "compile_file", "compile_loaded"]
 
@@ -316,6 +318,9 @@ class _Builder:
         types: tuple[type | None, type | None],
         plugins: tuple[LazyPolicy | LazyPredicate, ...],
     ) -> CompiledPrompt | None:
+        # Imported here: checking a file (``check_only``) never builds the runtime template.
+        from wink_decl.prompt.template import PromptTemplate  # noqa: PLC0415
+
         params_type, output_type = types
         # Built only from data the schema and the checks above accepted: a refusal here would be
         # a defect in the compiler, and shows as one.
@@ -417,6 +422,8 @@ def _tool_problems(tool: Tool[Any, Any], handler: LazyHandler, source: str) -> l
 
 def _params_mismatch(tool: Tool[Any, Any], handler: LazyHandler) -> str | None:
     """How the declared params differ from the (imported) handler's, or None."""
+    from wink_decl.plugins import compare_params, handler_params_type  # noqa: PLC0415  # binding
+
     actual = handler_params_type(handler.target)
     if actual is None or actual is tool.params_type:  # params omitted: the handler's own type
         return None

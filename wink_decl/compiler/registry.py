@@ -14,6 +14,7 @@ from typing_extensions import TypeIs
 
 from wink_decl.compiler._claims import claimed_address
 from wink_decl.compiler._disk_cache import INDEX_FORMAT, CachedResult, DiskCache
+from wink_decl.compiler._prompt_files import PROMPT_SUFFIXES, find_prompt_files, prompt_paths
 from wink_decl.compiler._stamp import Stamp, stamp_of
 from wink_decl.compiler.compile import (
     CompiledPrompt,
@@ -29,37 +30,6 @@ from wink_decl.plugins import PluginCatalog
 from wink_decl.suggestions import did_you_mean_sentence
 
 __all__ = ["PROMPT_SUFFIXES", "CachedResult", "PromptRegistry", "find_prompt_files"]
-
-PROMPT_SUFFIXES = (".wink.yaml", ".wink.yml", ".wink.toml")
-
-
-def find_prompt_files(root: str | Path) -> list[Path]:
-    """Every ``*.wink.yaml|yml|toml`` under ``root``, sorted; hidden folders are skipped."""
-    return [Path(path) for path in _prompt_paths(root)]
-
-
-def _prompt_paths(root: str | Path) -> list[str]:
-    """``find_prompt_files`` as the strings ``os.fspath`` gives, in the same order.
-
-    Strings all the way: 10,000 Path objects, built and sorted, cost more than the walk.
-    Paths sort by their parts, so the strings do too ('a/b' before 'a-b/c').
-    """
-    top = os.fspath(Path(root))  # the spelling Path gives: no './', no trailing separator
-    found: list[str] = []
-    for folder, dirs, files in os.walk(top):
-        dirs[:] = [d for d in dirs if not d.startswith(".")]
-        # os.walk('.') names folders './x'; Path('./x', f) is 'x/f'.
-        base = folder[2:] if top == os.curdir and folder != os.curdir else folder
-        found.extend(
-            f if base == os.curdir else os.path.join(base, f)  # noqa: PTH118
-            for f in files
-            if f.lower().endswith(PROMPT_SUFFIXES)
-        )
-    return sorted(found, key=_parts)
-
-
-def _parts(path: str) -> list[str]:
-    return os.path.normcase(path).split(os.sep)  # noqa: PTH206  # str: no Path per file
 
 
 @dataclass(frozen=True)
@@ -329,7 +299,7 @@ class PromptRegistry:
                 return prompt
         claims: list[tuple[str, str | None]] = []
         fresh: dict[str, tuple[bytes, Stamp]] = {}  # files claiming address: compiled as read
-        for path in _prompt_paths(self._root):
+        for path in prompt_paths(self._root):
             claimed, read = self._claim(path)
             claims.append((path, claimed))
             if claimed == address and read is not None:
@@ -416,7 +386,7 @@ class PromptRegistry:
 
 
 def _prefix(root: Path) -> str:
-    """What the paths ``_prompt_paths`` gives start with: the root and a separator."""
+    """What the paths ``prompt_paths`` gives start with: the root and a separator."""
     top = os.fspath(root)
     return "" if top == os.curdir else os.path.join(top, "")  # noqa: PTH118
 

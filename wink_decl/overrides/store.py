@@ -17,6 +17,7 @@ from wink_decl.diagnostics import Diagnostic
 from wink_decl.limits import DEFAULT_LIMITS, Limits
 from wink_decl.loader import FileKind, Holds, load_file
 from wink_decl.overrides._file import OverrideFile, check_override_data
+from wink_decl.overrides.folder import default_overrides_root
 
 __all__ = [
     "OVERRIDE_SUFFIXES",
@@ -41,11 +42,6 @@ def check_tag(tag: str) -> str:
             "letter or digit"
         )
     return tag
-
-
-def default_overrides_root(prompt_root: str | os.PathLike[str]) -> Path:
-    """``overrides`` beside the prompt root: ``prompts/`` has ``overrides/`` as its sibling."""
-    return Path(os.path.abspath(prompt_root)).parent / "overrides"  # noqa: PTH100
 
 
 @dataclass(frozen=True, slots=True)

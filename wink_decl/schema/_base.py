@@ -1,7 +1,8 @@
 """The base of every document model, and the value types several models share."""
 
-from __future__ import annotations
-
+# Annotations are evaluated as the classes are made, not left as strings: pydantic would
+# compile each string again to read it, which costs start-up time (names defined further
+# down are quoted).
 from typing import Annotated, ClassVar
 
 from pydantic import BaseModel, ConfigDict, StrictStr, Tag

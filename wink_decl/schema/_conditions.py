@@ -1,7 +1,8 @@
 """Conditions (``enabled``, ``summary_when``) and visibility: one-key mappings or constants."""
 
-from __future__ import annotations
-
+# Annotations are evaluated as the classes are made, not left as strings: pydantic would
+# compile each string again to read it, which costs start-up time (names defined further
+# down are quoted).
 from typing import Annotated, Literal
 
 from pydantic import StrictBool, Tag
@@ -45,7 +46,7 @@ class NotCondition(DocModel):
     noun = "condition"
     union_tag = "not"
     one_key_of = u.CONDITION
-    not_: Condition = doc(
+    not_: "Condition" = doc(
         alias="not",
         description="The condition to negate.",
         examples=[{"param": "strict"}],
@@ -59,7 +60,7 @@ class AllCondition(DocModel):
     noun = "condition"
     union_tag = "all"
     one_key_of = u.CONDITION
-    all_: tuple[Condition, ...] = doc(
+    all_: "tuple[Condition, ...]" = doc(
         alias="all",
         description="The conditions that must all be true (at least one).",
         examples=[[{"param": "strict"}, {"not": {"param": "brief"}}]],
@@ -74,7 +75,7 @@ class AnyCondition(DocModel):
     noun = "condition"
     union_tag = "any"
     one_key_of = u.CONDITION
-    any_: tuple[Condition, ...] = doc(
+    any_: "tuple[Condition, ...]" = doc(
         alias="any",
         description="The conditions of which one must be true (at least one).",
         examples=[[{"param": "strict"}, {"param": "thorough"}]],

@@ -7,8 +7,9 @@ editors flag these mistakes too (and offer true/false for a boolean's default); 
 default is one of the enum values" is left to the model.
 """
 
-from __future__ import annotations
-
+# Annotations are evaluated as the classes are made, not left as strings: pydantic would
+# compile each string again to read it, which costs start-up time (names defined further
+# down are quoted).
 from typing import Annotated, Any, Final, Literal, cast
 
 from pydantic import ConfigDict, JsonValue, StrictStr, model_validator
@@ -264,7 +265,7 @@ class ParamSpec(DocModel):
         return self.model_dump(mode="json", exclude_unset=True)
 
     @model_validator(mode="after")
-    def _consistent(self) -> ParamSpec:
+    def _consistent(self) -> "ParamSpec":
         if (
             self.items is None
             and self.enum is None

@@ -1,7 +1,8 @@
 """Policies: one-key mappings naming a built-in policy or a plugin."""
 
-from __future__ import annotations
-
+# Annotations are evaluated as the classes are made, not left as strings: pydantic would
+# compile each string again to read it, which costs start-up time (names defined further
+# down are quoted).
 from typing import Annotated, Any
 
 from pydantic import Tag, model_validator
@@ -38,7 +39,7 @@ class SequentialPolicyDoc(DocModel):
     )
 
     @model_validator(mode="after")
-    def _no_self_dependency(self) -> SequentialPolicyDoc:
+    def _no_self_dependency(self) -> "SequentialPolicyDoc":
         problems = [
             Problem(
                 f"Tool '{tool}' cannot depend on itself.",

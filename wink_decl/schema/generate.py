@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 from functools import cache
-from importlib import resources
 from pathlib import Path
 from typing import Any, Final
 
@@ -103,6 +102,9 @@ def write_schema(path: Path) -> None:
 
 @cache
 def _published_text() -> str:
+    # Imported here: importlib.resources brings tempfile and more, which checking never needs.
+    from importlib import resources  # noqa: PLC0415
+
     return (
         resources.files("wink_decl.schema").joinpath(SCHEMA_FILE_NAME).read_text(encoding="utf-8")
     )

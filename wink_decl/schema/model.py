@@ -7,8 +7,9 @@ modules next to it and are re-exported.
 None but refuse an explicit ``null`` (see ``NotNull``), so the schema shows them as plain types.
 """
 
-from __future__ import annotations
-
+# Annotations are evaluated as the classes are made, not left as strings: pydantic would
+# compile each string again to read it, which costs start-up time (names defined further
+# down are quoted).
 import re
 from typing import Annotated, Any
 
@@ -267,14 +268,14 @@ class SectionDoc(DocModel):
         description="Whether override files may rewrite this section's text.",
         examples=[False],
     )
-    children: tuple[SectionItem, ...] = doc(
+    children: "tuple[SectionItem, ...]" = doc(
         (),
         description="Nested sections or includes.",
         examples=[[{"title": "Details", "template": "..."}]],
     )
 
     @model_validator(mode="after")
-    def _consistent(self) -> SectionDoc:
+    def _consistent(self) -> "SectionDoc":
         problems: list[Problem] = []
         if self.summary is None and self.visibility != "full":
             problems.append(
