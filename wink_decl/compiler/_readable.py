@@ -6,8 +6,9 @@ import keyword
 from collections.abc import Mapping
 from typing import Any, TypeVar, cast
 
+from pydantic import BaseModel
+
 from wink_decl.errors import WinkDeclError
-from wink_decl.schema._base import DocModel
 from wink_decl.schema.readable import UNREADABLE, Unreadable
 
 __all__ = [
@@ -46,7 +47,7 @@ def readable(part: _T | Unreadable) -> _T:
 
 def as_data(part: object) -> Any:
     """A checked part as plain data, for the checks that still read plain data."""
-    if isinstance(part, DocModel):
+    if isinstance(part, BaseModel):
         return part.model_dump(mode="json", by_alias=True, exclude_unset=True)
     return part
 
