@@ -7,6 +7,7 @@ them) first puts its own folder on ``sys.path``.
 from __future__ import annotations
 
 import os
+import resource
 import subprocess
 import time
 import timeit
@@ -86,6 +87,17 @@ def run_child(
     if done.returncode != 0:
         raise SystemExit(f"{name} failed ({done.returncode}): {done.stdout}{done.stderr}")
     return done.stdout, elapsed
+
+
+def child_cpu_seconds(command: list[str], env: dict[str, str], cwd: Path, *, name: str) -> float:
+    """The CPU time (user and system) a fresh process took: what it costs on one core.
+
+    Wall-clock time on a shared machine also counts the time other processes held the core.
+    """
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    run_child(command, env, cwd, name=name)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
 
 
 def best_of_rounds(
