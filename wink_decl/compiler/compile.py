@@ -271,11 +271,12 @@ class _Builder:
         # One name for every prompt's params: equal declarations then share one generated class
         # (making a dataclass costs more than the rest of a small compile).
         params_type = make_dataclass_for("Params", specs) if specs else None
+        declared = readable(doc.tools)
         tools = {
             name: None
             if spec is UNREADABLE
             else compile_tool(self.ctx, ("tools", name), name, as_data(spec), self.catalog)
-            for name, spec in readable(doc.tools).items()
+            for name, spec in declared.items()
         }
         policies = PolicyCompiler(self.catalog, tools)
         scope = SectionScope(
@@ -286,12 +287,13 @@ class _Builder:
             predicates=policies.predicate,
             include=self.includer.include,
             budget=self.includer.budget,
-            check_only=self.check_only,
+            # Nothing is built from a refused file: its sections are only checked.
+            check_only=self.check_only or doc.model is None,
         )
         sections = compile_sections(self.ctx, readable(doc.sections), scope)
         declared_policies = [as_data(policy) for policy in readable(doc.policies)]
         prompt_policies = policies.policies(self.ctx, ("policies",), declared_policies)
-        self._unused_tools(tools, scope)
+        self._unused_tools([n for n, spec in declared.items() if spec is not UNREADABLE], scope)
         ns = self._ns()
         if sections is None or prompt_policies is None or ns is None or self.ctx.bag.has_errors:
             return None
@@ -364,8 +366,9 @@ class _Builder:
         )
         return None
 
-    def _unused_tools(self, tools: Mapping[str, object], scope: SectionScope) -> None:
-        for name in tools:
+    def _unused_tools(self, names: list[str], scope: SectionScope) -> None:
+        """Warn of each tool no section offers (``names``: the tools the schema accepted)."""
+        for name in names:
             if name not in scope.tool_owner:
                 self.ctx.error(
                     DiagnosticCode.UNUSED_TOOL,

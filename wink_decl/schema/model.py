@@ -175,7 +175,7 @@ class ToolDoc(DocModel):
 
 # -- sections -----------------------------------------------------------------------------------
 
-_KEYABLE = re.compile(r"[A-Za-z0-9]")
+KEYABLE = re.compile(r"[A-Za-z0-9]")
 """A title gives a key (``Project Context`` gives ``project-context``) when it has one of these."""
 
 
@@ -203,7 +203,7 @@ class SectionDoc(DocModel):
                         {
                             "properties": {
                                 "title": {
-                                    "pattern": _KEYABLE.pattern,
+                                    "pattern": KEYABLE.pattern,
                                     "patternErrorMessage": "Without a 'key', the title needs "
                                     "a letter or digit to derive the key from.",
                                 }
@@ -286,7 +286,7 @@ class SectionDoc(DocModel):
                     hint="add 'summary', or set 'visibility' to full",
                 )
             )
-        if self.key is None and not _KEYABLE.search(self.title):
+        if self.key is None and not KEYABLE.search(self.title):
             problems.append(
                 Problem(
                     f"The title '{self.title.strip()}' gives no usable key.",

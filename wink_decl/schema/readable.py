@@ -21,11 +21,11 @@ from typing import Annotated, Any, Literal, TypeVar, cast
 
 from pydantic import TypeAdapter, ValidationError
 
-from wink_decl.json_path import JSONPath
+from wink_decl.diagnostics import JSONPath
 from wink_decl.schema._base import DeclaredToolName, DocModel
 from wink_decl.schema._param_spec import ParamSpec
 from wink_decl.schema._policies import PolicyDoc
-from wink_decl.schema.model import IncludeDoc, PromptDocument, SectionDoc, ToolDoc
+from wink_decl.schema.model import KEYABLE, IncludeDoc, PromptDocument, SectionDoc, ToolDoc
 
 __all__ = ["UNREADABLE", "Entry", "ReadableDocument", "Unreadable", "readable_parts"]
 
@@ -111,8 +111,15 @@ def _field(data: Mapping[str, Any], name: str) -> object:
     if name not in data:
         field = PromptDocument.model_fields[name]
         return UNREADABLE if field.is_required() else field.get_default(call_default_factory=True)
+    return _field_of(PromptDocument, data, name)
+
+
+def _field_of(model: type[DocModel], data: Mapping[str, Any], name: str) -> object:
+    """``data[name]`` validated as the field ``name`` of ``model``, alone; else UNREADABLE."""
+    if name not in model.model_fields:
+        return UNREADABLE  # an unknown key: the schema reported it
     try:
-        return _adapter(PromptDocument, name).validate_python(data[name])
+        return _adapter(model, name).validate_python(data[name])
     except ValidationError:
         return UNREADABLE
 
@@ -166,10 +173,37 @@ def _entry(value: object, path: JSONPath) -> Entry:
         return Entry(path, _valid(IncludeDoc, fields))
     head = {name: item for name, item in fields.items() if name != "children"}
     children = _entry_list(fields["children"], (*path, "children")) if "children" in fields else ()
-    return Entry(path, _valid(SectionDoc, head), children)
+    return Entry(path, _readable_section(head), children)
+
+
+def _readable_section(head: dict[str, object]) -> SectionDoc | Unreadable:
+    """The section (children aside) field by field; a refused field reads as its default.
+
+    Unreadable when its key cannot be known (a refused key, or no key and a title that gives
+    none):
+    it would take part in the check that sibling keys differ. A refused title under a key
+    that reads is left empty: it is only shown, and nothing is built from a refused file.
+    """
+    section = _valid(SectionDoc, head)
+    if section is not UNREADABLE:
+        return section
+    fields = {
+        name: value
+        for name, value in ((name, _field_of(SectionDoc, head, name)) for name in head)
+        if value is not UNREADABLE
+    }
+    if "key" not in fields and ("key" in head or not _gives_key(fields.get("title"))):
+        return UNREADABLE
+    fields.setdefault("title", "")
+    return SectionDoc.model_construct(set(fields), **fields)  # each field validated alone above
 
 
 _Model = TypeVar("_Model", bound=DocModel)
+
+
+def _gives_key(title: object) -> bool:
+    """Whether a title read from the file gives the section a key (letters or digits in it)."""
+    return isinstance(title, str) and KEYABLE.search(title) is not None
 
 
 def _valid(model: type[_Model], value: object) -> _Model | Unreadable:
