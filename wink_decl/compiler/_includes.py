@@ -21,6 +21,7 @@ from wink_decl.compiler._policy_compiler import PolicyCompiler
 from wink_decl.compiler._sections import SectionBudget, SectionScope, compile_section
 from wink_decl.compiler._stamp import IncludeState, digest, stamp_of
 from wink_decl.compiler._tool_compiler import compile_tool
+from wink_decl.compiler._tool_glue import included_tool_doc
 from wink_decl.diagnostic_codes import DiagnosticCode
 from wink_decl.diagnostics import Diagnostic, Span, clip, some_of
 from wink_decl.errors import PromptValidationError
@@ -301,7 +302,7 @@ class Includer:
             if name not in tools:
                 if name not in included.tools:
                     included.tools[name] = compile_tool(
-                        included.ctx, ("tools", name), name, spec, self._catalog
+                        included.ctx, ("tools", name), name, included_tool_doc(spec), self._catalog
                     )
                 tools[name] = included.tools[name]
         inner = SectionScope(

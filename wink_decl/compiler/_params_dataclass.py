@@ -6,11 +6,21 @@ import dataclasses
 import keyword
 import threading
 from collections.abc import Mapping
-from typing import Any, Literal, cast
+from typing import TYPE_CHECKING, Any, Literal, cast
 
 from wink_decl.compiler._declared_params import PROTOTYPE_PARAMS, DeclaredParams, mark_as_field
 
-__all__ = ["FieldSpec", "exact_key", "make_dataclass_for", "python_type", "spec_from_data"]
+if TYPE_CHECKING:
+    from wink_decl.schema.model import ParamSpec
+
+__all__ = [
+    "FieldSpec",
+    "exact_key",
+    "make_dataclass_for",
+    "python_type",
+    "spec_from_data",
+    "spec_from_model",
+]
 
 _SCALARS: dict[str, type] = {"string": str, "integer": int, "number": float, "boolean": bool}
 
@@ -57,6 +67,22 @@ def spec_from_data(name: str, data: Mapping[str, Any]) -> FieldSpec:
         default=tuple(cast("list[Any]", default)) if isinstance(default, list) else default,
         enum=tuple(cast("list[Any]", enum)),
         items=str(cast("Mapping[str, Any]", items)["type"]) if isinstance(items, Mapping) else "",
+    )
+
+
+def spec_from_model(name: str, spec: ParamSpec) -> FieldSpec:
+    """A ``FieldSpec`` from a param of the typed document; equal to ``spec_from_data``'s.
+
+    A default or an enum the file left out is None in the model (it refuses ``null``).
+    """
+    return FieldSpec(
+        name=name,
+        type=spec.type,
+        description=spec.description or "",
+        has_default=spec.default is not None,
+        default=spec.default,
+        enum=spec.enum or (),
+        items="" if spec.items is None else spec.items.type,
     )
 
 

@@ -28,6 +28,7 @@ from wink_decl.compiler._readable import (
 from wink_decl.compiler._sections import SectionScope, compile_sections
 from wink_decl.compiler._stamp import IncludeState
 from wink_decl.compiler._tool_compiler import compile_tool
+from wink_decl.compiler._tool_glue import tool_doc
 from wink_decl.diagnostic_codes import DiagnosticCode
 from wink_decl.diagnostics import Diagnostic, Span, sort_diagnostics
 from wink_decl.limits import DEFAULT_LIMITS, Limits
@@ -262,10 +263,13 @@ class _Builder:
         # One name for every prompt's params: equal declarations then share one generated class
         # (making a dataclass costs more than the rest of a small compile).
         params_type = make_dataclass_for("Params", specs) if specs else None
-        tools = {
-            name: compile_tool(self.ctx, ("tools", name), name, spec, self.catalog)
-            for name, spec in readable_mapping(data.get("tools", {})).items()
-        }
+        tools: dict[str, Tool[Any, Any] | None] = {}
+        for name, spec in readable_mapping(data.get("tools", {})).items():
+            tool = tool_doc(spec)
+            if tool is None:  # the schema refused it: declared, with errors
+                tools[name] = None
+                continue
+            tools[name] = compile_tool(self.ctx, ("tools", name), name, tool, self.catalog)
         policies = PolicyCompiler(self.catalog, tools)
         scope = SectionScope(
             params={spec.name: spec for spec in specs},
