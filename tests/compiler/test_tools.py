@@ -29,6 +29,7 @@ from wink_decl.diagnostics import render_text
 from wink_decl.loader import load_text
 from wink_decl.plugins import PluginCatalog
 from wink_decl.prompt.tool_schema import params_json_schema, to_anthropic_tools, to_openai_tools
+from wink_decl.schema.model import ToolDoc, ToolExampleDoc
 
 
 def test_declared_params_result_and_examples(here: Path, catalog: PluginCatalog) -> None:
@@ -324,6 +325,14 @@ def test_a_blank_example_description_counts_unicode_spaces_as_the_runtime_does(
     )
 
 
+def _past_the_schema(data: dict[str, Any]) -> ToolDoc:
+    """The tool as the file wrote it, unchecked: only the runtime's own checks can refuse it."""
+    if "examples" in data:
+        examples = tuple(ToolExampleDoc.model_construct(**item) for item in data["examples"])
+        data = {**data, "examples": examples}
+    return ToolDoc.model_construct(**data)
+
+
 def test_the_runtime_refusal_of_a_tool_is_reported_at_its_declaration(
     catalog: PluginCatalog,
 ) -> None:
@@ -339,7 +348,7 @@ def test_the_runtime_refusal_of_a_tool_is_reported_at_its_declaration(
     assert loaded is not None
     ctx = CompileContext(loaded)
     spec: dict[str, Any] = cast("dict[str, Any]", loaded.data)["tools"]["lookup"]
-    tool = compile_tool(ctx, ("tools", "lookup"), "lookup", spec, catalog)
+    tool = compile_tool(ctx, ("tools", "lookup"), "lookup", _past_the_schema(spec), catalog)
     assert isinstance(tool, LazyTool)  # its example waits for the handler's types
     assert ctx.bag.items == []
     assert render_text(tool.bind(), {loaded.path: loaded.text}) == (
@@ -360,7 +369,7 @@ def test_the_runtime_refusal_of_a_tool_typed_by_its_handler_is_reported_when_com
     assert loaded is not None
     ctx = CompileContext(loaded)
     spec: dict[str, Any] = cast("dict[str, Any]", loaded.data)["tools"]["lookup"]
-    assert compile_tool(ctx, ("tools", "lookup"), "lookup", spec, catalog) is None
+    assert compile_tool(ctx, ("tools", "lookup"), "lookup", _past_the_schema(spec), catalog) is None
     assert render_text(ctx.bag.items, {loaded.path: loaded.text}) == (
         "prompt.wink.yaml:2:3: error: Tool 'lookup' description must be ASCII; it contains "
         "'\u00fc'.\n"

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 from wink_decl.compiler._context import CompileContext, quotable
 from wink_decl.compiler._numbers import number_problems
 from wink_decl.compiler._policy_compiler import PolicyCompiler
-from wink_decl.compiler._readable import as_data, readable
+from wink_decl.compiler._readable import readable
 from wink_decl.compiler._sections import (
     CompiledSection,
     SectionBudget,
@@ -306,7 +306,7 @@ class Includer:
             if name not in tools:
                 if name not in included.tools:
                     included.tools[name] = compile_tool(
-                        included.ctx, ("tools", name), name, as_data(spec), self._catalog
+                        included.ctx, ("tools", name), name, spec, self._catalog
                     )
                 tools[name] = included.tools[name]
         inner = SectionScope(

@@ -8,13 +8,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 from wink_decl.compiler._context import CompileContext
 from wink_decl.compiler._lazy import LazyHandler, LazyTool
-from wink_decl.compiler._params_dataclass import FieldSpec, make_dataclass_for, spec_from_data
-from wink_decl.compiler._readable import (
-    param_declarations,
-    readable_list,
-    readable_mapping,
-    required,
-)
+from wink_decl.compiler._params_dataclass import make_dataclass_for, spec_from_model
 from wink_decl.diagnostic_codes import DiagnosticCode
 from wink_decl.errors import PromptValidationError, ToolValidationError
 from wink_decl.loader import JSONPath
@@ -24,6 +18,7 @@ from wink_decl.suggestions import did_you_mean_sentence
 
 if TYPE_CHECKING:
     from wink_decl.diagnostics import Diagnostic
+    from wink_decl.schema.model import ParamSpec, ToolDoc, ToolExampleDoc
 
 __all__ = ["compile_tool", "pascal"]
 
@@ -39,7 +34,7 @@ def compile_tool(
     ctx: CompileContext,
     path: JSONPath,
     name: str,
-    data: Mapping[str, Any],
+    tool: ToolDoc,
     catalog: PluginCatalog,
 ) -> Tool[Any, Any] | None:
     """One tool, or None when it has errors (reported). Nothing is imported.
@@ -50,44 +45,53 @@ def compile_tool(
     handler's params, the examples) is checked when it is bound. What the file declares is
     checked now.
     """
-    data = readable_mapping(data)
-    declared = None if data.get("params") is None else param_declarations(data["params"])
-    paths_ok = declared is None or _check_paths(
-        ctx, path, name, data, {n: str(spec["type"]) for n, spec in declared.items()}
+    paths_ok = not _declares_params(tool) or _check_paths(
+        ctx, path, name, tool, {n: spec.type for n, spec in tool.params.items()}
     )
-    handler = _handler(ctx, (*path, "handler"), name, str(required(data, "handler")), catalog)
+    handler = _handler(ctx, (*path, "handler"), name, tool.handler, catalog)
     if handler is None:
         return None
-    types = _declared_types(name, data)
-    items = data.get("examples", [])
-    if _types_from_handler(data):
-        examples_ok = _check_declared_examples(ctx, (*path, "examples"), items, *types)
+    types = _declared_types(name, tool)
+    if _types_from_handler(tool):
+        examples_ok = _check_declared_examples(ctx, (*path, "examples"), tool.examples, *types)
         if not (examples_ok and paths_ok):
             return None
-        return _lazy_tool(ctx, path, name, data, handler, types)
+        return _lazy_tool(ctx, path, name, tool, handler, types)
     params_type, result_type = types
     assert params_type is not None  # noqa: S101  # declared, or the types come from the handler
-    examples = _examples(ctx, (*path, "examples"), items, params_type, result_type)
+    examples = _examples(ctx, (*path, "examples"), tool.examples, params_type, result_type)
     if examples is None or not paths_ok:
         return None
-    return _build(ctx, path, name, data, handler, (params_type, result_type), examples)
+    return _build(ctx, path, name, tool, handler, (params_type, result_type), examples)
 
 
 _Declared = tuple[type | None, type | None]
 """The params and result classes the file declares; None for each it leaves out."""
 
 
-def _types_from_handler(data: Mapping[str, Any]) -> bool:
-    """Whether the handler's dataclasses are needed: params left out, or a result for examples."""
-    if data.get("params") is None:
+def _declares_params(tool: ToolDoc) -> bool:
+    """Whether the file writes ``params`` (``params: {}`` is a tool that takes none).
+
+    Left out, they come from the handler: the model's empty default cannot tell the two apart.
+    """
+    return "params" in tool.model_fields_set
+
+
+def _types_from_handler(tool: ToolDoc) -> bool:
+    """Whether the handler's dataclasses are needed: params left out, or a result for examples.
+
+    Written ``examples`` count even when empty, as the file wrote them (the result's type is
+    then the handler's).
+    """
+    if not _declares_params(tool):
         return True
-    return data.get("result") is None and "examples" in data
+    return tool.result is None and "examples" in tool.model_fields_set
 
 
-def _declared_types(name: str, data: Mapping[str, Any]) -> _Declared:
-    params, result = data.get("params"), data.get("result")
+def _declared_types(name: str, tool: ToolDoc) -> _Declared:
+    result = tool.result
     return (
-        None if params is None else _fields_class(f"{pascal(name)}Params", params),
+        _fields_class(f"{pascal(name)}Params", tool.params) if _declares_params(tool) else None,
         None if result is None else _fields_class(f"{pascal(name)}Result", result),
     )
 
@@ -96,7 +100,7 @@ def _lazy_tool(
     ctx: CompileContext,
     path: JSONPath,
     name: str,
-    data: Mapping[str, Any],
+    tool: ToolDoc,
     handler: LazyHandler,
     declared: _Declared,
 ) -> Tool[Any, Any] | None:
@@ -105,17 +109,17 @@ def _lazy_tool(
 
     def complete() -> tuple[Tool[Any, Any] | None, Sequence[Diagnostic]]:
         bound = CompileContext(file)
-        return _complete(bound, path, name, data, handler, declared), bound.bag.items
+        return _complete(bound, path, name, tool, handler, declared), bound.bag.items
 
     try:
         return LazyTool(
             name=name,
-            description=str(required(data, "description")),
+            description=tool.description,
             handler=handler,
-            accepts_overrides=bool(data.get("accepts_overrides", True)),
-            reads=_text(data.get("reads")),
-            writes=_text(data.get("writes")),
-            example_count=len(readable_list(data.get("examples", []))),
+            accepts_overrides=tool.accepts_overrides,
+            reads=tool.reads,
+            writes=tool.writes,
+            example_count=len(tool.examples),
             complete=complete,
         )
     except PromptValidationError as error:
@@ -127,7 +131,7 @@ def _complete(
     ctx: CompileContext,
     path: JSONPath,
     name: str,
-    data: Mapping[str, Any],
+    tool: ToolDoc,
     handler: LazyHandler,
     declared: _Declared,
 ) -> Tool[Any, Any] | None:
@@ -141,13 +145,12 @@ def _complete(
         return None
     params_type, result_type = types
     paths_ok = declared[0] is not None or _check_paths(
-        ctx, path, name, data, _field_names(params_type)
+        ctx, path, name, tool, _field_names(params_type)
     )
-    items = data.get("examples", [])
-    examples = _examples(ctx, (*path, "examples"), items, params_type, result_type)
+    examples = _examples(ctx, (*path, "examples"), tool.examples, params_type, result_type)
     if examples is None or not paths_ok:
         return None
-    return _build(ctx, path, name, data, handler, types, examples)
+    return _build(ctx, path, name, tool, handler, types, examples)
 
 
 def _handler_types(
@@ -175,7 +178,7 @@ def _build(
     ctx: CompileContext,
     path: JSONPath,
     name: str,
-    data: Mapping[str, Any],
+    tool: ToolDoc,
     handler: LazyHandler,
     types: tuple[type, type | None],
     examples: list[ToolExample[Any, Any]],
@@ -184,23 +187,18 @@ def _build(
     try:
         return Tool(
             name=name,
-            description=str(required(data, "description")),
+            description=tool.description,
             handler=handler,
             examples=examples,
-            accepts_overrides=bool(data.get("accepts_overrides", True)),
+            accepts_overrides=tool.accepts_overrides,
             params_type=params_type,
             result_type=result_type,
-            reads=_text(data.get("reads")),
-            writes=_text(data.get("writes")),
+            reads=tool.reads,
+            writes=tool.writes,
         )
     except PromptValidationError as error:
         ctx.refused(DiagnosticCode.TOOL, error.message, ctx.key_span(path))
         return None
-
-
-def _text(value: object) -> str | None:
-    """``value`` when it is text; anything else the schema has reported already."""
-    return value if isinstance(value, str) else None
 
 
 def _field_names(params_type: type) -> dict[str, str | None]:
@@ -214,7 +212,7 @@ def _check_paths(
     ctx: CompileContext,
     path: JSONPath,
     name: str,
-    data: Mapping[str, Any],
+    tool: ToolDoc,
     params: Mapping[str, str | None],
 ) -> bool:
     """``reads``/``writes`` name a param of the tool, and a string one when its type is known.
@@ -223,9 +221,8 @@ def _check_paths(
     the handler's dataclass (the runtime policy refuses a path that is not a string).
     """
     ok = True
-    for role in ("reads", "writes"):
-        param = _text(data.get(role))
-        if param is None:  # absent, or not text (which the schema reports)
+    for role, param in (("reads", tool.reads), ("writes", tool.writes)):
+        if param is None:
             continue
         span = ctx.span((*path, role))
         where = f"Tool '{name}' {role} the file named by param '{param}'"
@@ -258,10 +255,10 @@ def _check_paths(
     return ok
 
 
-def _fields_class(class_name: str, fields: object) -> type:
-    declared = param_declarations(fields)
-    specs: tuple[FieldSpec, ...] = tuple(spec_from_data(n, spec) for n, spec in declared.items())
-    return make_dataclass_for(class_name, specs)
+def _fields_class(class_name: str, fields: Mapping[str, ParamSpec]) -> type:
+    return make_dataclass_for(
+        class_name, tuple(spec_from_model(n, spec) for n, spec in fields.items())
+    )
 
 
 def _handler(
@@ -277,7 +274,7 @@ def _handler(
 def _examples(
     ctx: CompileContext,
     path: JSONPath,
-    items: Any,
+    items: Sequence[ToolExampleDoc],
     params_type: type,
     result_type: type | None,
 ) -> list[ToolExample[Any, Any]] | None:
@@ -285,8 +282,8 @@ def _examples(
     ok = True
     for index, item in enumerate(items):
         here = (*path, index)
-        given = _parse_input(ctx, (*here, "input"), params_type, item.get("input", {}))
-        output = item.get("output")
+        given = _parse_input(ctx, (*here, "input"), params_type, item.input)
+        output = item.output
         if result_type is None and output is not None:
             ctx.error(
                 DiagnosticCode.EXAMPLE,
@@ -304,14 +301,14 @@ def _examples(
         if given is _REFUSED or (result_type is not None and produced is None):
             ok = False
             continue
-        examples.append(ToolExample(str(item["description"]), given, produced))
+        examples.append(ToolExample(item.description, given, produced))
     return examples if ok else None
 
 
 def _check_declared_examples(
     ctx: CompileContext,
     path: JSONPath,
-    items: Any,
+    items: Sequence[ToolExampleDoc],
     params_type: type | None,
     result_type: type | None,
 ) -> bool:
@@ -320,14 +317,13 @@ def _check_declared_examples(
     The rest is checked when the tool is bound, with the handler's own dataclasses.
     """
     ok = True
-    for index, example in enumerate(readable_list(items)):
+    for index, item in enumerate(items):
         here = (*path, index)
-        item = readable_mapping(example)
         if params_type is not None:
-            given = _parse_input(ctx, (*here, "input"), params_type, item.get("input", {}))
+            given = _parse_input(ctx, (*here, "input"), params_type, item.input)
             ok = given is not _REFUSED and ok
         if result_type is not None:
-            produced = _parse_part(ctx, (*here, "output"), result_type, item.get("output") or {})
+            produced = _parse_part(ctx, (*here, "output"), result_type, item.output or {})
             ok = produced is not None and ok
     return ok
 

@@ -275,7 +275,7 @@ class _Builder:
         tools = {
             name: None
             if spec is UNREADABLE
-            else compile_tool(self.ctx, ("tools", name), name, as_data(spec), self.catalog)
+            else compile_tool(self.ctx, ("tools", name), name, spec, self.catalog)
             for name, spec in declared.items()
         }
         policies = PolicyCompiler(self.catalog, tools)
