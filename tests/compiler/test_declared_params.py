@@ -13,8 +13,9 @@ import typing
 from typing import Any
 
 import pytest
+from compiler_support import declared_spec
 
-from wink_decl.compiler._params_dataclass import make_dataclass_for, spec_from_data
+from wink_decl.compiler._params_dataclass import make_dataclass_for
 
 DECLARED = {
     "level": {"type": "string", "default": "low"},
@@ -25,7 +26,7 @@ DECLARED = {
 
 
 def made() -> Any:
-    return make_dataclass_for("Params", tuple(spec_from_data(n, d) for n, d in DECLARED.items()))
+    return make_dataclass_for("Params", tuple(declared_spec(n, d) for n, d in DECLARED.items()))
 
 
 def real() -> Any:

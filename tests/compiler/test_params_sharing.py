@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from compiler_support import compile_in, compiled
+from compiler_support import compile_in, compiled, declared_spec
 from concurrency import run_threads
 
 from wink_decl.compiler import _params_dataclass, make_params
@@ -17,7 +17,6 @@ from wink_decl.compiler._params_dataclass import (
     FieldSpec,
     exact_key,
     make_dataclass_for,
-    spec_from_data,
 )
 from wink_decl.plugins import PluginCatalog
 
@@ -121,8 +120,8 @@ def test_identical_declarations_share_one_class(value: object) -> None:
 
 
 def test_a_declaration_read_from_a_file_keeps_the_type_it_was_written_with() -> None:
-    integer = spec_from_data("x", {"type": "number", "default": 1})
-    number = spec_from_data("x", {"type": "number", "default": 1.0})
+    integer = declared_spec("x", {"type": "number", "default": 1})
+    number = declared_spec("x", {"type": "number", "default": 1.0})
     assert integer == number  # Python's equality: why the sharing key cannot be ==
     assert exact_key(integer) != exact_key(number)
 

@@ -14,8 +14,10 @@ from plugin_support import MemoryDistribution
 from wink_decl import Prompt, ProviderToolCall, Session, ToolExecutionOutcome, ToolExecutor
 from wink_decl.compiler import CompiledPrompt, CompileResult, bind_plugins, compile_file
 from wink_decl.compiler._lazy import LazyHandler
+from wink_decl.compiler._params_dataclass import FieldSpec, spec_from_model
 from wink_decl.diagnostics import render_text
 from wink_decl.plugins import HANDLERS, POLICIES, PREDICATES, PluginCatalog
+from wink_decl.schema import ParamSpec
 
 TEST_PLUGINS = {
     HANDLERS: {
@@ -151,3 +153,8 @@ def rewrite(path: Path, text: str) -> None:
 
 
 MAIN = "key: main\nsections:\n  - include: common/tone.wink.yaml#task\n"
+
+
+def declared_spec(name: str, declaration: dict[str, Any]) -> FieldSpec:
+    """The ``FieldSpec`` the compiler makes of one param declaration, as a file writes it."""
+    return spec_from_model(name, ParamSpec.model_validate(declaration))

@@ -5,7 +5,6 @@ from __future__ import annotations
 import dataclasses
 import keyword
 import threading
-from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, Literal, cast
 
 from wink_decl.compiler._declared_params import PROTOTYPE_PARAMS, DeclaredParams, mark_as_field
@@ -18,7 +17,6 @@ __all__ = [
     "exact_key",
     "make_dataclass_for",
     "python_type",
-    "spec_from_data",
     "spec_from_model",
 ]
 
@@ -54,24 +52,8 @@ class FieldSpec:
         return not self.has_default
 
 
-def spec_from_data(name: str, data: Mapping[str, Any]) -> FieldSpec:
-    """A ``FieldSpec`` from a validated param declaration."""
-    items = data.get("items")
-    default: Any = data.get("default")
-    enum: Any = data.get("enum", ())
-    return FieldSpec(
-        name=name,
-        type=str(data["type"]),
-        description=str(data.get("description", "")),
-        has_default="default" in data,
-        default=tuple(cast("list[Any]", default)) if isinstance(default, list) else default,
-        enum=tuple(cast("list[Any]", enum)),
-        items=str(cast("Mapping[str, Any]", items)["type"]) if isinstance(items, Mapping) else "",
-    )
-
-
 def spec_from_model(name: str, spec: ParamSpec) -> FieldSpec:
-    """A ``FieldSpec`` from a param of the typed document; equal to ``spec_from_data``'s.
+    """A ``FieldSpec`` from a param of the typed document.
 
     A default or an enum the file left out is None in the model (it refuses ``null``).
     """
