@@ -12,7 +12,6 @@ from wink_decl.compiler._readable import (
     param_declarations,
     readable_list,
     readable_mapping,
-    readable_names,
     required,
 )
 
@@ -71,12 +70,10 @@ def test_declarations_no_dataclass_can_be_made_from_stop_the_checks(declared: ob
 def test_each_shape_comes_back_as_it_is_or_stops_the_checks() -> None:
     assert readable_mapping({"a": 1}) == {"a": 1}
     assert readable_list([1]) == [1]
-    assert readable_names(["a", "b"]) == ["a", "b"]
     assert required({"a": 1}, "a") == 1
     for call in (
         lambda: readable_mapping([1]),
         lambda: readable_list({"a": 1}),
-        lambda: readable_names(["a", 1]),
         lambda: required({"a": 1}, "b"),
     ):
         with pytest.raises(UnreadableData):

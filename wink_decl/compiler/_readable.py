@@ -13,7 +13,6 @@ __all__ = [
     "param_declarations",
     "readable_list",
     "readable_mapping",
-    "readable_names",
     "required",
 ]
 
@@ -42,14 +41,6 @@ def readable_list(value: object) -> list[Any]:
     if not isinstance(value, list):
         raise UnreadableData
     return value  # pyright: ignore[reportUnknownVariableType]  # file data: any items
-
-
-def readable_names(value: object) -> list[str]:
-    """``value`` when it is a list of names (text), as the schema requires here."""
-    names = readable_list(value)
-    if not all(isinstance(name, str) for name in names):
-        raise UnreadableData
-    return names
 
 
 def required(data: Mapping[str, Any], key: str) -> Any:

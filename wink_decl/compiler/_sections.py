@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Callable, Collection, Mapping
+from collections.abc import Callable, Collection, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, cast
 
@@ -12,6 +12,7 @@ from wink_decl.compiler._condition_compiler import Check, compile_condition
 from wink_decl.compiler._context import CompileContext
 from wink_decl.compiler._lazy import LazyPredicate
 from wink_decl.compiler._readable import UnreadableData, readable_list, readable_mapping, required
+from wink_decl.compiler._typed_glue import typed
 from wink_decl.diagnostic_codes import DiagnosticCode
 from wink_decl.diagnostics import clip, some_of
 from wink_decl.errors import PromptValidationError
@@ -23,6 +24,7 @@ from wink_decl.prompt.section import MarkdownSection, Section
 from wink_decl.prompt.text_template import compile_text
 from wink_decl.prompt.tool import Tool
 from wink_decl.prompt.visibility import SectionVisibility
+from wink_decl.schema import PolicyDoc
 from wink_decl.suggestions import did_you_mean_sentence
 
 SECTION_KEY = "section_key"
@@ -107,7 +109,7 @@ class SectionScope:
     params_type: type | None
     tools: Mapping[str, Tool[Any, Any] | None]
     """Compiled tools by name; None for a declared tool whose declaration has errors."""
-    policies: Callable[[CompileContext, JSONPath, list[Any]], list[ToolPolicy] | None]
+    policies: Callable[[CompileContext, JSONPath, Iterable[PolicyDoc]], list[ToolPolicy] | None]
     predicates: Callable[[CompileContext, JSONPath, str], LazyPredicate | None]
     include: Callable[[CompileContext, JSONPath, str, SectionScope, str], Section[Any] | None]
     """``(ctx, path, reference, scope, parent)``: ``parent`` is the dotted path it lands under."""
@@ -215,7 +217,11 @@ def _section(
         _tools(ctx, path, readable_list(data["tools"]), scope, dotted) if "tools" in data else []
     )
     policies = (
-        scope.policies(ctx, (*path, "policies"), readable_list(data["policies"]))
+        scope.policies(
+            ctx,
+            (*path, "policies"),
+            (typed("policy", item) for item in readable_list(data["policies"])),
+        )
         if "policies" in data
         else []
     )

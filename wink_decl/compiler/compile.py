@@ -28,6 +28,7 @@ from wink_decl.compiler._readable import (
 from wink_decl.compiler._sections import SectionScope, compile_sections
 from wink_decl.compiler._stamp import IncludeState
 from wink_decl.compiler._tool_compiler import compile_tool
+from wink_decl.compiler._typed_glue import typed
 from wink_decl.diagnostic_codes import DiagnosticCode
 from wink_decl.diagnostics import Diagnostic, Span, sort_diagnostics
 from wink_decl.limits import DEFAULT_LIMITS, Limits
@@ -278,7 +279,9 @@ class _Builder:
         )
         items = readable_list(required(data, "sections"))
         sections = compile_sections(self.ctx, ("sections",), items, scope)
-        declared_policies = readable_list(data.get("policies", []))
+        declared_policies = (
+            typed("policy", item) for item in readable_list(data.get("policies", []))
+        )
         prompt_policies = policies.policies(self.ctx, ("policies",), declared_policies)
         self._unused_tools(tools, scope)
         ns = self._ns()
