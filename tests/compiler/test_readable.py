@@ -1,4 +1,4 @@
-"""The shape checks that let a schema-refused file be checked for reference mistakes too."""
+"""A file the schema refused: which parts its checks read, and where they stop."""
 
 from __future__ import annotations
 
@@ -7,80 +7,57 @@ from pathlib import Path
 import pytest
 from compiler_support import compile_in, report
 
-from wink_decl.compiler._readable import (
-    UnreadableData,
-    param_declarations,
-    readable_list,
-    readable_mapping,
-    readable_names,
-    required,
-)
-
-_BUILDABLE = {
-    "plain": {"type": "string"},
-    "listed": {"type": "array", "items": {"type": "integer"}, "default": [1, 2]},
-    "chosen": {"type": "string", "enum": ["a", "b"], "default": "a"},
-}
+from wink_decl.compiler._readable import UnreadableData, readable
+from wink_decl.schema import IncludeDoc, ParamCondition, ParamSpec, SectionDoc
+from wink_decl.schema.readable import UNREADABLE, Entry, readable_parts
 
 
-def test_declarations_a_dataclass_can_be_made_from_come_back_as_they_are() -> None:
-    assert param_declarations(_BUILDABLE) is _BUILDABLE
-    assert param_declarations({}) == {}
+def test_a_refused_document_is_read_part_by_part() -> None:
+    parts = readable_parts(
+        {
+            "key": "Bad Key",
+            "params": {"topic": {"type": "string"}},
+            "tools": {"lookup": {"handler": 3}, "bad name": {}},
+            "sections": [
+                {"key": "a", "title": "A", "visibility": "ful", "enabled": {"param": "topic"}},
+                {"key": "B", "title": "B"},
+                {"title": "!!!"},
+                3,
+                {"include": "x.wink.yaml"},
+                {"include": "x.wink.yaml#a"},
+                {"title": "Outer", "children": 3},
+            ],
+        }
+    )
+    assert (parts.model, parts.ns, parts.key) == (None, None, UNREADABLE)
+    assert parts.params == {"topic": ParamSpec(type="string")}
+    assert parts.tools == {"lookup": UNREADABLE, "bad name": UNREADABLE}
+    assert parts.policies == ()
+    sections = readable(parts.sections)
+    first = sections[0].item
+    assert isinstance(first, SectionDoc)
+    # The refused visibility reads as its default; the other fields as written.
+    assert (first.key, first.title, first.visibility) == ("a", "A", "full")
+    assert first.enabled == ParamCondition(param="topic")
+    assert [entry.item for entry in sections[1:6]] == [
+        UNREADABLE,  # a refused key: which key it has cannot be known
+        UNREADABLE,  # no key, and a title that gives none
+        UNREADABLE,  # not a mapping
+        UNREADABLE,  # an include without '#section'
+        IncludeDoc(include="x.wink.yaml#a"),
+    ]
+    assert sections[6] == Entry(("sections", 6), SectionDoc(title="Outer"), UNREADABLE)
 
 
-@pytest.mark.parametrize(
-    "declared",
-    [
-        ["name"],
-        {"not-an-identifier": {"type": "string"}},
-        {"__slots__": {"type": "string"}},
-        {"class": {"type": "string"}},
-        {"name": "string"},
-        {"name": {}},
-        {"name": {"type": ["string"]}},
-        {"name": {"type": "text"}},
-        {"name": {"type": "array", "items": "string"}},
-        {"name": {"type": "array", "items": {"type": "array"}}},
-        {"name": {"type": "string", "enum": "ab"}},
-        {"name": {"type": "string", "enum": [["a"]]}},
-        {"name": {"type": "string", "default": {"a": 1}}},
-        {"name": {"type": "array", "default": [[1]]}},
-    ],
-    ids=[
-        "a list",
-        "not an identifier",
-        "python machinery",
-        "a keyword",
-        "a spec that is text",
-        "no type",
-        "a type that is a list",
-        "an unknown type",
-        "items that are text",
-        "items of an unknown type",
-        "an enum that is text",
-        "an enum holding a list",
-        "a default that is a mapping",
-        "a default list holding a list",
-    ],
-)
-def test_declarations_no_dataclass_can_be_made_from_stop_the_checks(declared: object) -> None:
+def test_a_part_the_document_requires_is_unreadable_when_left_out() -> None:
+    parts = readable_parts({"tools": []})
+    assert (parts.key, parts.sections, parts.tools) == (UNREADABLE, UNREADABLE, UNREADABLE)
+
+
+def test_the_checks_stop_at_an_unreadable_part_they_need() -> None:
+    assert readable(()) == ()
     with pytest.raises(UnreadableData):
-        param_declarations(declared)
-
-
-def test_each_shape_comes_back_as_it_is_or_stops_the_checks() -> None:
-    assert readable_mapping({"a": 1}) == {"a": 1}
-    assert readable_list([1]) == [1]
-    assert readable_names(["a", "b"]) == ["a", "b"]
-    assert required({"a": 1}, "a") == 1
-    for call in (
-        lambda: readable_mapping([1]),
-        lambda: readable_list({"a": 1}),
-        lambda: readable_names(["a", 1]),
-        lambda: required({"a": 1}, "b"),
-    ):
-        with pytest.raises(UnreadableData):
-            call()
+        readable(UNREADABLE)
 
 
 def test_the_checks_stop_at_a_policy_without_the_shape_the_schema_requires(

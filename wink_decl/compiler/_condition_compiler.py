@@ -2,14 +2,22 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
-from typing import Any, cast
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, Literal
 
 from wink_decl.compiler._context import CompileContext
 from wink_decl.compiler._lazy import LazyPredicate
-from wink_decl.compiler._readable import readable_mapping
 from wink_decl.diagnostic_codes import DiagnosticCode
 from wink_decl.loader import JSONPath
+from wink_decl.schema import (
+    AllCondition,
+    AnyCondition,
+    Condition,
+    EqualsCondition,
+    NotCondition,
+    ParamCondition,
+    PredicateCondition,
+)
 from wink_decl.suggestions import did_you_mean_sentence
 
 __all__ = ["Check", "compile_condition"]
@@ -24,62 +32,63 @@ Predicates = Callable[[JSONPath, str], "LazyPredicate | None"]
 def compile_condition(
     ctx: CompileContext,
     path: JSONPath,
-    data: object,
+    condition: Condition,
     *,
     params: Mapping[str, object],
     predicates: Predicates,
 ) -> bool | Check | None:
-    """A constant, a check, or None when the condition has errors (already reported)."""
-    if isinstance(data, bool):
-        return data
-    if not isinstance(data, Mapping) or len(data) != 1:  # pyright: ignore[reportUnknownArgumentType]
-        return None  # the schema already reported the shape
-    shape = cast("Mapping[str, Any]", data)
-    ((kind, value),) = shape.items()
-    compiler = _KINDS.get(kind)
-    if compiler is None:
-        return None  # the schema already reported the kind
-    return compiler(ctx, (*path, kind), value, params, predicates)
+    """A constant, a check, or None when the condition has errors (already reported).
+
+    ``path`` is where the condition is in the file; each kind's key extends it (the JSON path
+    of ``{not: ...}`` ends in ``"not"``, the file's key, not the model's field name).
+    """
+    match condition:
+        case bool():
+            return condition
+        case NotCondition(not_=inner):
+            compiled = compile_condition(
+                ctx, (*path, "not"), inner, params=params, predicates=predicates
+            )
+            return _negate(compiled)
+        case AllCondition(all_=items):
+            return _all_or_any(ctx, (*path, "all"), "all", items, params, predicates)
+        case AnyCondition(any_=items):
+            return _all_or_any(ctx, (*path, "any"), "any", items, params, predicates)
+        case _:
+            return _reference(ctx, path, condition, params, predicates)
 
 
-def _predicate(
+def _reference(
     ctx: CompileContext,
     path: JSONPath,
-    value: Any,
+    condition: ParamCondition | EqualsCondition | PredicateCondition,
     params: Mapping[str, object],
     predicates: Predicates,
 ) -> bool | Check | None:
-    del ctx, params
-    found = predicates(path, str(value))
-    return None if found is None else found.check
+    """A condition that names a param or a predicate, checked against what is declared."""
+    match condition:
+        case ParamCondition(param=name):
+            return _param(ctx, (*path, "param"), name, params)
+        case EqualsCondition(equals=spec):
+            return _param_equals(ctx, (*path, "equals", "param"), spec.param, spec.value, params)
+        case _:  # a predicate, the one kind left
+            found = predicates((*path, "predicate"), condition.predicate)
+            return None if found is None else found.check
 
 
-def _not(
+def _all_or_any(
     ctx: CompileContext,
     path: JSONPath,
-    value: Any,
+    kind: Literal["all", "any"],
+    items: Sequence[Condition],
     params: Mapping[str, object],
     predicates: Predicates,
 ) -> bool | Check | None:
-    return _negate(compile_condition(ctx, path, value, params=params, predicates=predicates))
-
-
-def _all_or_any(kind: str) -> _Compiler:
-    def combine(
-        ctx: CompileContext,
-        path: JSONPath,
-        value: Any,
-        params: Mapping[str, object],
-        predicates: Predicates,
-    ) -> bool | Check | None:
-        items = cast("list[Any]", value)
-        parts = [
-            compile_condition(ctx, (*path, i), item, params=params, predicates=predicates)
-            for i, item in enumerate(items)
-        ]
-        return _combine(kind, parts)
-
-    return combine
+    parts = [
+        compile_condition(ctx, (*path, i), item, params=params, predicates=predicates)
+        for i, item in enumerate(items)
+    ]
+    return _combine(kind, parts)
 
 
 def _known(ctx: CompileContext, path: JSONPath, name: str, params: Mapping[str, object]) -> bool:
@@ -99,32 +108,22 @@ def _known(ctx: CompileContext, path: JSONPath, name: str, params: Mapping[str, 
 
 
 def _param(
-    ctx: CompileContext,
-    path: JSONPath,
-    name: Any,
-    params: Mapping[str, object],
-    predicates: Predicates,
+    ctx: CompileContext, path: JSONPath, field: str, params: Mapping[str, object]
 ) -> bool | Check | None:
-    del predicates
-    field = str(name)
     if not _known(ctx, path, field, params):
         return None
     return lambda p, _s: bool(getattr(p, field))
 
 
-def _equals(
+def _param_equals(
     ctx: CompileContext,
     path: JSONPath,
-    spec: Any,
+    field: str,
+    expected: object,
     params: Mapping[str, object],
-    predicates: Predicates,
 ) -> bool | Check | None:
-    del predicates
-    shape = readable_mapping(spec)
-    field = str(shape.get("param"))
-    if not _known(ctx, (*path, "param"), field, params):
+    if not _known(ctx, path, field, params):
         return None
-    expected: object = shape.get("value")
     return lambda p, _s: getattr(p, field) == expected  # the schema allows scalars only
 
 
@@ -136,7 +135,7 @@ def _negate(inner: bool | Check | None) -> bool | Check | None:
     return lambda p, s: not inner(p, s)
 
 
-def _combine(kind: str, parts: list[bool | Check | None]) -> bool | Check | None:
+def _combine(kind: Literal["all", "any"], parts: list[bool | Check | None]) -> bool | Check | None:
     """``all``/``any`` of the parts; constants fold away so plain files stay plain."""
     if any(part is None for part in parts):
         return None
@@ -149,16 +148,3 @@ def _combine(kind: str, parts: list[bool | Check | None]) -> bool | Check | None
         return not deciding
     test = any if deciding else all
     return lambda p, s: test(check(p, s) for check in checks)
-
-
-_Compiler = Callable[
-    [CompileContext, JSONPath, Any, Mapping[str, object], Predicates], "bool | Check | None"
-]
-_KINDS: dict[str, _Compiler] = {
-    "param": _param,
-    "equals": _equals,
-    "predicate": _predicate,
-    "not": _not,
-    "all": _all_or_any("all"),
-    "any": _all_or_any("any"),
-}

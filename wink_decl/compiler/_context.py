@@ -57,8 +57,6 @@ class CompileContext:
 
     file: LoadedFile
     bag: DiagnosticBag = field(default_factory=DiagnosticBag)
-    schema_ok: bool = True
-    """False when the schema found problems: the runtime's refusals would only repeat them."""
     _line_starts: list[int] = field(default_factory=list[int])
 
     def span(self, path: JSONPath) -> Span:
@@ -94,9 +92,11 @@ class CompileContext:
         )
 
     def refused(self, code: DiagnosticCode, message: str, span: Span) -> None:
-        """The runtime refused what the checks passed: a safety net, quiet after schema errors."""
-        if self.schema_ok:
-            self.error(code, message, span)
+        """The runtime refused what the checks passed: a safety net.
+
+        A file the schema refused is only checked, never built, so this never repeats it.
+        """
+        self.error(code, message, span)
 
     def find_in_value(self, path: JSONPath, needle: str | re.Pattern[str]) -> Span:
         """Where ``needle`` sits inside the value at ``path``, so a placeholder points at itself.

@@ -122,16 +122,12 @@ class Includer:
         if self._resolved_root is None:  # resolved on first include: most prompts have none
             self._resolved_root = Path(self._given_root).resolve()
         root = self._resolved_root
+        # The schema made sure of a file part, a section part, and no NUL or other control.
         file_part, _, section_part = reference.partition("#")
         span = ctx.span(path)
-        if not file_part or not section_part:
-            return None  # the schema reports a reference without a section after '#'.
-        try:
-            # realpath, not Path.resolve: it leaves a loop of links in the path on every
-            # Python (3.11 and 3.12's resolve raise RuntimeError), and stat() then names it.
-            target = Path(os.path.realpath(root / file_part))
-        except (OSError, ValueError):  # a NUL, say: the schema reports the reference
-            return None
+        # realpath, not Path.resolve: it leaves a loop of links in the path on every Python
+        # (3.11 and 3.12's resolve raise RuntimeError), and stat() then names it.
+        target = Path(os.path.realpath(root / file_part))
         here = (target, section_part.lower())
         if not self._may_enter(ctx, span, root, here, reference):
             return None

@@ -2,29 +2,25 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Iterable, Mapping
 
 from wink_decl.compiler._context import CompileContext
 from wink_decl.compiler._lazy import LazyPolicy, LazyPredicate
-from wink_decl.compiler._readable import (
-    UnreadableData,
-    readable_list,
-    readable_mapping,
-    readable_names,
-    required,
-)
 from wink_decl.diagnostic_codes import DiagnosticCode
 from wink_decl.loader import JSONPath
 from wink_decl.plugins import POLICIES, PREDICATES, PluginCatalog, PluginProblem
 from wink_decl.prompt.policy import ToolPolicy
 from wink_decl.prompt.tool import Tool
+from wink_decl.schema import (
+    PluginSpec,
+    PolicyDoc,
+    ReadBeforeWritePolicyDoc,
+    ReadBeforeWriteSpec,
+    SequentialPolicyDoc,
+)
 from wink_decl.suggestions import did_you_mean_sentence
 
 __all__ = ["PolicyCompiler"]
-
-
-_READ_BEFORE_WRITE_FIELDS = ("read_tools", "write_tools")
 
 
 class PolicyCompiler:
@@ -38,18 +34,13 @@ class PolicyCompiler:
         """Every plugin policy and predicate compiled, so binding can check them all at once."""
 
     def policies(
-        self, ctx: CompileContext, path: JSONPath, items: list[Any]
+        self, ctx: CompileContext, path: JSONPath, items: Iterable[PolicyDoc]
     ) -> list[ToolPolicy] | None:
         """Every item compiled; None when any has errors."""
         built: list[ToolPolicy] = []
         ok = True
-        for index, item in enumerate(readable_list(items)):
-            entry = readable_mapping(item)
-            if len(entry) != 1:
-                raise UnreadableData
-            ((kind, config),) = entry.items()
-            here = (*path, index, kind)
-            policy = self._one(ctx, here, kind, config)
+        for index, item in enumerate(items):
+            policy = self._one(ctx, (*path, index), item)
             if policy is None:
                 ok = False
             else:
@@ -66,32 +57,31 @@ class PolicyCompiler:
         self.plugins.append(predicate)
         return predicate
 
-    def _one(
-        self, ctx: CompileContext, path: JSONPath, kind: str, config: Any
-    ) -> ToolPolicy | None:
-        if kind == "sequential":
-            return self._sequential(ctx, path, config)
-        if kind == "read_before_write":
-            return self._read_before_write(ctx, path, config)
-        config = readable_mapping(config)
-        found = self._catalog.resolve(POLICIES, str(required(config, "name")))
+    def _one(self, ctx: CompileContext, path: JSONPath, item: PolicyDoc) -> ToolPolicy | None:
+        """One policy; ``path`` is the item's, and its one key extends it."""
+        match item:
+            case SequentialPolicyDoc(sequential=table):
+                return self._sequential(ctx, (*path, "sequential"), table)
+            case ReadBeforeWritePolicyDoc(read_before_write=spec):
+                return self._read_before_write(ctx, (*path, "read_before_write"), spec)
+            case _:  # the plugin policy, the one kind left
+                return self._plugin(ctx, (*path, "plugin"), item.plugin)
+
+    def _plugin(self, ctx: CompileContext, path: JSONPath, spec: PluginSpec) -> ToolPolicy | None:
+        found = self._catalog.resolve(POLICIES, spec.name)
         span = ctx.span((*path, "name"))
         if isinstance(found, PluginProblem):
             ctx.bag.add(found.to_diagnostic(span))
             return None
-        policy = LazyPolicy(
-            self._catalog, found, dict(readable_mapping(config.get("config", {}))), span
-        )
+        policy = LazyPolicy(self._catalog, found, dict(spec.config), span)
         self.plugins.append(policy)
         return policy
 
     def _sequential(
-        self, ctx: CompileContext, path: JSONPath, table: Mapping[str, list[str]]
+        self, ctx: CompileContext, path: JSONPath, table: Mapping[str, tuple[str, ...]]
     ) -> ToolPolicy | None:
-        table = readable_mapping(table)
         ok = self._known(ctx, [((*path,), name) for name in table], key=True)
         for tool, needs in table.items():
-            readable_names(needs)
             ok = self._known(ctx, [((*path, tool, i), n) for i, n in enumerate(needs)]) and ok
         # The built-in policies' module imports the filesystem and the session: a file that
         # declares none never loads them.
@@ -100,21 +90,24 @@ class PolicyCompiler:
         return SequentialDependencyPolicy(dependencies=table) if ok else None
 
     def _read_before_write(
-        self, ctx: CompileContext, path: JSONPath, config: Mapping[str, Any]
+        self, ctx: CompileContext, path: JSONPath, spec: ReadBeforeWriteSpec
     ) -> ToolPolicy | None:
+        # Only the lists the file writes are checked: the defaults name tools a prompt may
+        # well not declare, and the warning below covers watching none of them.
+        written = spec.model_fields_set
         ok = True
-        config = readable_mapping(config)
-        if not config.keys() <= {*_READ_BEFORE_WRITE_FIELDS, "path_field"}:
-            raise UnreadableData
-        for field in _READ_BEFORE_WRITE_FIELDS:
-            names = readable_names(config.get(field, []))
-            ok = self._known(ctx, [((*path, field, i), n) for i, n in enumerate(names)]) and ok
+        for field, names in (("read_tools", spec.read_tools), ("write_tools", spec.write_tools)):
+            if field in written:
+                checked = [((*path, field, i), n) for i, n in enumerate(names)]
+                ok = self._known(ctx, checked) and ok
         if not ok:
             return None
         from wink_decl.runtime.policies import ReadBeforeWritePolicy  # noqa: PLC0415  # as above
 
-        policy = ReadBeforeWritePolicy(**dict(config))
-        named = {*policy.read_tools, *policy.write_tools}  # pyright: ignore[reportGeneralTypeIssues]
+        policy = ReadBeforeWritePolicy(
+            read_tools=spec.read_tools, write_tools=spec.write_tools, path_field=spec.path_field
+        )
+        named = {*spec.read_tools, *spec.write_tools}
         # A tool that declares reads:/writes: is watched whatever its name; one that did not
         # compile may declare them too, and has its own errors to show.
         declaring = [

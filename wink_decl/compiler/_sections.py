@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Callable, Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, cast
 
 from wink_decl.compiler._condition_compiler import Check, compile_condition
 from wink_decl.compiler._context import CompileContext
 from wink_decl.compiler._lazy import LazyPredicate
-from wink_decl.compiler._readable import as_data, readable
+from wink_decl.compiler._readable import readable
 from wink_decl.diagnostic_codes import DiagnosticCode
 from wink_decl.diagnostics import clip, some_of
 from wink_decl.errors import PromptValidationError
@@ -23,7 +23,7 @@ from wink_decl.prompt.section import MarkdownSection, Section
 from wink_decl.prompt.text_template import compile_text
 from wink_decl.prompt.tool import Tool
 from wink_decl.prompt.visibility import SectionVisibility
-from wink_decl.schema.model import IncludeDoc, SectionDoc, Visibility
+from wink_decl.schema.model import IncludeDoc, PolicyDoc, SectionDoc, Visibility
 from wink_decl.schema.readable import UNREADABLE, Entry
 from wink_decl.suggestions import did_you_mean_sentence
 
@@ -131,7 +131,7 @@ class SectionScope:
     params_type: type | None
     tools: Mapping[str, Tool[Any, Any] | None]
     """Compiled tools by name; None for a declared tool whose declaration has errors."""
-    policies: Callable[[CompileContext, JSONPath, list[Any]], list[ToolPolicy] | None]
+    policies: Callable[[CompileContext, JSONPath, Iterable[PolicyDoc]], list[ToolPolicy] | None]
     predicates: Callable[[CompileContext, JSONPath, str], LazyPredicate | None]
     include: Callable[[CompileContext, JSONPath, str, SectionScope, str], CompiledSection | None]
     """``(ctx, path, reference, scope, parent)``: ``parent`` is the dotted path it lands under."""
@@ -242,16 +242,14 @@ def _section(
         enabled = compile_condition(
             ctx,
             (*path, "enabled"),
-            as_data(condition),
+            condition,
             params=scope.params,
             predicates=lambda p, n: scope.predicates(ctx, p, n),
         )
     # Most sections have no tools, policies or children: skip building empty lists for them.
     tools = _tools(ctx, path, section.tools, scope, dotted) if section.tools else []
     policies = (
-        scope.policies(ctx, (*path, "policies"), [as_data(p) for p in section.policies])
-        if section.policies
-        else []
+        scope.policies(ctx, (*path, "policies"), section.policies) if section.policies else []
     )
     children = (
         compile_sections(ctx, readable(entry.children), scope, dotted) if entry.children else []
@@ -383,7 +381,7 @@ def _visibility(
         visibility = compile_condition(
             ctx,
             (*path, "visibility", "summary_when"),
-            as_data(value.summary_when),
+            value.summary_when,
             params=scope.params,
             predicates=lambda p, n: scope.predicates(ctx, p, n),
         )

@@ -7,7 +7,7 @@ import os
 from collections.abc import Mapping
 from dataclasses import MISSING, dataclass, field, fields
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from wink_decl.compiler._confined import outside_root
 from wink_decl.compiler._context import CompileContext, folder_ns, quotable
@@ -21,7 +21,7 @@ from wink_decl.compiler._params_dataclass import (
     spec_from_model,
 )
 from wink_decl.compiler._policy_compiler import PolicyCompiler
-from wink_decl.compiler._readable import UnreadableData, as_data, readable
+from wink_decl.compiler._readable import UnreadableData, readable
 from wink_decl.compiler._sections import SectionScope, compile_sections
 from wink_decl.compiler._stamp import IncludeState
 from wink_decl.compiler._tool_compiler import compile_tool
@@ -202,9 +202,9 @@ def compile_loaded(
         return CompileResult(None, tuple(sort_diagnostics(numbers)), sources)
     document, problems = validate_document(file.data, file.source_map)
     ctx = CompileContext(file)
-    if document is None:
-        ctx.schema_ok = False
-        doc = readable_parts(file.data)  # pyright: ignore[reportArgumentType]  # a mapping
+    if document is None:  # a refused file is checked too, on each part that validates alone
+        data = cast("Mapping[str, Any]", file.data)  # the loader gives a mapping or nothing
+        doc = readable_parts(data)
     else:
         doc = ReadableDocument.of(document)
     builder = _Builder(ctx, doc, file_path, root, catalog or default_catalog(), sources, limits)
@@ -291,7 +291,7 @@ class _Builder:
             check_only=self.check_only or doc.model is None,
         )
         sections = compile_sections(self.ctx, readable(doc.sections), scope)
-        declared_policies = [as_data(policy) for policy in readable(doc.policies)]
+        declared_policies = readable(doc.policies)
         prompt_policies = policies.policies(self.ctx, ("policies",), declared_policies)
         self._unused_tools([n for n, spec in declared.items() if spec is not UNREADABLE], scope)
         ns = self._ns()

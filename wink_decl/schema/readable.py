@@ -33,9 +33,6 @@ __all__ = ["UNREADABLE", "Entry", "ReadableDocument", "Unreadable", "readable_pa
 class _Unreadable(enum.Enum):
     UNREADABLE = "unreadable"
 
-    def __repr__(self) -> str:
-        return "UNREADABLE"
-
 
 UNREADABLE = _Unreadable.UNREADABLE
 """A part of a refused document that does not validate on its own."""
@@ -143,11 +140,11 @@ def _tool_name() -> TypeAdapter[str]:
 def _tools(value: object) -> Mapping[str, ToolDoc | Unreadable] | Unreadable:
     if not isinstance(value, dict):
         return UNREADABLE
-    tools: dict[str, ToolDoc | Unreadable] = {}
-    for name, spec in cast("dict[object, object]", value).items():
-        if isinstance(name, str):
-            tools[name] = _valid(ToolDoc, spec) if _valid_name(name) else UNREADABLE
-    return tools
+    declared = cast("dict[str, object]", value)  # loaded data: every key is text
+    return {
+        name: _valid(ToolDoc, spec) if _valid_name(name) else UNREADABLE
+        for name, spec in declared.items()
+    }
 
 
 def _valid_name(name: str) -> bool:
