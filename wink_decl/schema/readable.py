@@ -81,12 +81,14 @@ class ReadableDocument:
 
 
 def _entries(items: tuple[SectionDoc | IncludeDoc, ...], path: JSONPath) -> tuple[Entry, ...]:
-    return tuple(
-        Entry((*path, index), item)
-        if isinstance(item, IncludeDoc)
-        else Entry((*path, index), item, _entries(item.children, (*path, index, "children")))
-        for index, item in enumerate(items)
-    )
+    entries: list[Entry] = []
+    for index, item in enumerate(items):
+        here = (*path, index)
+        if isinstance(item, IncludeDoc) or not item.children:  # most sections have none
+            entries.append(Entry(here, item))
+        else:
+            entries.append(Entry(here, item, _entries(item.children, (*here, "children"))))
+    return tuple(entries)
 
 
 def readable_parts(data: Mapping[str, Any]) -> ReadableDocument:
