@@ -29,7 +29,7 @@ def test_a_refused_document_is_read_part_by_part() -> None:
             ],
         }
     )
-    assert (parts.model, parts.ns, parts.key) == (None, None, UNREADABLE)
+    assert (parts.model, parts.ns) == (None, None)
     assert parts.params == {"topic": ParamSpec(type="string")}
     assert parts.tools == {"lookup": UNREADABLE, "bad name": UNREADABLE}
     assert parts.policies == ()
@@ -49,9 +49,9 @@ def test_a_refused_document_is_read_part_by_part() -> None:
     assert sections[6] == Entry(("sections", 6), SectionDoc(title="Outer"), UNREADABLE)
 
 
-def test_a_part_the_document_requires_is_unreadable_when_left_out() -> None:
-    parts = readable_parts({"tools": []})
-    assert (parts.key, parts.sections, parts.tools) == (UNREADABLE, UNREADABLE, UNREADABLE)
+def test_a_part_the_document_requires_is_unreadable_when_left_out_or_refused() -> None:
+    parts = readable_parts({"tools": [], "ns": 3})
+    assert (parts.ns, parts.sections, parts.tools) == (UNREADABLE, UNREADABLE, UNREADABLE)
 
 
 def test_the_checks_stop_at_an_unreadable_part_they_need() -> None:

@@ -6,9 +6,9 @@ author fixes everything in one pass: each part is then validated on its own, wit
 own types, and a part that does not validate is ``UNREADABLE`` (its schema diagnostics say
 why). Either way the checks see typed values only; the raw data stays here.
 
-The parts are the document's fields, each tool, and each entry of a ``sections:`` or
-``children:`` list (a section without its children, whose entries are parts of their own).
-docs/compiler.md says where the checks stop at an unreadable part.
+The parts are the document's fields the checks read, each tool, each include, and each
+section field by field (its ``children`` are entries of their own). docs/compiler.md says what
+the checks do at an unreadable part.
 """
 
 from __future__ import annotations
@@ -60,7 +60,6 @@ class ReadableDocument:
 
     model: PromptDocument | None
     ns: str | None | Unreadable
-    key: str | Unreadable
     params: Mapping[str, ParamSpec] | Unreadable
     tools: Mapping[str, ToolDoc | Unreadable] | Unreadable
     sections: tuple[Entry, ...] | Unreadable
@@ -72,7 +71,6 @@ class ReadableDocument:
         return cls(
             model=model,
             ns=model.ns,
-            key=model.key,
             params=model.params,
             tools=model.tools,
             sections=_entries(model.sections, ("sections",)),
@@ -97,7 +95,6 @@ def readable_parts(data: Mapping[str, Any]) -> ReadableDocument:
     return ReadableDocument(
         model=None,
         ns=cast("str | None | Unreadable", _field(data, "ns")),
-        key=cast("str | Unreadable", _field(data, "key")),
         params=cast("Mapping[str, ParamSpec] | Unreadable", _field(data, "params")),
         tools=_tools(data.get("tools", {})),
         sections=_entry_list(sections, ("sections",)),
