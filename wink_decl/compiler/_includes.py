@@ -59,6 +59,9 @@ class _Included:
     ctx: CompileContext
     """Where every diagnostic found in the file's sections and tools goes."""
     document: PromptDocument
+    """The file as the schema accepted it: only such a file is included."""
+    sections: tuple[Entry, ...]
+    """Its sections, each with its path in the file, to search by dotted key."""
     found: dict[str, tuple[Entry, SectionDoc] | _Missing]
     """Each dotted section path asked for: where the section is, or why it is not there."""
     tools: dict[str, Tool[Any, Any] | None]
@@ -237,7 +240,7 @@ class Includer:
         self._files[target] = (
             None
             if file is None or document is None
-            else _Included(file, CompileContext(file), document, {}, {}, {})
+            else _Included(file, CompileContext(file), document, _sections(document), {}, {}, {})
         )
         return True
 
@@ -276,7 +279,7 @@ class Includer:
         wanted = dotted.lower()
         found = included.found.get(wanted)
         if found is None:
-            sections = readable(ReadableDocument.of(included.document).sections)
+            sections = included.sections
             found = _find(sections, wanted.split("."))
             if found is None:
                 keys = _all_keys(sections, "")
@@ -332,6 +335,11 @@ def _why(target: Path) -> str:
             return "cannot be read: its path goes round a loop of symbolic links"
         return "does not exist"
     return f"cannot be read: {NotAFileError(target, mode).strerror}"
+
+
+def _sections(document: PromptDocument) -> tuple[Entry, ...]:
+    """The sections of a file the schema accepted (every part of it reads)."""
+    return readable(ReadableDocument.of(document).sections)
 
 
 def _find(entries: tuple[Entry, ...], keys: list[str]) -> tuple[Entry, SectionDoc] | None:

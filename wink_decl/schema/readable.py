@@ -17,7 +17,7 @@ import enum
 import functools
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Annotated, Any, Literal, TypeVar, cast
+from typing import Annotated, Any, Literal, NamedTuple, TypeVar, cast
 
 from pydantic import TypeAdapter, ValidationError
 
@@ -41,8 +41,7 @@ Unreadable = Literal[_Unreadable.UNREADABLE]
 """The type of ``UNREADABLE``: ``value is UNREADABLE`` narrows it away."""
 
 
-@dataclass(frozen=True, slots=True)
-class Entry:
+class Entry(NamedTuple):  # made for every section of every file: a tuple is the cheapest
     """One entry of a ``sections:`` or ``children:`` list, and where it is in the file.
 
     ``item`` is the section (its own ``children`` field is not read: ``children`` holds the
@@ -176,9 +175,8 @@ def _readable_section(head: dict[str, object]) -> SectionDoc | Unreadable:
     """The section (children aside) field by field; a refused field reads as its default.
 
     Unreadable when its key cannot be known (a refused key, or no key and a title that gives
-    none):
-    it would take part in the check that sibling keys differ. A refused title under a key
-    that reads is left empty: it is only shown, and nothing is built from a refused file.
+    none): it would take part in the check that sibling keys differ. A refused title under a
+    key that reads is left empty: it is only shown, and nothing is built from a refused file.
     """
     section = _valid(SectionDoc, head)
     if section is not UNREADABLE:
