@@ -79,3 +79,18 @@ def test_a_raising_predicate_stops_a_run_before_the_model_is_asked(
         "",
         HEAD + "KeyError: 'weather'." + TAIL,
     )
+
+
+def test_a_raising_predicate_is_the_plugins_fault_in_an_overrides_diff(
+    cli: Run, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(compile_module, "default_catalog", catalog)
+    (tmp_path / "flaky.wink.yaml").write_text(PROMPT)
+    compiler_plugins.failures[:] = [KeyError("weather")]
+    # Reported once, at the render without the tag: the tagged render is not tried.
+    assert cli("overrides", "diff", "flaky.wink.yaml", "--tag", "short") == (
+        1,
+        "",
+        HEAD + "KeyError: 'weather'." + TAIL,
+    )

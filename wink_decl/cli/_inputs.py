@@ -38,6 +38,8 @@ __all__ = [
     "add_render_options",
     "bind_from_args",
     "params_from_texts",
+    "prepared_from_args",
+    "render_bound",
     "render_from_args",
 ]
 
@@ -100,19 +102,44 @@ def render_from_args(
     give their tools' schemas. ``tools_only``: only the tools will be used, so a required
     param that cannot change them stands in with a value of its type (``_tool_params``).
     """
+    prepared = prepared_from_args(args, console, rendering_only=True, tools_only=tools_only)
+    if prepared is None:
+        return None
+    bound, prompt = prepared
+    return render_bound(console, bound, prompt)
+
+
+def prepared_from_args(
+    args: argparse.Namespace, console: Console, *, rendering_only: bool, tools_only: bool = False
+) -> tuple[BoundPrompt, CompiledPrompt] | None:
+    """``bind_from_args``, its plugins imported and checked, and ``--tag`` applied.
+
+    The bound prompt as compiled and the prompt to use (with the tag's overrides, if any);
+    None (diagnostics written) when anything is wrong. ``rendering_only`` imports only the
+    plugin code a render needs (``bind_plugins``).
+    """
     bound = bind_from_args(args, console, tools_only=tools_only)
     if bound is None:
         return None
-    problems = bind_plugins(bound.prompt, rendering_only=True)
+    problems = bind_plugins(bound.prompt, rendering_only=rendering_only)
     if problems:
         report(console, problems, bound.result.sources)
         return None
     prompt = tagged(args, console, bound.prompt)
-    if prompt is None:
-        return None
+    return None if prompt is None else (bound, prompt)
+
+
+def render_bound(
+    console: Console, bound: BoundPrompt, prompt: CompiledPrompt
+) -> RenderedPrompt | None:
+    """``prompt`` rendered with the command line's params and opened sections.
+
+    A predicate that raises is the plugin's fault: it is reported against the plugin, and
+    None comes back.
+    """
     try:
         return prompt.template.render(*bound.params, visibility_overrides=bound.overrides)
-    except PluginCallError as error:  # a predicate raised: the plugin is at fault, not the file
+    except PluginCallError as error:
         report(console, [error.to_diagnostic(path=bound.prompt.source)], bound.result.sources)
         return None
 

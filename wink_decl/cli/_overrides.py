@@ -15,13 +15,13 @@ from wink_decl.cli._app import _Parser, _PrintAction  # pyright: ignore[reportPr
 from wink_decl.cli._checking import Checked, Job
 from wink_decl.cli._command import Console
 from wink_decl.cli._commands import implemented
-from wink_decl.cli._inputs import add_render_options, bind_from_args
+from wink_decl.cli._inputs import add_render_options, prepared_from_args, render_bound
 from wink_decl.cli._new import SchemaNotWrittenError, schema_ref_for, write_schema_copy
 from wink_decl.cli._overrides_folder import add_overrides_option, overrides_root
 from wink_decl.cli._paths import configured_root, existing_path, root_finder
 from wink_decl.cli._prompt import add_file_options, compile_prompt, limits_from, report
 from wink_decl.cli._render import render_text_form
-from wink_decl.cli._tagging import add_tag_options, tagged
+from wink_decl.cli._tagging import add_tag_options
 from wink_decl.cli._usage import UsageError
 from wink_decl.cli._writers._comments import schema_line
 from wink_decl.cli._writers._toml_writer import to_toml
@@ -282,24 +282,20 @@ def override_problems(
 def _diff(args: argparse.Namespace, console: Console) -> int:
     if args.tag is None:
         raise UsageError("overrides diff needs --tag TAG", command="overrides diff")
-    bound = bind_from_args(args, console)
-    if bound is None:
+    prepared = prepared_from_args(args, console, rendering_only=True)
+    if prepared is None:
         return 1
-    problems = bind_plugins(bound.prompt, rendering_only=True)
-    if problems:
-        report(console, problems, bound.result.sources)
+    bound, prompt = prepared
+    base = render_bound(console, bound, bound.prompt)
+    with_tag = None if base is None else render_bound(console, bound, prompt)
+    if base is None or with_tag is None:
         return 1
-    prompt = tagged(args, console, bound.prompt)
-    if prompt is None:
-        return 1
-    base, with_tag = (
-        render_text_form(
-            template.render(*bound.params, visibility_overrides=bound.overrides)
-        ).splitlines(keepends=True)
-        for template in (bound.prompt.template, prompt.template)
-    )
     lines = difflib.unified_diff(
-        base, with_tag, fromfile=args.file, tofile=f"{args.file} --tag {args.tag}", n=args.context
+        render_text_form(base).splitlines(keepends=True),
+        render_text_form(with_tag).splitlines(keepends=True),
+        fromfile=args.file,
+        tofile=f"{args.file} --tag {args.tag}",
+        n=args.context,
     )
     console.out.write("".join(lines))
     return 0

@@ -13,14 +13,12 @@ from wink_decl.adapters.adapter_support import redact
 from wink_decl.adapters.providers import PROVIDERS, make_adapter
 from wink_decl.cli._command import Console
 from wink_decl.cli._commands import implemented
-from wink_decl.cli._inputs import BoundPrompt, add_render_options, bind_from_args
+from wink_decl.cli._inputs import BoundPrompt, add_render_options, prepared_from_args
 from wink_decl.cli._prompt import report
 from wink_decl.cli._run_progress import Progress
 from wink_decl.cli._secrets import secrets_from_environment
-from wink_decl.cli._tagging import tagged
 from wink_decl.cli._transcript import Transcript, usage_record
 from wink_decl.cli._usage import UsageError
-from wink_decl.compiler import bind_plugins
 from wink_decl.errors import EvaluationPhase, PromptEvaluationError, ProviderError
 from wink_decl.plugins import PluginCallError
 from wink_decl.prompt.serde import dump
@@ -116,17 +114,10 @@ def _run_with(
     args: argparse.Namespace, console: Console, chosen: tuple[str, str], filesystem: Filesystem
 ) -> int:
     provider, model = chosen
-    bound = bind_from_args(args, console)
-    if bound is None:
+    prepared = prepared_from_args(args, console, rendering_only=False)
+    if prepared is None:
         return 1
-    problems = bind_plugins(bound.prompt)
-    if problems:
-        report(console, problems, bound.result.sources)
-        return 1
-    prompt = tagged(args, console, bound.prompt)
-    if prompt is None:
-        return 1
-    bound = dataclasses.replace(bound, prompt=prompt)
+    bound = dataclasses.replace(prepared[0], prompt=prepared[1])
     secrets = secrets_from_environment()
     try:
         adapter = make_adapter(provider, model, base_url=args.base_url, workspace=args.workspace)
