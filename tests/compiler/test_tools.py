@@ -114,6 +114,28 @@ def test_declared_params_with_examples_take_the_result_from_the_handler(
     assert tool.result_type is compiler_plugins.LookupResult
 
 
+def test_declared_params_are_checked_now_when_the_result_comes_from_the_handler(
+    here: Path, catalog: PluginCatalog
+) -> None:
+    text = one_tool(
+        "    description: Look up a rule.\n"
+        "    handler: test.lookup\n"
+        "    params:\n"
+        "      rule_id: {type: string}\n"
+        "    examples:\n"
+        "      - description: Wrong input\n"
+        "        input: {rule_id: 3}\n"
+    )
+    result = compile_in(here, text, catalog=catalog)
+    assert result.prompt is None
+    assert report(result) == (
+        "prompt.wink.yaml:14:16: error: This example does not fit the declared fields: "
+        "Field 'rule_id' must be a string, got integer.\n"
+        "  14 |         input: {rule_id: 3}\n"
+        "     |                ^^^^^^^^^^^^"
+    )
+
+
 def test_a_declared_result_with_examples_keeps_the_handlers_params(
     here: Path, catalog: PluginCatalog
 ) -> None:
