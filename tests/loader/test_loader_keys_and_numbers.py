@@ -190,3 +190,24 @@ def test_keys_of_the_limit_load() -> None:
     result = load_text(text, path="p", format="yaml", limits=SMALL)
     assert result.file is not None
     assert result.file.data == {"twelve_chars": 1, "twelve chars": 2}
+
+
+@pytest.mark.parametrize(
+    ("name", "text", "has_numbers"),
+    [
+        ("p.yaml", "a: text\nb: [true, null, '1']\nc: {d: 2026-11-26}\n", False),
+        ("p.yaml", "a: text\nb: [x, 1]\n", True),
+        ("p.yaml", "a: {b: 1.5}\n", True),
+        ("p.yaml", "a: &n .inf\nb: *n\n", True),
+        ("p.toml", 'a = "text"\nb = [true, "1"]\nc = 2026-11-26\n[d]\ne = false\n', False),
+        ("p.toml", 'a = ["x", 1]\n', True),
+        ("p.toml", "[a]\nb = 1.5\n", True),
+    ],
+)
+def test_the_loader_says_whether_the_data_holds_a_number(
+    name: str, text: str, has_numbers: bool
+) -> None:
+    """The compiler's check of numbers looks at a file only when there is a number to check."""
+    result = load_text(text, path=name, format="yaml" if name.endswith("yaml") else "toml")
+    assert result.file is not None
+    assert result.file.has_numbers is has_numbers

@@ -14,7 +14,6 @@ from typing import Any, NoReturn
 from wink_decl.cli._command import Console
 from wink_decl.cli._commands import COMMANDS
 from wink_decl.cli._help import HelpFormatter, help_width
-from wink_decl.cli._secrets import redact_environment_secrets
 from wink_decl.cli._usage import UsageError
 from wink_decl.errors import WinkDeclError
 from wink_decl.suggestions import did_you_mean
@@ -231,6 +230,8 @@ def _dispatch(argv: Sequence[str], console: Console, loaded: Callable[[], None] 
     except BrokenPipeError:
         raise  # not a bug: the reader of the output stopped early
     except Exception as error:  # noqa: BLE001  # the last line of defence: report, never crash
+        from wink_decl.cli._secrets import redact_environment_secrets  # noqa: PLC0415  # rare
+
         # Redacted: a provider SDK's exception may quote the credentials it was given.
         if verbose:
             import traceback  # noqa: PLC0415  # only a failure pays for it

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import difflib
 import os
 from collections.abc import Sequence
@@ -326,8 +325,7 @@ def with_override_checks(
         store = LocalOverrideStore(folder, limits=job.limits)
         problems, texts, _ = override_problems(compiled.prompt.template, store, strict=args.strict)
         checked.append(
-            dataclasses.replace(
-                result,
+            result._replace(
                 ok=all(problem.severity == "warning" for problem in problems),
                 diagnostics=(*result.diagnostics, *problems),
                 sources={**result.sources, **compiled.sources, **texts},

@@ -16,7 +16,7 @@ from wink_decl.cli._paths import existing_path, root_finder
 from wink_decl.cli._progress import Progress
 from wink_decl.cli._prompt import add_limit_option, add_root_option, limits_from, report
 from wink_decl.cli._usage import UsageError
-from wink_decl.compiler import PROMPT_SUFFIXES, find_prompt_files
+from wink_decl.compiler import PROMPT_SUFFIXES, prompt_entries
 from wink_decl.diagnostics import render_json_array, sort_diagnostics
 from wink_decl.limits import Limits
 
@@ -145,17 +145,18 @@ def _gather(
     for text in paths:
         target = existing_path(text)
         prompt_root = str(find_root(target))
-        files = find_prompt_files(target) if target.is_dir() else [target]
+        files: Sequence[tuple[str, bool | None]]  # each with whether it is a link, if known
+        files = prompt_entries(target) if target.is_dir() else [(str(target), None)]
         if not files:
             raise UsageError(
                 f"no prompt files under '{text}'",
                 hint=f"prompt file names end in {', '.join(PROMPT_SUFFIXES)}",
             )
-        for file in files:
-            key = real_path(os.fspath(file))
+        for file, is_link in files:
+            key = real_path(file, is_link)
             if key not in seen:
                 seen.add(key)
-                jobs.append(Job(str(file), prompt_root, cache_dir, limits, import_plugins))
+                jobs.append(Job(file, prompt_root, cache_dir, limits, import_plugins))
     return jobs
 
 
@@ -169,9 +170,12 @@ class _RealPaths:
     def __init__(self) -> None:
         self._folders: dict[str, str] = {}
 
-    def __call__(self, file: str) -> str:
+    def __call__(self, file: str, is_link: bool | None = None) -> str:
+        """``file``'s real path; ``is_link`` as a folder listing told it, None: look now."""
         folder, name = os.path.split(file)
-        if name in ("", os.curdir, os.pardir) or os.path.islink(file):  # noqa: PTH114
+        if is_link is None:
+            is_link = os.path.islink(file)  # noqa: PTH114
+        if name in ("", os.curdir, os.pardir) or is_link:
             return os.path.normcase(os.path.realpath(file))  # not resolve(): loops raise there
         real = self._folders.get(folder)
         if real is None:

@@ -13,7 +13,12 @@ if TYPE_CHECKING:
     from wink_decl.compiler._artifact import ARTIFACT_FORMAT, artifact_json
     from wink_decl.compiler._confined import outside_root
     from wink_decl.compiler._lazy import LazyTool
-    from wink_decl.compiler._prompt_files import PROMPT_SUFFIXES, find_prompt_files
+    from wink_decl.compiler._prompt_files import (
+        PROMPT_SUFFIXES,
+        FoundFile,
+        find_prompt_files,
+        prompt_entries,
+    )
     from wink_decl.compiler._render_params import make_params, unknown_param
     from wink_decl.compiler.compile import (
         CompiledPrompt,
@@ -30,6 +35,7 @@ __all__ = [
     "CachedResult",
     "CompileResult",
     "CompiledPrompt",
+    "FoundFile",
     "LazyTool",
     "PromptRegistry",
     "artifact_json",
@@ -39,6 +45,7 @@ __all__ = [
     "find_prompt_files",
     "make_params",
     "outside_root",
+    "prompt_entries",
     "unknown_param",
 ]
 
@@ -48,6 +55,7 @@ _HOMES: dict[str, str] = {
     "CachedResult": "wink_decl.compiler.registry",
     "CompileResult": "wink_decl.compiler.compile",
     "CompiledPrompt": "wink_decl.compiler.compile",
+    "FoundFile": "wink_decl.compiler._prompt_files",
     "LazyTool": "wink_decl.compiler._lazy",
     "PromptRegistry": "wink_decl.compiler.registry",
     "artifact_json": "wink_decl.compiler._artifact",
@@ -57,6 +65,7 @@ _HOMES: dict[str, str] = {
     "find_prompt_files": "wink_decl.compiler._prompt_files",
     "make_params": "wink_decl.compiler._render_params",
     "outside_root": "wink_decl.compiler._confined",
+    "prompt_entries": "wink_decl.compiler._prompt_files",
     "unknown_param": "wink_decl.compiler._render_params",
 }
 """Each exported name and the module it is imported from on first use."""

@@ -13,7 +13,7 @@ import os
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from wink_decl.compiler._context import CompileContext, quotable
 from wink_decl.compiler._numbers import number_problems
@@ -43,8 +43,7 @@ if TYPE_CHECKING:
 __all__ = ["Includer"]
 
 
-@dataclass(frozen=True, slots=True)
-class _Missing:
+class _Missing(NamedTuple):
     """What an include of a section a file does not have reports (worked out once)."""
 
     expected: str

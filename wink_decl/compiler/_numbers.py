@@ -27,7 +27,9 @@ _HINT: Final = "put it in quotes if it is meant as text"
 
 def number_problems(file: LoadedFile) -> list[Diagnostic]:
     """A diagnostic for each number in ``file`` that is not finite or not within 64 bits."""
-    if not _any_bad(file.data):  # most files: a quick look, without paths (about 2 us)
+    # Most files hold no number at all (the loader says so), and the rest none of these: a
+    # quick look first, without paths (about 2 us).
+    if not file.has_numbers or not _any_bad(file.data):
         return []
     found: list[tuple[JSONPath, int | float]] = []
     pending: list[tuple[object, JSONPath]] = [(file.data, ())]

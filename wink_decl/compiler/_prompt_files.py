@@ -4,10 +4,19 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import NamedTuple
 
-__all__ = ["PROMPT_SUFFIXES", "find_prompt_files", "prompt_paths"]
+__all__ = ["PROMPT_SUFFIXES", "FoundFile", "find_prompt_files", "prompt_entries", "prompt_paths"]
 
 PROMPT_SUFFIXES = (".wink.yaml", ".wink.yml", ".wink.toml")
+
+
+class FoundFile(NamedTuple):
+    """A prompt file found in a folder, and whether its name is a symbolic link."""
+
+    path: str
+    is_link: bool
+    """Told by the folder listing itself, so knowing it costs no system call."""
 
 
 def find_prompt_files(root: str | Path) -> list[Path]:
@@ -21,19 +30,45 @@ def prompt_paths(root: str | Path) -> list[str]:
     Strings all the way: 10,000 Path objects, built and sorted, cost more than the walk.
     Paths sort by their parts, so the strings do too ('a/b' before 'a-b/c').
     """
+    return [found.path for found in prompt_entries(root)]
+
+
+def prompt_entries(root: str | Path) -> list[FoundFile]:
+    """``prompt_paths``, each with whether it is a link; found as ``os.walk`` would find them.
+
+    A link to a folder is not entered (it may lead anywhere), a link to a file is listed, and
+    a folder that cannot be listed is passed over.
+    """
     top = os.fspath(Path(root))  # the spelling Path gives: no './', no trailing separator
-    found: list[str] = []
-    for folder, dirs, files in os.walk(top):
-        dirs[:] = [d for d in dirs if not d.startswith(".")]
+    found: list[FoundFile] = []
+    pending = [top]
+    while pending:
+        folder = pending.pop()
         # os.walk('.') names folders './x'; Path('./x', f) is 'x/f'.
         base = folder[2:] if top == os.curdir and folder != os.curdir else folder
-        found.extend(
-            f if base == os.curdir else os.path.join(base, f)  # noqa: PTH118
-            for f in files
-            if f.lower().endswith(PROMPT_SUFFIXES)
-        )
+        try:
+            with os.scandir(folder) as entries:
+                listing = list(entries)
+        except OSError:
+            continue
+        for entry in listing:
+            name = entry.name
+            if _is_dir(entry):
+                if not name.startswith(".") and not entry.is_symlink():
+                    pending.append(entry.path)
+            elif name.lower().endswith(PROMPT_SUFFIXES):
+                path = name if base == os.curdir else os.path.join(base, name)  # noqa: PTH118
+                found.append(FoundFile(path, entry.is_symlink()))
     return sorted(found, key=_parts)
 
 
-def _parts(path: str) -> list[str]:
-    return os.path.normcase(path).split(os.sep)  # noqa: PTH206  # str: no Path per file
+def _is_dir(entry: os.DirEntry[str]) -> bool:
+    """As ``os.walk`` tells folders from files: a link to a folder counts as one."""
+    try:
+        return entry.is_dir()
+    except OSError:
+        return False
+
+
+def _parts(found: FoundFile) -> list[str]:
+    return os.path.normcase(found.path).split(os.sep)  # noqa: PTH206  # str: no Path per file

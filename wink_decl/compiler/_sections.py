@@ -6,7 +6,7 @@ import functools
 import re
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, cast
+from typing import Any, NamedTuple, cast
 
 from wink_decl.compiler._condition_compiler import Check, compile_condition
 from wink_decl.compiler._context import CompileContext
@@ -53,8 +53,7 @@ _MOST_CANDIDATES = 1_000
 """Names a did-you-mean search compares with at most; past this, no suggestion is made."""
 
 
-@dataclass(frozen=True, slots=True)
-class CheckedSection:
+class CheckedSection(NamedTuple):
     """A section that passed every check, standing in for it when nothing is built.
 
     ``wink-decl validate`` only needs to know that a section is right (and its key, to find

@@ -268,9 +268,12 @@ class _Builder:
     def build(self) -> CompiledPrompt | None:
         doc = self.doc
         specs = tuple(spec_from_model(n, s) for n, s in readable(doc.params).items())
+        # Nothing is built from a refused file: its sections are only checked.
+        check_only = self.check_only or doc.model is None
         # One name for every prompt's params: equal declarations then share one generated class
-        # (making a dataclass costs more than the rest of a small compile).
-        params_type = make_dataclass_for("Params", specs) if specs else None
+        # (making a dataclass costs more than the rest of a small compile). The checks read the
+        # specs only: a compile that builds nothing makes no class.
+        params_type = make_dataclass_for("Params", specs) if specs and not check_only else None
         declared = readable(doc.tools)
         tools = {
             name: None
@@ -287,8 +290,7 @@ class _Builder:
             predicates=policies.predicate,
             include=self.includer.include,
             budget=self.includer.budget,
-            # Nothing is built from a refused file: its sections are only checked.
-            check_only=self.check_only or doc.model is None,
+            check_only=check_only,
         )
         sections = compile_sections(self.ctx, readable(doc.sections), scope)
         declared_policies = readable(doc.policies)

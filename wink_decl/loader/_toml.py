@@ -6,21 +6,22 @@ import datetime
 import sys
 import tomllib
 from collections.abc import Callable, Iterator, Mapping
-from typing import Literal, cast
+from typing import TYPE_CHECKING, Literal, cast
 
 from wink_decl.diagnostic_codes import DiagnosticCode
 from wink_decl.diagnostics import Diagnostic, Span
 from wink_decl.errors import WinkDeclError
+from wink_decl.loader._loaded import Loaded
 from wink_decl.loader._source_map import IndexSpan, JSONPath, SourceMap
 from wink_decl.loader._text import LineIndex
-from wink_decl.loader._toml_errors import syntax_diagnostic
-from wink_decl.loader._toml_positions import TomlPositions
 from wink_decl.loader._toml_scan import Found
 from wink_decl.loader._toml_scan import scan as scan_before_parsing
 from wink_decl.loader.file_kinds import FileKind
 from wink_decl.loader.limit_diagnostics import Limits, too_deep, too_long_key, too_many_values
 
-Loaded = tuple[object, SourceMap | None, list[Diagnostic]]
+if TYPE_CHECKING:
+    from wink_decl.loader._toml_positions import TomlPositions
+
 Spans = Callable[[JSONPath], Span]
 _DATES = (datetime.datetime, datetime.date, datetime.time)
 
@@ -39,21 +40,24 @@ def load_toml(text: str, path: str, limits: Limits, kind: FileKind) -> Loaded:
     lines = LineIndex(text, "toml")
     found = scan_before_parsing(text, limits)
     if found is not None:
-        return None, None, [_refused(found, path, lines, limits)]
+        return Loaded(None, None, [_refused(found, path, lines, limits)])
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:
-        return None, None, [syntax_diagnostic(text, path, str(error))]
+        # Imported here: a file that parses (most) never pays for what explains a mistake.
+        from wink_decl.loader._toml_errors import syntax_diagnostic  # noqa: PLC0415
+
+        return Loaded(None, None, [syntax_diagnostic(text, path, str(error))])
     if not data:
-        return None, None, [kind.not_a_mapping(Span(path, 1, 1), "empty", "toml")]
+        return Loaded(None, None, [kind.not_a_mapping(Span(path, 1, 1), "empty", "toml")])
     positions = _LazyScan(text)
     source_map = SourceMap(path, _Spans(positions, "values"), _Spans(positions, "keys"), lines)
     checker = _Checker(text, positions, limits, source_map.nearest, kind)
     try:
         plain = checker.table(data, (), 1)
     except _Stop as stop:
-        return None, None, [stop.diagnostic]
-    return plain, source_map, []
+        return Loaded(None, None, [stop.diagnostic])
+    return Loaded(plain, source_map, [], checker.has_numbers)
 
 
 def _refused(found: Found, path: str, lines: LineIndex, limits: Limits) -> Diagnostic:
@@ -90,6 +94,8 @@ class _LazyScan:
     def scan(self) -> TomlPositions:
         """The scan, run now if it has not been."""
         if self._scan is None:
+            from wink_decl.loader._toml_positions import TomlPositions  # noqa: PLC0415  # see above
+
             self._scan = TomlPositions(self._text)
         return self._scan
 
@@ -126,6 +132,7 @@ class _Checker:
         self.text, self.scan, self.limits, self.spans = text, scan, limits, spans
         self.kind = kind
         self.count = 0
+        self.has_numbers = False
 
     def table(self, table: dict[str, object], path: JSONPath, depth: int) -> dict[str, object]:
         """A table (at nesting ``depth``) as plain data: no dates, within the limits.
@@ -155,7 +162,9 @@ class _Checker:
                 if plain is not item:
                     items[index] = plain
             return items
-        if isinstance(value, _DATES):  # a date is text to a prompt: keep it as written
+        if kind is int or kind is float:
+            self.has_numbers = True
+        elif isinstance(value, _DATES):  # a date is text to a prompt: keep it as written
             start, end = self.scan.scan.values[path]
             return self.text[start : end + 1]
         return value

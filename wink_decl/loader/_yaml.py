@@ -7,7 +7,8 @@ import re
 from ruamel.yaml.error import MarkedYAMLError
 from ruamel.yaml.reader import ReaderError
 
-from wink_decl.diagnostics import Diagnostic, Span
+from wink_decl.diagnostics import Span
+from wink_decl.loader._loaded import Loaded
 from wink_decl.loader._source_map import SourceMap
 from wink_decl.loader._yaml_compose import (
     MAPPING,
@@ -17,7 +18,6 @@ from wink_decl.loader._yaml_compose import (
     compose,
     nested_beyond,
 )
-from wink_decl.loader._yaml_errors import reader_diagnostic, syntax_diagnostic
 from wink_decl.loader._yaml_walk import Stop, Walker
 from wink_decl.loader.file_kinds import FileKind
 from wink_decl.loader.limit_diagnostics import Limits, too_deep
@@ -27,8 +27,6 @@ SAFE_NESTING = 1_000
 
 _PREFIX = re.compile(r"^[ \t]*(?:(?:[-?:]|[&!]\S*)[ \t]+)*", re.MULTILINE)
 _OTHER_BREAKS = re.compile(r"\r(?!\n)|[\x85\u2028\u2029]")
-
-Loaded = tuple[object, SourceMap | None, list[Diagnostic]]
 
 
 def load_yaml(text: str, path: str, limits: Limits, kind: FileKind) -> Loaded:
@@ -41,23 +39,28 @@ def load_yaml(text: str, path: str, limits: Limits, kind: FileKind) -> Loaded:
             mark = nested_beyond(text, limits.max_depth)
             if mark is not None:
                 span = Span(path, mark.line + 1, mark.column + 1)
-                return None, None, [too_deep(span, limits.max_depth)]
+                return Loaded(None, None, [too_deep(span, limits.max_depth)])
         root = compose(text)
+    # What explains a mistake is imported only for one: most files parse.
     except MarkedYAMLError as error:
-        return None, None, [syntax_diagnostic(text, path, error)]
+        from wink_decl.loader._yaml_errors import syntax_diagnostic  # noqa: PLC0415
+
+        return Loaded(None, None, [syntax_diagnostic(text, path, error)])
     except ReaderError as error:
-        return None, None, [reader_diagnostic(text, path, error)]
+        from wink_decl.loader._yaml_errors import reader_diagnostic  # noqa: PLC0415
+
+        return Loaded(None, None, [reader_diagnostic(text, path, error)])
     return _walk(text, path, limits, kind, root)
 
 
 def _walk(text: str, path: str, limits: Limits, kind: FileKind, root: Node | None) -> Loaded:
     walker = Walker(text, path, limits, kind)
     if root is None:
-        return None, None, [kind.not_a_mapping(Span(path, 1, 1), "empty", "yaml")]
+        return Loaded(None, None, [kind.not_a_mapping(Span(path, 1, 1), "empty", "yaml")])
     try:
         data, _ = walker.value(root, (), 0, 0)
     except Stop as stop:
-        return None, None, [*walker.diagnostics, stop.diagnostic]
+        return Loaded(None, None, [*walker.diagnostics, stop.diagnostic])
     if root.__class__ is SCALAR and root.value == "" and root.ctag is NULL:
         walker.diagnostics.append(kind.not_a_mapping(Span(path, 1, 1), "empty", "yaml"))
     elif root.__class__ is not MAPPING:
@@ -65,7 +68,7 @@ def _walk(text: str, path: str, limits: Limits, kind: FileKind, root: Node | Non
         span = walker.span(walker.values[()])
         walker.diagnostics.append(kind.not_a_mapping(span, found, "yaml"))
     source_map = SourceMap(path, walker.values, walker.keys, resolve=walker.resolve)
-    return data, source_map, walker.diagnostics
+    return Loaded(data, source_map, walker.diagnostics, walker.has_numbers)
 
 
 def nesting_bound(text: str) -> int:

@@ -63,6 +63,8 @@ class Walker:
         """Spans, or the node whose span :meth:`resolve` works out when it is asked for."""
         self.diagnostics: list[Diagnostic] = []
         self._count = 0
+        self.has_numbers = False
+        """True once a value read as a number."""
         self._sizes: dict[int, int] = {}
         self.spans = SpanFinder(text)
 
@@ -227,8 +229,10 @@ class Walker:
         if tag is _STR or tag is _TIMESTAMP or tag is _VALUE or tag is _MERGE:
             return text
         if tag is _INT:
+            self.has_numbers = True
             return _to_int(text)
         if tag is _FLOAT:
+            self.has_numbers = True
             return _to_float(text)
         if tag is _BOOL:
             return text in _TRUE

@@ -34,6 +34,8 @@ class LoadedFile:
     format: Format
     data: object
     source_map: SourceMap
+    has_numbers: bool = True
+    """False when the loader found no number in ``data`` (True: there may be some)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,11 +77,13 @@ def load_text(
         quoted = quotable_text(source, limits.max_bytes)
         return LoadResult(None, tuple(sort_diagnostics(diagnostics)), quoted)
     load = load_yaml if format == "yaml" else load_toml
-    data, source_map, found = load(text, path, limits, kind)
-    diagnostics.extend(found)
+    loaded = load(text, path, limits, kind)
+    diagnostics.extend(loaded.diagnostics)
+    source_map = loaded.source_map
     if diagnostics or source_map is None:
         return LoadResult(None, tuple(sort_diagnostics(diagnostics)), text)
-    return LoadResult(LoadedFile(path, text, format, data, source_map), (), text)
+    file = LoadedFile(path, text, format, loaded.data, source_map, loaded.has_numbers)
+    return LoadResult(file, (), text)
 
 
 def load_file(

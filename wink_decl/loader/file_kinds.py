@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, NamedTuple
 
 from wink_decl.diagnostic_codes import DiagnosticCode
 from wink_decl.diagnostics import Diagnostic, Span
@@ -27,8 +27,7 @@ _FOUND: dict[Found, str] = {
 }
 
 
-@dataclass(frozen=True, slots=True)
-class Holds:
+class Holds(NamedTuple):
     """What a file of one kind must hold, in the words of one format."""
 
     expected: str

@@ -6,8 +6,7 @@ Each discriminator returns a tag, or None when nothing fits; pydantic then raise
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any, Final, cast
+from typing import Any, Final, NamedTuple, cast
 
 from pydantic import Discriminator
 
@@ -26,8 +25,7 @@ __all__ = [
 UNION_ERROR: Final = "wink_union"
 
 
-@dataclass(frozen=True, slots=True)
-class OneOf:
+class OneOf(NamedTuple):
     """A union as authors see it: what it is, its choices in words, and its tags."""
 
     name: str

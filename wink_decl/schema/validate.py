@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
 from functools import cache
 from types import NoneType
-from typing import TYPE_CHECKING, Any, Final, Protocol
+from typing import TYPE_CHECKING, Any, Final, NamedTuple, Protocol
 
 from pydantic import ValidationError
 
@@ -19,7 +18,6 @@ from wink_decl.diagnostics import (
     sort_diagnostics,
 )
 from wink_decl.schema._base import DocModel
-from wink_decl.schema._error_location import Place, place_of
 from wink_decl.schema._types import RULES_BY_PATTERN, SEMANTIC_ERROR, Problem
 from wink_decl.schema._unions import CONDITION, UNION_ERROR, UNIONS, OneOf
 from wink_decl.schema._words import describe, one_of
@@ -27,6 +25,8 @@ from wink_decl.schema.model import ParamSpec, PromptDocument
 
 if TYPE_CHECKING:
     from pydantic_core import ErrorDetails
+
+    from wink_decl.schema._error_location import Place
 
 __all__ = ["JSONPath", "SpanLookup", "diagnostics_from", "validate_document"]
 
@@ -73,8 +73,7 @@ def diagnostics_from(error: ValidationError, spans: SpanLookup) -> list[Diagnost
 # -- one error ------------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
-class _Error:
+class _Error(NamedTuple):
     """One pydantic error with its place in the data and the file."""
 
     kind: str
@@ -125,6 +124,9 @@ def _did_you_mean(suggestions: tuple[str, ...]) -> dict[str, Any]:
 
 
 def _translate(detail: ErrorDetails, spans: SpanLookup) -> list[Diagnostic]:
+    # Imported for the first error only: most files have none.
+    from wink_decl.schema._error_location import place_of  # noqa: PLC0415
+
     error = _Error(
         kind=detail["type"],
         place=place_of(PromptDocument, detail["loc"]),
