@@ -346,10 +346,12 @@ def _check_placeholders(
             expected="$name or ${name} for a param, $$ for a literal '$'",
         )
         return False
-    ok = True
     params = scope.params
-    unknown = sorted(n for n in compiled.placeholders if n not in params and n not in extra)
-    declared = some_of(list(params)) if unknown and params else "none are declared"
+    unknown = [n for n in compiled.placeholders if n not in params and n not in extra]
+    if not unknown:  # the common case
+        return True
+    unknown.sort()
+    declared = some_of(list(params)) if params else "none are declared"
     for name in unknown:
         suggestion = scope.budget.suggest(name, params)
         needle = "${" + name + "}" if "${" + name + "}" in text else "$" + name
@@ -361,8 +363,7 @@ def _check_placeholders(
             hint=suggestion.strip().lower() if suggestion else _declare_hint(name),
             suggestions=[p for p in params if suggestion and f"'{p}'" in suggestion],
         )
-        ok = False
-    return ok
+    return False
 
 
 def _declare_hint(name: str) -> str:

@@ -5,14 +5,15 @@ from __future__ import annotations
 import datetime
 import sys
 import tomllib
-from collections.abc import Callable, Iterator, Mapping
-from typing import TYPE_CHECKING, Literal, cast
+from collections.abc import Callable
+from typing import TYPE_CHECKING, cast
 
 from wink_decl.diagnostic_codes import DiagnosticCode
 from wink_decl.diagnostics import Diagnostic, Span
 from wink_decl.errors import WinkDeclError
+from wink_decl.loader._lazy_table import LazyTable
 from wink_decl.loader._loaded import Loaded
-from wink_decl.loader._source_map import IndexSpan, JSONPath, SourceMap
+from wink_decl.loader._source_map import JSONPath, SourceMap
 from wink_decl.loader._text import LineIndex
 from wink_decl.loader._toml_scan import Found
 from wink_decl.loader._toml_scan import scan as scan_before_parsing
@@ -51,7 +52,8 @@ def load_toml(text: str, path: str, limits: Limits, kind: FileKind) -> Loaded:
     if not data:
         return Loaded(None, None, [kind.not_a_mapping(Span(path, 1, 1), "empty", "toml")])
     positions = _LazyScan(text)
-    source_map = SourceMap(path, _Spans(positions, "values"), _Spans(positions, "keys"), lines)
+    values = LazyTable(lambda: positions.scan.values)
+    source_map = SourceMap(path, values, LazyTable(lambda: positions.scan.keys), lines)
     checker = _Checker(text, positions, limits, source_map.nearest, kind)
     try:
         plain = checker.table(data, (), 1)
@@ -98,29 +100,6 @@ class _LazyScan:
 
             self._scan = TomlPositions(self._text)
         return self._scan
-
-
-class _Spans(Mapping[JSONPath, IndexSpan]):
-    """The ``values`` or ``keys`` of a lazy scan, as the source map reads them."""
-
-    __slots__ = ("_lazy", "_which")
-
-    def __init__(self, lazy: _LazyScan, which: Literal["values", "keys"]) -> None:
-        self._lazy = lazy
-        self._which = which
-
-    def _table(self) -> dict[JSONPath, IndexSpan]:
-        scan = self._lazy.scan
-        return scan.values if self._which == "values" else scan.keys
-
-    def __getitem__(self, path: JSONPath) -> IndexSpan:
-        return self._table()[path]
-
-    def __iter__(self) -> Iterator[JSONPath]:
-        return iter(self._table())
-
-    def __len__(self) -> int:
-        return len(self._table())
 
 
 class _Checker:

@@ -228,16 +228,11 @@ class Walker:
         tag, text = node.ctag, node.value
         if tag is _STR or tag is _TIMESTAMP or tag is _VALUE or tag is _MERGE:
             return text
-        if tag is _INT:
+        if tag is _INT or tag is _FLOAT:
             self.has_numbers = True
-            return _to_int(text)
-        if tag is _FLOAT:
-            self.has_numbers = True
-            return _to_float(text)
-        if tag is _BOOL:
-            return text in _TRUE
-        if tag is _NULL:
-            return None
+            return core_value(tag, text)
+        if tag is _BOOL or tag is _NULL:
+            return core_value(tag, text)
         self.diagnostics.append(self.tag_diagnostic(node, self.spans.scalar(node)))
         return text
 
@@ -262,6 +257,17 @@ def _values(node: Node) -> list[Node]:
     if node.__class__ is SCALAR:
         return []
     return list(node.value)
+
+
+def core_value(tag: object, text: str) -> object:
+    """A number, true/false or null as YAML 1.2 reads ``text`` for ``tag`` (INT to NULL)."""
+    if tag is _INT:
+        return _to_int(text)
+    if tag is _FLOAT:
+        return _to_float(text)
+    if tag is _BOOL:
+        return text in _TRUE
+    return None
 
 
 def _to_int(text: str) -> int | str:

@@ -1,0 +1,27 @@
+"""A mapping worked out when it is first read: spans a file that loads cleanly never needs."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Mapping
+from typing import Generic, TypeVar
+
+K = TypeVar("K")
+V = TypeVar("V")
+
+
+class LazyTable(Mapping[K, V], Generic[K, V]):
+    """The mapping ``make`` returns, asked for on every read (``make`` keeps what it made)."""
+
+    __slots__ = ("_make",)
+
+    def __init__(self, make: Callable[[], Mapping[K, V]]) -> None:
+        self._make = make
+
+    def __getitem__(self, key: K) -> V:
+        return self._make()[key]
+
+    def __iter__(self) -> Iterator[K]:
+        return iter(self._make())
+
+    def __len__(self) -> int:
+        return len(self._make())

@@ -1,0 +1,108 @@
+"""The data of a YAML file written plainly, read without recording a span.
+
+Most prompt files are plain: mappings, lists, text, numbers, true/false and null, no alias, no
+key written twice, well within the limits. Their data is all a clean load needs, and leaving
+out the span of every value halves the walk (measured). Anything else, and anything near a
+limit, is left to :class:`~wink_decl.loader._yaml_walk.Walker`, which records every span and
+reports every mistake; for a plain file it runs when its spans are first asked for.
+"""
+
+from __future__ import annotations
+
+from wink_decl.errors import WinkDeclError
+from wink_decl.loader import _yaml_compose as tags
+from wink_decl.loader._yaml_compose import MAPPING, SCALAR, Node
+from wink_decl.loader._yaml_walk import core_value
+from wink_decl.loader.limit_diagnostics import Limits
+
+# Tags are compared by identity: an explicit ``!!int`` is another Tag object, equal to INT.
+_STR, _INT, _FLOAT, _BOOL, _NULL = tags.STR, tags.INT, tags.FLOAT, tags.BOOL, tags.NULL
+_MAP, _SEQ = tags.MAP, tags.SEQ
+
+
+class NotPlain(WinkDeclError):  # noqa: N818 - a signal, not a failure
+    """The file needs the walk that records spans: it may hold a mistake, or an alias."""
+
+
+class PlainReader:
+    """Reads one plain document; ``has_numbers`` tells, after, whether it held a number."""
+
+    def __init__(self, limits: Limits) -> None:
+        """Read within ``limits``: a file that reaches one is left to the full walk."""
+        self.max_nodes = limits.max_nodes
+        self.max_depth = limits.max_depth
+        self.max_key_length = limits.max_key_length
+        self.has_numbers = False
+        self._count = 0
+
+    def document(self, root: Node) -> dict[str, object]:
+        """The data of the document whose root node is ``root``.
+
+        Raises:
+            NotPlain: the document is not a plain mapping (the full walk says why, if it is
+                a mistake).
+        """
+        if root.__class__ is not MAPPING:
+            raise NotPlain
+        data, _ = self._collection(root, 0, 0)
+        return data  # pyright: ignore[reportReturnType]  # a mapping node gives a dict
+
+    # As the full walk does: ``depth`` counts the collections around a node, ``cursor`` is
+    # where the next node may start (one that starts before it came through an alias), and
+    # every value counts towards ``max_nodes`` (keys do not).
+
+    def _value(self, node: Node, depth: int, cursor: int) -> tuple[object, int]:
+        if node.__class__ is not SCALAR:
+            return self._collection(node, depth, cursor)
+        if node.start_mark.index < cursor:
+            raise NotPlain
+        self._count += 1
+        if self._count > self.max_nodes:
+            raise NotPlain
+        tag = node.ctag
+        if tag is _STR:
+            return node.value, node.end_mark.index
+        if tag is _INT or tag is _FLOAT:
+            self.has_numbers = True
+        elif tag is not _BOOL and tag is not _NULL:
+            raise NotPlain  # a date, '=', '<<' or an explicit tag: rare, left to the walk
+        return core_value(tag, node.value), node.end_mark.index
+
+    def _collection(self, node: Node, depth: int, cursor: int) -> tuple[object, int]:
+        if node.start_mark.index < cursor:
+            raise NotPlain
+        self._count += 1
+        if self._count > self.max_nodes or depth >= self.max_depth:
+            raise NotPlain
+        if node.__class__ is MAPPING:
+            if node.ctag is not _MAP:
+                raise NotPlain
+            return self._mapping(node, depth + 1), node.end_mark.index
+        if node.ctag is not _SEQ:
+            raise NotPlain
+        return self._sequence(node, depth + 1), node.end_mark.index
+
+    def _mapping(self, node: Node, depth: int) -> dict[str, object]:
+        result: dict[str, object] = {}
+        cursor = node.start_mark.index
+        for key_node, value_node in node.value:
+            if (
+                key_node.__class__ is not SCALAR
+                or key_node.ctag is not _STR
+                or key_node.start_mark.index < cursor
+            ):
+                raise NotPlain
+            key: str = key_node.value
+            if key in result or len(key) > self.max_key_length:
+                raise NotPlain
+            result[key], cursor = self._value(value_node, depth, key_node.end_mark.index)
+        return result
+
+    def _sequence(self, node: Node, depth: int) -> list[object]:
+        items: list[object] = []
+        # Its items start after its first character ('[', '-', or the anchor or tag before).
+        cursor = node.start_mark.index + 1
+        for item in node.value:
+            data, cursor = self._value(item, depth, cursor)
+            items.append(data)
+        return items
