@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import pytest
@@ -25,7 +24,7 @@ def test_files_links_and_folders_are_found_as_os_walk_finds_them(
     (tmp_path / "folder.wink.yaml").symlink_to(tmp_path / "b")  # a link to a folder: not entered
     expected = [
         FoundFile("a.WINK.YAML", is_link=False),
-        FoundFile(os.path.join("b", "c.wink.toml"), is_link=False),
+        FoundFile(str(Path("b", "c.wink.toml")), is_link=False),
         FoundFile("gone.wink.yaml", is_link=True),
         FoundFile("link.wink.yml", is_link=True),
         FoundFile("loop.wink.yaml", is_link=True),
