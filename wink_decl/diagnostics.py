@@ -15,7 +15,6 @@ most ``SHOWN_PER_LINE`` diagnostics of one code on one line; every text is bound
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -318,6 +317,8 @@ def _more(hidden: Mapping[str, int], place: tuple[str, int] | None) -> list[str]
 
 def render_json(diagnostics: Iterable[Diagnostic]) -> str:
     """One JSON object per line, sorted like the text form; C1 controls escaped as well."""
+    import json  # noqa: PLC0415  # reports in JSON only: text reports and checks never load it
+
     return "\n".join(
         _JSON_UNSAFE.sub(_json_escape, json.dumps(d.to_json(), ensure_ascii=False))
         for d in sort_diagnostics(diagnostics)
@@ -326,6 +327,8 @@ def render_json(diagnostics: Iterable[Diagnostic]) -> str:
 
 def render_json_array(diagnostics: Iterable[Diagnostic]) -> str:
     """One indented JSON array of every diagnostic (``--format json``), escaped as above."""
+    import json  # noqa: PLC0415  # see render_json
+
     objects = [d.to_json() for d in sort_diagnostics(diagnostics)]
     text = json.dumps(objects, indent=2, ensure_ascii=False)
     return _JSON_UNSAFE.sub(_json_escape, text) + "\n"

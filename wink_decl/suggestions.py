@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import functools
-import heapq
 from collections.abc import Iterable
 from typing import Final
 
@@ -35,6 +34,8 @@ def close_matches(
     if alphabetical_ties:
         ranked = sorted(scored, key=lambda pair: (-pair[0], pair[1]))[:most]
     else:
+        import heapq  # noqa: PLC0415  # a suggestion is searched for only after a mistake
+
         ranked = heapq.nlargest(most, scored)  # as difflib.get_close_matches ranks them
     return tuple(choice for _, choice in ranked)
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from functools import cache
 from pathlib import Path
 from typing import Any, Final
@@ -92,6 +91,8 @@ def build_schema() -> dict[str, Any]:
 
 def dump_schema(schema: dict[str, Any]) -> str:
     """The schema as it is written to disk: two-space indent, key order kept, final newline."""
+    import json  # noqa: PLC0415  # checking a file never writes or reads the schema's text
+
     return json.dumps(schema, indent=2, sort_keys=False) + "\n"
 
 
@@ -112,5 +113,7 @@ def _published_text() -> str:
 
 def load_published_schema() -> dict[str, Any]:
     """The schema shipped inside the package (a fresh copy each call)."""
+    import json  # noqa: PLC0415  # see dump_schema
+
     loaded: dict[str, Any] = json.loads(_published_text())
     return loaded

@@ -17,15 +17,18 @@ import enum
 import functools
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Annotated, Any, Literal, NamedTuple, TypeVar, cast
+from typing import TYPE_CHECKING, Annotated, Any, Literal, NamedTuple, TypeVar, cast
 
-from pydantic import TypeAdapter, ValidationError
+from pydantic import ValidationError
 
 from wink_decl.diagnostics import JSONPath
 from wink_decl.schema._base import DeclaredToolName, DocModel
 from wink_decl.schema._param_spec import ParamSpec
 from wink_decl.schema._policies import PolicyDoc
 from wink_decl.schema.model import KEYABLE, IncludeDoc, PromptDocument, SectionDoc, ToolDoc
+
+if TYPE_CHECKING:
+    from pydantic import TypeAdapter
 
 __all__ = ["UNREADABLE", "Entry", "ReadableDocument", "Unreadable", "readable_parts"]
 
@@ -122,6 +125,8 @@ def _field_of(model: type[DocModel], data: Mapping[str, Any], name: str) -> obje
 @functools.cache
 def _adapter(model: type[DocModel], name: str) -> TypeAdapter[Any]:
     """A validator for one field, with its constraints (built once, for refused files only)."""
+    from pydantic import TypeAdapter  # noqa: PLC0415  # a valid file (most) needs none
+
     field = model.model_fields[name]
     annotation: Any = field.annotation
     if field.metadata:
@@ -131,6 +136,8 @@ def _adapter(model: type[DocModel], name: str) -> TypeAdapter[Any]:
 
 @functools.cache
 def _tool_name() -> TypeAdapter[str]:
+    from pydantic import TypeAdapter  # noqa: PLC0415  # see _adapter
+
     adapter: TypeAdapter[str] = TypeAdapter(DeclaredToolName)  # pyright: ignore[reportArgumentType, reportUnknownVariableType]  # an Annotated str
     return adapter
 
