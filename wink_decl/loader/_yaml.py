@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING
 
 from ruamel.yaml.error import MarkedYAMLError
 from ruamel.yaml.reader import ReaderError
@@ -20,9 +21,11 @@ from wink_decl.loader._yaml_compose import (
     nested_beyond,
 )
 from wink_decl.loader._yaml_plain import NotPlain, PlainReader
-from wink_decl.loader._yaml_walk import Stop, Walker
 from wink_decl.loader.file_kinds import FileKind
 from wink_decl.loader.limit_diagnostics import Limits, too_deep
+
+if TYPE_CHECKING:
+    from wink_decl.loader._yaml_walk import Walker
 
 SAFE_NESTING = 1_000
 """Nesting the C composer handles quickly; beyond it the depth is checked on events first."""
@@ -90,6 +93,8 @@ class _SpansWhenAsked:
 
     def _ready(self) -> Walker:
         if self._walker is None:
+            from wink_decl.loader._yaml_walk import Walker  # noqa: PLC0415  # see _walk
+
             text, path, limits, kind, _ = self._made
             self._walker = Walker(text, path, limits, kind)
         return self._walker
@@ -104,6 +109,9 @@ class _SpansWhenAsked:
 
 def _walk(text: str, path: str, limits: Limits, kind: FileKind, root: Node) -> Loaded:
     """Every span, and every mistake: for a document that is not plain."""
+    # Imported when needed: a plain file (most) is read, checked and compiled without it.
+    from wink_decl.loader._yaml_walk import Stop, Walker  # noqa: PLC0415
+
     walker = Walker(text, path, limits, kind)
     try:
         data, _ = walker.value(root, (), 0, 0)

@@ -25,6 +25,7 @@ from wink_decl.loader._yaml_messages import (
     recursive_alias,
     tag_not_allowed,
 )
+from wink_decl.loader._yaml_plain import core_value
 from wink_decl.loader._yaml_spans import PROPERTY, SEPARATION, SpanFinder, match_end
 from wink_decl.loader.file_kinds import FileKind
 from wink_decl.loader.limit_diagnostics import Limits, too_deep, too_long_key, too_many_values
@@ -32,7 +33,6 @@ from wink_decl.loader.limit_diagnostics import Limits, too_deep, too_long_key, t
 _BEFORE_ALIAS = re.compile(
     r"(?:[\s?:,\[{-]|#[^\r\n\x85\u2028\u2029]*|[&!][^\s,\[\]{}]*)*\*([^\s,\[\]{}]+)"
 )
-_TRUE = frozenset(("true", "True", "TRUE"))
 _STR, _TIMESTAMP, _VALUE, _MERGE = tags.STR, tags.TIMESTAMP, tags.VALUE, tags.MERGE
 _INT, _FLOAT, _BOOL, _NULL = tags.INT, tags.FLOAT, tags.BOOL, tags.NULL
 _MAP, _SEQ = tags.MAP, tags.SEQ
@@ -257,39 +257,6 @@ def _values(node: Node) -> list[Node]:
     if node.__class__ is SCALAR:
         return []
     return list(node.value)
-
-
-def core_value(tag: object, text: str) -> object:
-    """A number, true/false or null as YAML 1.2 reads ``text`` for ``tag`` (INT to NULL)."""
-    if tag is _INT:
-        return _to_int(text)
-    if tag is _FLOAT:
-        return _to_float(text)
-    if tag is _BOOL:
-        return text in _TRUE
-    return None
-
-
-def _to_int(text: str) -> int | str:
-    """A YAML 1.2 integer (``0x``, ``0o``, ``0b``, underscores); odd leftovers stay text."""
-    digits = text.replace("_", "")
-    sign = -1 if digits.startswith("-") else 1
-    digits = digits.lstrip("+-")
-    try:
-        for prefix, base in (("0x", 16), ("0o", 8), ("0b", 2)):
-            if digits.startswith(prefix):
-                return sign * int(digits[2:], base)
-        return sign * int(digits)
-    except ValueError:
-        return text
-
-
-def _to_float(text: str) -> float:
-    """A YAML 1.2 float, including ``.inf`` and ``.nan``."""
-    value = text.replace("_", "").lower()
-    if value.endswith((".inf", ".nan")):
-        return float(value.replace(".", ""))
-    return float(value)
 
 
 def _twice(
