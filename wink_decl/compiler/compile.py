@@ -31,7 +31,7 @@ from wink_decl.limits import DEFAULT_LIMITS, Limits
 from wink_decl.loader import LoadedFile, load_file
 from wink_decl.plugins import PluginCatalog
 from wink_decl.prompt.keys import KEY_PATTERN
-from wink_decl.schema.model import PromptDocument
+from wink_decl.schema.model import ParamSpec, PromptDocument
 from wink_decl.schema.readable import UNREADABLE, ReadableDocument, readable_parts
 from wink_decl.schema.validate import validate_document
 
@@ -222,6 +222,12 @@ def compile_loaded(
     return CompileResult(prompt, diagnostics, sources, tuple(includer.named), includer.states)
 
 
+@functools.lru_cache(maxsize=1024)
+def _is_key_path(ns: str) -> bool:
+    """True when each part of ``ns`` between '/' is a key (a folder's files share one ns)."""
+    return all(KEY_PATTERN.fullmatch(segment) for segment in ns.split("/"))
+
+
 @functools.cache
 def default_catalog() -> PluginCatalog:
     """The installed plugins, scanned once per process (a scan costs milliseconds)."""
@@ -267,13 +273,11 @@ class _Builder:
 
     def build(self) -> CompiledPrompt | None:
         doc = self.doc
-        specs = tuple(spec_from_model(n, s) for n, s in readable(doc.params).items())
+        params = readable(doc.params)
         # Nothing is built from a refused file: its sections are only checked.
         check_only = self.check_only or doc.model is None
-        # One name for every prompt's params: equal declarations then share one generated class
-        # (making a dataclass costs more than the rest of a small compile). The checks read the
-        # specs only: a compile that builds nothing makes no class.
-        params_type = make_dataclass_for("Params", specs) if specs and not check_only else None
+        # The checks read the params' names only: a compile that builds nothing makes no class.
+        params_type = None if check_only else self._params_type(params)
         declared = readable(doc.tools)
         tools = {
             name: None
@@ -283,7 +287,7 @@ class _Builder:
         }
         policies = PolicyCompiler(self.catalog, tools)
         scope = SectionScope(
-            params={spec.name: spec for spec in specs},
+            params=params,
             params_type=params_type,
             tools=tools,
             policies=policies.policies,
@@ -312,6 +316,13 @@ class _Builder:
             (params_type, output_type),
             tuple(policies.plugins),
         )
+
+    @staticmethod
+    def _params_type(params: Mapping[str, ParamSpec]) -> type | None:
+        specs = tuple(spec_from_model(name, spec) for name, spec in params.items())
+        # One name for every prompt's params: equal declarations then share one generated class
+        # (making a dataclass costs more than the rest of a small compile).
+        return make_dataclass_for("Params", specs) if specs else None
 
     def _finish(
         self,
@@ -358,7 +369,7 @@ class _Builder:
         if given is not None:
             return given.lower()
         ns = folder_ns(self.root, self.file_path)
-        if all(KEY_PATTERN.fullmatch(segment) for segment in ns.split("/")):
+        if _is_key_path(ns):
             return ns
         self.ctx.error(
             DiagnosticCode.NS,
