@@ -172,16 +172,14 @@ def compile_sections(
         if isinstance(item, IncludeDoc):
             section = scope.include(ctx, (*here, "include"), item.include, scope, parent)
             key = None if section is None else section.key
-            where = (*here, "include")
         elif item is UNREADABLE:
             section = key = None
-            where = here
         else:
             key = section_key(item)
             section = _section(ctx, entry, item, scope, parent, key)
-            where = (*here, "title" if item.key is None else "key")
-        if key is not None:
-            ok = _unique(ctx, keys, key, here, where) and ok
+        if key is not None and keys.setdefault(key, here) is not here:
+            _duplicate(ctx, key, keys[key], _where_key_is(here, item))
+            ok = False
         if section is None:
             ok = False
         else:
@@ -201,24 +199,24 @@ def section_key(section: SectionDoc) -> str:
     return section.key if section.key is not None else key_from_title(section.title)
 
 
-def _unique(
-    ctx: CompileContext,
-    keys: dict[str, JSONPath],
-    key: str,
-    here: JSONPath,
-    where: JSONPath,
-) -> bool:
-    """True for the first section with ``key``; else the key (written at ``where``) is reported."""
-    first = keys.setdefault(key, here)
-    if first is here:
-        return True
+def _where_key_is(here: JSONPath, item: object) -> JSONPath:
+    """Where the key of the entry at ``here`` is written: its key, the title, or the include.
+
+    Only an entry with a key gets here: a section, or an include (a refused entry has none).
+    """
+    if isinstance(item, SectionDoc):
+        return (*here, "title" if item.key is None else "key")
+    return (*here, "include")
+
+
+def _duplicate(ctx: CompileContext, key: str, first: JSONPath, where: JSONPath) -> None:
+    """Report a sibling's ``key`` (written at ``where``) that the entry at ``first`` has."""
     ctx.error(
         DiagnosticCode.DUPLICATE_SECTION,
         f"Two sections here have the key '{key}'.",
         ctx.span(where),
         hint=f"the first is on line {ctx.span(first).line}; give each sibling its own key",
     )
-    return False
 
 
 def _section(
@@ -316,15 +314,14 @@ def _as_runtime(value: Any, scope: SectionScope, *, summary: bool) -> Any:
 def _check_texts(
     ctx: CompileContext, path: JSONPath, section: SectionDoc, scope: SectionScope
 ) -> bool:
-    texts = (
-        ("template", section.template, _NO_EXTRA),
-        ("summary", section.summary, _NO_EXTRA),
-        ("summary_suffix", section.summary_suffix, _SUFFIX_EXTRA),
-    )
-    ok = True
-    for name, text, extra in texts:
-        if text:  # an empty text has no placeholder
-            ok = _check_placeholders(ctx, (*path, name), text, scope, extra) and ok
+    ok = True  # every text is checked; an empty one has no placeholder
+    if section.template:
+        ok = _check_placeholders(ctx, path, "template", section.template, scope, _NO_EXTRA)
+    if section.summary:
+        ok = _check_placeholders(ctx, path, "summary", section.summary, scope, _NO_EXTRA) and ok
+    if section.summary_suffix:
+        suffix = section.summary_suffix
+        ok = _check_placeholders(ctx, path, "summary_suffix", suffix, scope, _SUFFIX_EXTRA) and ok
     return ok
 
 
@@ -334,15 +331,21 @@ _SUFFIX_EXTRA = frozenset({SECTION_KEY})
 
 
 def _check_placeholders(
-    ctx: CompileContext, path: JSONPath, text: str, scope: SectionScope, extra: frozenset[str]
+    ctx: CompileContext,
+    section_path: JSONPath,
+    name: str,
+    text: str,
+    scope: SectionScope,
+    extra: frozenset[str],
 ) -> bool:
+    """Check the section's text ``name``; the path to it is made only to report a mistake."""
     try:
         compiled = compile_text(text, where="text")
     except PromptValidationError:
         ctx.error(
             DiagnosticCode.PLACEHOLDER,
             "A '$' here does not start a placeholder.",
-            ctx.find_in_value(path, _STRAY_DOLLAR),
+            ctx.find_in_value((*section_path, name), _STRAY_DOLLAR),
             expected="$name or ${name} for a param, $$ for a literal '$'",
         )
         return False
@@ -351,16 +354,18 @@ def _check_placeholders(
     if not unknown:  # the common case
         return True
     unknown.sort()
+    path = (*section_path, name)
     declared = some_of(list(params)) if params else "none are declared"
-    for name in unknown:
-        suggestion = scope.budget.suggest(name, params)
-        needle = "${" + name + "}" if "${" + name + "}" in text else "$" + name
+    for placeholder in unknown:
+        suggestion = scope.budget.suggest(placeholder, params)
+        braced = "${" + placeholder + "}"
+        needle = braced if braced in text else "$" + placeholder
         ctx.error(
             DiagnosticCode.UNKNOWN_PARAM,
             f"Placeholder '{clip(needle)}' is not a declared param.",
             ctx.find_in_value(path, needle),
             expected=f"a declared param ({declared})",
-            hint=suggestion.strip().lower() if suggestion else _declare_hint(name),
+            hint=suggestion.strip().lower() if suggestion else _declare_hint(placeholder),
             suggestions=[p for p in params if suggestion and f"'{p}'" in suggestion],
         )
     return False
