@@ -13,7 +13,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 
 from wink_decl.diagnostics import Span
-from wink_decl.limits import DEFAULT_LIMITS
+from wink_decl.limits import DEFAULT_LIMITS, MAX_DEPTH_CEILING
 from wink_decl.loader import Limits, load_text
 from wink_decl.loader import _yaml_walk as walk_module
 from wink_decl.loader._yaml_compose import compose
@@ -146,3 +146,13 @@ def test_a_plain_files_spans_are_walked_once_when_first_asked_for(
 
 def span(line: int, column: int, end_line: int, end_column: int) -> Span:
     return Span("p.yaml", line, column, end_line, end_column)
+
+
+def test_a_plain_file_nested_to_the_ceiling_reads_as_the_full_walk_reads_it() -> None:
+    """200 levels (``MAX_DEPTH_CEILING``): two Python frames a level, as in the full walk."""
+    ceiling = Limits(max_depth=MAX_DEPTH_CEILING)
+    text = "a: " + "[" * (MAX_DEPTH_CEILING - 1) + "]" * (MAX_DEPTH_CEILING - 1) + "\n"
+    data, _ = plain(text, ceiling)
+    assert data == walked(text, ceiling)[0]
+    with pytest.raises(NotPlain):
+        plain("a: [" + text[3:-1] + "]\n", ceiling)  # one level more: the walk reports it

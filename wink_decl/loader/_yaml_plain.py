@@ -44,43 +44,41 @@ class PlainReader:
         """
         if root.__class__ is not MAPPING:
             raise NotPlain
-        data, _ = self._collection(root, 0, 0)
+        data, _ = self._value(root, 0, 0)
         return data  # pyright: ignore[reportReturnType]  # a mapping node gives a dict
 
     # As the full walk does: ``depth`` counts the collections around a node, ``cursor`` is
     # where the next node may start (one that starts before it came through an alias), and
-    # every value counts towards ``max_nodes`` (keys do not).
+    # every value counts towards ``max_nodes`` (keys do not). Two Python frames a level, as
+    # in the full walk: ``Limits.max_depth`` is bounded for that stack.
 
     def _value(self, node: Node, depth: int, cursor: int) -> tuple[object, int]:
-        if node.__class__ is not SCALAR:
-            return self._collection(node, depth, cursor)
         if node.start_mark.index < cursor:
             raise NotPlain
         self._count += 1
         if self._count > self.max_nodes:
             raise NotPlain
-        tag = node.ctag
-        if tag is _STR:
-            return node.value, node.end_mark.index
+        kind, tag = node.__class__, node.ctag
+        if kind is SCALAR:
+            if tag is _STR:  # most values
+                return node.value, node.end_mark.index
+            return self._scalar(tag, node.value), node.end_mark.index
+        if depth >= self.max_depth:
+            raise NotPlain
+        if kind is MAPPING:
+            if tag is not _MAP:
+                raise NotPlain
+            return self._mapping(node, depth + 1), node.end_mark.index
+        if tag is not _SEQ:
+            raise NotPlain
+        return self._sequence(node, depth + 1), node.end_mark.index
+
+    def _scalar(self, tag: object, text: str) -> object:
         if tag is _INT or tag is _FLOAT:
             self.has_numbers = True
         elif tag is not _BOOL and tag is not _NULL:
             raise NotPlain  # a date, '=', '<<' or an explicit tag: rare, left to the walk
-        return core_value(tag, node.value), node.end_mark.index
-
-    def _collection(self, node: Node, depth: int, cursor: int) -> tuple[object, int]:
-        if node.start_mark.index < cursor:
-            raise NotPlain
-        self._count += 1
-        if self._count > self.max_nodes or depth >= self.max_depth:
-            raise NotPlain
-        if node.__class__ is MAPPING:
-            if node.ctag is not _MAP:
-                raise NotPlain
-            return self._mapping(node, depth + 1), node.end_mark.index
-        if node.ctag is not _SEQ:
-            raise NotPlain
-        return self._sequence(node, depth + 1), node.end_mark.index
+        return core_value(tag, text)
 
     def _mapping(self, node: Node, depth: int) -> dict[str, object]:
         result: dict[str, object] = {}
