@@ -107,7 +107,12 @@ class _PrintAction(argparse.Action):
 
 
 def _build(chosen: str | None) -> tuple[_Parser, dict[str, _Parser]]:
-    """The parsers; only the ``chosen`` command's options are added (its code is imported)."""
+    """The parsers; only the ``chosen`` command's options are added (its code is imported).
+
+    A command line that names a command needs that command's parser alone; one that names
+    none, or an unknown one, gets them all, so the error lists them and finds the closest.
+    """
+    named = chosen in _COMMAND_NAMES
     listing = "\n".join(f"  {c.name:<10} {c.summary}" for c in COMMANDS)
     top = _Parser(
         prog="wink-decl",
@@ -124,6 +129,8 @@ def _build(chosen: str | None) -> tuple[_Parser, dict[str, _Parser]]:
     sub = top.add_subparsers(dest="command", help=argparse.SUPPRESS, parser_class=_Parser)
     parsers: dict[str, _Parser] = {}
     for command in COMMANDS:
+        if named and command.name != chosen:
+            continue
         # Only the chosen command's help can be shown: the others' texts are left unwrapped.
         description = _fill(command.description) if command.name == chosen else None
         parser: _Parser = sub.add_parser(
@@ -148,6 +155,7 @@ def _build(chosen: str | None) -> tuple[_Parser, dict[str, _Parser]]:
 
 
 _VERBOSE = "show the traceback when wink-decl fails unexpectedly"
+_COMMAND_NAMES = frozenset(command.name for command in COMMANDS)
 
 
 def _fill(text: str) -> str:
