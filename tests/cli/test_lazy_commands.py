@@ -86,13 +86,19 @@ def test_validate_of_one_file_loads_neither_workers_nor_other_commands() -> None
 
 
 def test_validate_of_one_file_loads_only_what_checking_it_needs() -> None:
-    """No runtime template, artifact, registry, plugin binding or override file reading."""
+    """No runtime template, artifact, registry, plugin binding or override file reading.
+
+    The file declares no tool, policy or predicate: neither the lazy plugins nor the runtime's
+    section, tool and policy classes are loaded.
+    """
     status, modules = loaded("validate", "prompts/common/safety.wink.yaml")
     assert status == 0
     builders = {
         "wink_decl.compiler._artifact",
         "wink_decl.compiler._disk_cache",
+        "wink_decl.compiler._lazy",
         "wink_decl.compiler._render_params",
+        "wink_decl.compiler._tool_compiler",
         "wink_decl.compiler.registry",
         "wink_decl.overrides._apply",
         "wink_decl.overrides._file",
@@ -115,14 +121,8 @@ def test_validate_of_one_file_loads_only_what_checking_it_needs() -> None:
     }
     assert sorted(explaining.intersection(modules)) == []
     assert sorted(m for m in modules if m.startswith("wink_decl.prompt.")) == [
-        "wink_decl.prompt._generic",
-        "wink_decl.prompt._predicates",
-        "wink_decl.prompt.callables",
         "wink_decl.prompt.keys",
-        "wink_decl.prompt.policy",
-        "wink_decl.prompt.section",
         "wink_decl.prompt.text_template",
-        "wink_decl.prompt.tool",
         "wink_decl.prompt.visibility",
     ]
 

@@ -13,6 +13,7 @@ from compiler_support import compiled, make_catalog, report, write
 
 from wink_decl.compiler import CompileResult, compile_file
 from wink_decl.compiler import _includes as includes_module
+from wink_decl.compiler import _tool_compiler as tool_compiler_module
 from wink_decl.limits import Limits
 from wink_decl.plugins import PluginCatalog
 
@@ -197,13 +198,13 @@ def test_an_included_file_is_searched_and_its_tools_compiled_once(
     tools = "".join(f"  t{i}: {{description: Tool {i}., handler: test.lookup}}\n" for i in range(3))
     write(here, "lib.wink.yaml", f"key: lib\nsections:\n  - {{key: a, title: A}}\ntools:\n{tools}")
     compiled_tools: list[str] = []
-    real = includes_module.compile_tool
+    real = tool_compiler_module.compile_tool  # imported where a file has tools
 
     def counted(ctx: Any, path: Any, name: str, spec: Any, catalog: Any) -> Any:
         compiled_tools.append(name)
         return real(ctx, path, name, spec, catalog)
 
-    monkeypatch.setattr(includes_module, "compile_tool", counted)
+    monkeypatch.setattr(tool_compiler_module, "compile_tool", counted)
     write(
         here,
         "mid.wink.yaml",

@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from wink_decl.compiler._context import CompileContext
-from wink_decl.compiler._lazy import LazyPredicate
 from wink_decl.diagnostic_codes import DiagnosticCode
 from wink_decl.loader import JSONPath
 from wink_decl.schema import (
@@ -19,6 +18,9 @@ from wink_decl.schema import (
     PredicateCondition,
 )
 from wink_decl.suggestions import did_you_mean_sentence
+
+if TYPE_CHECKING:
+    from wink_decl.compiler._lazy import LazyPredicate
 
 __all__ = ["Check", "compile_condition"]
 

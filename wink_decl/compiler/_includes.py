@@ -27,7 +27,6 @@ from wink_decl.compiler._sections import (
     section_key,
 )
 from wink_decl.compiler._stamp import IncludeState, digest, stamp_of
-from wink_decl.compiler._tool_compiler import compile_tool
 from wink_decl.diagnostic_codes import DiagnosticCode
 from wink_decl.diagnostics import Diagnostic, Span, clip, some_of
 from wink_decl.limits import DEFAULT_LIMITS, Limits
@@ -303,6 +302,9 @@ class Includer:
         for name, spec in included.document.tools.items():
             if name not in tools:
                 if name not in included.tools:
+                    # Imported for a file with tools only: checking others never loads it.
+                    from wink_decl.compiler._tool_compiler import compile_tool  # noqa: PLC0415
+
                     included.tools[name] = compile_tool(
                         included.ctx, ("tools", name), name, spec, self._catalog
                     )

@@ -3,14 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from typing import TYPE_CHECKING
 
 from wink_decl.compiler._context import CompileContext
-from wink_decl.compiler._lazy import LazyPolicy, LazyPredicate
 from wink_decl.diagnostic_codes import DiagnosticCode
 from wink_decl.loader import JSONPath
 from wink_decl.plugins import POLICIES, PREDICATES, PluginCatalog, PluginProblem
-from wink_decl.prompt.policy import ToolPolicy
-from wink_decl.prompt.tool import Tool
 from wink_decl.schema import (
     PluginSpec,
     PolicyDoc,
@@ -19,6 +17,12 @@ from wink_decl.schema import (
     SequentialPolicyDoc,
 )
 from wink_decl.suggestions import did_you_mean_sentence
+
+# The lazy plugins and the runtime's classes are imported where a file declares what needs
+# them: a file without policies or predicates never loads them.
+if TYPE_CHECKING:
+    from wink_decl.compiler._lazy import LazyPolicy, LazyPredicate
+    from wink_decl.prompt.policy import ToolPolicy
 
 __all__ = ["PolicyCompiler"]
 
@@ -53,6 +57,8 @@ class PolicyCompiler:
         if isinstance(found, PluginProblem):
             ctx.bag.add(found.to_diagnostic(ctx.span(path)))
             return None
+        from wink_decl.compiler._lazy import LazyPredicate  # noqa: PLC0415  # see the imports
+
         predicate = LazyPredicate(self._catalog, found, ctx.span(path))
         self.plugins.append(predicate)
         return predicate
@@ -73,6 +79,8 @@ class PolicyCompiler:
         if isinstance(found, PluginProblem):
             ctx.bag.add(found.to_diagnostic(span))
             return None
+        from wink_decl.compiler._lazy import LazyPolicy  # noqa: PLC0415  # see the imports
+
         policy = LazyPolicy(self._catalog, found, dict(spec.config), span)
         self.plugins.append(policy)
         return policy
@@ -102,6 +110,7 @@ class PolicyCompiler:
                 ok = self._known(ctx, checked) and ok
         if not ok:
             return None
+        from wink_decl.prompt.tool import Tool  # noqa: PLC0415  # as above
         from wink_decl.runtime.policies import ReadBeforeWritePolicy  # noqa: PLC0415  # as above
 
         policy = ReadBeforeWritePolicy(

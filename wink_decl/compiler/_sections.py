@@ -6,11 +6,10 @@ import functools
 import re
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, NamedTuple, cast
+from typing import TYPE_CHECKING, Any, NamedTuple, TypeAlias, cast
 
 from wink_decl.compiler._condition_compiler import Check, compile_condition
 from wink_decl.compiler._context import CompileContext
-from wink_decl.compiler._lazy import LazyPredicate
 from wink_decl.compiler._readable import readable
 from wink_decl.diagnostic_codes import DiagnosticCode
 from wink_decl.diagnostics import clip, some_of
@@ -18,14 +17,19 @@ from wink_decl.errors import PromptValidationError
 from wink_decl.limits import DEFAULT_LIMITS
 from wink_decl.loader import JSONPath
 from wink_decl.prompt.keys import key_from_title
-from wink_decl.prompt.policy import ToolPolicy
-from wink_decl.prompt.section import MarkdownSection, Section
 from wink_decl.prompt.text_template import compile_text
-from wink_decl.prompt.tool import Tool
 from wink_decl.prompt.visibility import SectionVisibility
 from wink_decl.schema.model import IncludeDoc, PolicyDoc, SectionDoc, Visibility
 from wink_decl.schema.readable import UNREADABLE, Entry
 from wink_decl.suggestions import did_you_mean_sentence
+
+# The runtime's section, tool and policy classes are imported only where a section is built:
+# checking a file (``wink-decl validate``) never loads them.
+if TYPE_CHECKING:
+    from wink_decl.compiler._lazy import LazyPredicate
+    from wink_decl.prompt.policy import ToolPolicy
+    from wink_decl.prompt.section import Section
+    from wink_decl.prompt.tool import Tool
 
 SECTION_KEY = "section_key"
 """The one placeholder wink-decl fills in itself, in ``summary_suffix`` only."""
@@ -63,7 +67,7 @@ class CheckedSection(NamedTuple):
     key: str
 
 
-CompiledSection = Section[Any] | CheckedSection
+CompiledSection: TypeAlias = "Section[Any] | CheckedSection"
 """A runtime section, or its stand-in when the scope only checks (``SectionScope.check_only``)."""
 
 
@@ -147,6 +151,8 @@ class SectionScope:
     @functools.cached_property
     def section_class(self) -> Any:
         """``MarkdownSection``, bound to the params type when there is one (looked up once)."""
+        from wink_decl.prompt.section import MarkdownSection  # noqa: PLC0415  # see the imports
+
         return MarkdownSection if self.params_type is None else MarkdownSection[self.params_type]
 
 

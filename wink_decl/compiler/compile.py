@@ -12,7 +12,6 @@ from typing import TYPE_CHECKING, Any, cast
 from wink_decl.compiler._confined import outside_root
 from wink_decl.compiler._context import CompileContext, folder_ns, quotable
 from wink_decl.compiler._includes import Includer
-from wink_decl.compiler._lazy import LazyHandler, LazyPolicy, LazyPredicate, LazyTool
 from wink_decl.compiler._numbers import number_problems
 from wink_decl.compiler._once import computed_once
 from wink_decl.compiler._param_spans import ParamSpans
@@ -24,7 +23,6 @@ from wink_decl.compiler._policy_compiler import PolicyCompiler
 from wink_decl.compiler._readable import UnreadableData, readable
 from wink_decl.compiler._sections import SectionScope, compile_sections
 from wink_decl.compiler._stamp import IncludeState
-from wink_decl.compiler._tool_compiler import compile_tool
 from wink_decl.diagnostic_codes import DiagnosticCode
 from wink_decl.diagnostics import Diagnostic, Span, sort_diagnostics
 from wink_decl.limits import DEFAULT_LIMITS, Limits
@@ -36,8 +34,11 @@ from wink_decl.schema.readable import UNREADABLE, ReadableDocument, readable_par
 from wink_decl.schema.validate import validate_document
 
 if TYPE_CHECKING:
+    from wink_decl.compiler._lazy import LazyHandler, LazyPolicy, LazyPredicate
     from wink_decl.prompt.template import PromptTemplate
     from wink_decl.prompt.tool import Tool
+    from wink_decl.schema.model import ToolDoc
+    from wink_decl.schema.readable import Unreadable
 
 __all__ = ["CompileResult", "CompiledPrompt", "bind_plugins", "compile_file", "compile_loaded"]
 
@@ -90,6 +91,8 @@ class CompiledPrompt:
         until the prompt is bound (``bind_plugins``): reading the artifact imports nothing.
         Threads reading it at once all get one object.
         """
+        from wink_decl.compiler._lazy import LazyTool  # noqa: PLC0415  # a built prompt only
+
         tools = self.tools.values()
         if any(isinstance(tool, LazyTool) and not tool.settled for tool in tools):
             return self._artifact_unbound
@@ -222,6 +225,24 @@ def compile_loaded(
     return CompileResult(prompt, diagnostics, sources, tuple(includer.named), includer.states)
 
 
+def _compile_tools(
+    ctx: CompileContext, declared: Mapping[str, ToolDoc | Unreadable], catalog: PluginCatalog
+) -> dict[str, Tool[Any, Any] | None]:
+    """Each declared tool compiled; None for one the schema refused (its diagnostics say why)."""
+    if not declared:
+        return {}
+    # Imported for a file with tools only: checking others never loads the lazy tools and
+    # the runtime's tool classes behind them.
+    from wink_decl.compiler._tool_compiler import compile_tool  # noqa: PLC0415
+
+    return {
+        name: None
+        if spec is UNREADABLE
+        else compile_tool(ctx, ("tools", name), name, spec, catalog)
+        for name, spec in declared.items()
+    }
+
+
 @functools.lru_cache(maxsize=1024)
 def _is_key_path(ns: str) -> bool:
     """True when each part of ``ns`` between '/' is a key (a folder's files share one ns)."""
@@ -279,12 +300,7 @@ class _Builder:
         # The checks read the params' names only: a compile that builds nothing makes no class.
         params_type = None if check_only else self._params_type(params)
         declared = readable(doc.tools)
-        tools = {
-            name: None
-            if spec is UNREADABLE
-            else compile_tool(self.ctx, ("tools", name), name, spec, self.catalog)
-            for name, spec in declared.items()
-        }
+        tools = _compile_tools(self.ctx, declared, self.catalog)
         policies = PolicyCompiler(self.catalog, tools)
         scope = SectionScope(
             params=params,
@@ -402,6 +418,8 @@ def bind_plugins(prompt: CompiledPrompt, *, rendering_only: bool = False) -> lis
     the plugin. ``rendering_only`` imports only what a render needs: every predicate, and
     the handler of each tool typed by its handler; other handlers and policies wait.
     """
+    from wink_decl.compiler._lazy import LazyHandler, LazyPolicy, LazyTool  # noqa: PLC0415
+
     problems: list[Diagnostic] = []
     for tool in prompt.tools.values():
         handler = tool.handler
@@ -423,6 +441,8 @@ def bind_plugins(prompt: CompiledPrompt, *, rendering_only: bool = False) -> lis
 
 def _tool_problems(tool: Tool[Any, Any], handler: LazyHandler, source: str) -> list[Diagnostic]:
     """Why the handler cannot serve ``tool``: not importable, wrong shape, or other params."""
+    from wink_decl.compiler._lazy import LazyTool  # noqa: PLC0415  # binding only
+
     message = handler.resolve()
     if isinstance(tool, LazyTool):
         typing_problems = tool.bind()  # settled either way, so the artifact is final
