@@ -17,7 +17,7 @@ from wink_decl.limits import DEFAULT_LIMITS, MAX_DEPTH_CEILING
 from wink_decl.loader import Limits, load_text
 from wink_decl.loader import _yaml_walk as walk_module
 from wink_decl.loader._yaml_compose import compose
-from wink_decl.loader._yaml_plain import NotPlain, PlainReader
+from wink_decl.loader._yaml_plain import NotPlain, PlainReader, PlainSpans
 from wink_decl.loader._yaml_walk import Walker
 from wink_decl.loader.file_kinds import PROMPT_FILE
 
@@ -156,3 +156,50 @@ def test_a_plain_file_nested_to_the_ceiling_reads_as_the_full_walk_reads_it() ->
     assert data == walked(text, ceiling)[0]
     with pytest.raises(NotPlain):
         plain("a: [" + text[3:-1] + "]\n", ceiling)  # one level more: the walk reports it
+
+
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(json_data(YAML_LEAVES), YAML_STYLES)
+def test_a_plain_files_nodes_are_found_by_path_as_the_full_walk_records_them(
+    data: dict[str, Any], style: dict[str, Any]
+) -> None:
+    text = dump_yaml(data, style)
+    root = compose(text)
+    assert root is not None
+    walker = Walker(text, "p.yaml", DEFAULT_LIMITS, PROMPT_FILE)
+    walker.value(root, (), 0, 0)
+    spans = PlainSpans(text, "p.yaml", DEFAULT_LIMITS, PROMPT_FILE, root)
+    assert all(spans.value(path) is node for path, node in walker.values.items())
+    assert all(spans.key(path) is node for path, node in walker.keys.items())
+    for missing in [("no such key",), (0,), *((*path, 0) for path in walker.keys)]:
+        if missing not in walker.values:
+            with pytest.raises(KeyError):
+                spans.value(missing)
+    for no_key in [(), *(path for path in walker.values if path and path[-1].__class__ is int)]:
+        with pytest.raises(KeyError):
+            spans.key(no_key)
+    assert list(spans.walked_values()) == list(walker.values)  # every path: the full walk's
+    assert list(spans.walked_keys()) == list(walker.keys)
+
+
+def test_a_plain_files_spans_are_looked_up_without_the_full_walk(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    walks: list[int] = []
+    value = walk_module.Walker.value
+
+    def counted(self: Walker, *args: Any) -> tuple[object, int]:
+        walks.append(1)
+        return value(self, *args)
+
+    monkeypatch.setattr(walk_module.Walker, "value", counted)
+    result = load_text("a: x\nb:\n  - 1\n  - {c: d}\n", path="p.yaml", format="yaml")
+    assert result.file is not None
+    spans = result.file.source_map
+    assert spans.value_span(("b", 1, "c")) == span(4, 9, 4, 9)
+    assert spans.key_span(("b", 1, "c")) == span(4, 6, 4, 6)
+    assert spans.key_span(("b", 0)) is None  # a list item has no key
+    assert spans.value_span(("b", 2)) is None
+    assert spans.value_span(("b", "c")) is None
+    assert spans.nearest(("b", 1, "e", 3)) == span(4, 5, 4, 10)
+    assert walks == []

@@ -10,14 +10,23 @@ V = TypeVar("V")
 
 
 class LazyTable(Mapping[K, V], Generic[K, V]):
-    """The mapping ``make`` returns, asked for on every read (``make`` keeps what it made)."""
+    """The mapping ``make`` returns, asked for on every read (``make`` keeps what it made).
 
-    __slots__ = ("_make",)
+    With ``find``, one key is looked up by ``find`` (raising ``KeyError`` when missing), and
+    ``make`` runs only to list them all: a lookup can cost far less than the whole table.
+    """
 
-    def __init__(self, make: Callable[[], Mapping[K, V]]) -> None:
+    __slots__ = ("_find", "_make")
+
+    def __init__(
+        self, make: Callable[[], Mapping[K, V]], find: Callable[[K], V] | None = None
+    ) -> None:
         self._make = make
+        self._find = find
 
     def __getitem__(self, key: K) -> V:
+        if self._find is not None:
+            return self._find(key)
         return self._make()[key]
 
     def __iter__(self) -> Iterator[K]:

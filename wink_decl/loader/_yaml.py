@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
 
 from ruamel.yaml.error import MarkedYAMLError
 from ruamel.yaml.reader import ReaderError
@@ -11,7 +10,7 @@ from ruamel.yaml.reader import ReaderError
 from wink_decl.diagnostics import Span
 from wink_decl.loader._lazy_table import LazyTable
 from wink_decl.loader._loaded import Loaded
-from wink_decl.loader._source_map import JSONPath, SourceMap, SpanTuple
+from wink_decl.loader._source_map import SourceMap
 from wink_decl.loader._yaml_compose import (
     MAPPING,
     NULL,
@@ -20,12 +19,9 @@ from wink_decl.loader._yaml_compose import (
     compose,
     nested_beyond,
 )
-from wink_decl.loader._yaml_plain import NotPlain, PlainReader
+from wink_decl.loader._yaml_plain import NotPlain, PlainReader, PlainSpans
 from wink_decl.loader.file_kinds import FileKind
 from wink_decl.loader.limit_diagnostics import Limits, too_deep
-
-if TYPE_CHECKING:
-    from wink_decl.loader._yaml_walk import Walker
 
 SAFE_NESTING = 1_000
 """Nesting the C composer handles quickly; beyond it the depth is checked on events first."""
@@ -62,49 +58,11 @@ def load_yaml(text: str, path: str, limits: Limits, kind: FileKind) -> Loaded:
         data = reader.document(root)
     except NotPlain:
         return _walk(text, path, limits, kind, root)
-    spans = _SpansWhenAsked(text, path, limits, kind, root)
-    source_map = SourceMap(
-        path, LazyTable(spans.values), LazyTable(spans.keys), resolve=spans.resolve
-    )
+    spans = PlainSpans(text, path, limits, kind, root)
+    values = LazyTable(spans.walked_values, spans.value)
+    keys = LazyTable(spans.walked_keys, spans.key)
+    source_map = SourceMap(path, values, keys, resolve=spans.resolve)
     return Loaded(data, source_map, [], reader.has_numbers)
-
-
-class _SpansWhenAsked:
-    """The spans of a plain document, recorded by the full walk when first asked for."""
-
-    __slots__ = ("_made", "_walked", "_walker")
-
-    def __init__(self, text: str, path: str, limits: Limits, kind: FileKind, root: Node) -> None:
-        self._made = (text, path, limits, kind, root)
-        self._walker: Walker | None = None
-        self._walked = False
-
-    def values(self) -> dict[JSONPath, SpanTuple | Node]:
-        """Each value's span (or the node to work it out from), by path."""
-        return self._walk().values
-
-    def keys(self) -> dict[JSONPath, SpanTuple | Node]:
-        """Each key's span (or its node), by path."""
-        return self._walk().keys
-
-    def resolve(self, found: SpanTuple | Node) -> SpanTuple:
-        """The span of a recorded entry, as :meth:`Walker.resolve` works it out."""
-        return self._ready().resolve(found)
-
-    def _ready(self) -> Walker:
-        if self._walker is None:
-            from wink_decl.loader._yaml_walk import Walker  # noqa: PLC0415  # see _walk
-
-            text, path, limits, kind, _ = self._made
-            self._walker = Walker(text, path, limits, kind)
-        return self._walker
-
-    def _walk(self) -> Walker:
-        walker = self._ready()
-        if not self._walked:  # the plain read found nothing to report: neither does this
-            walker.value(self._made[4], (), 0, 0)
-            self._walked = True
-        return walker
 
 
 def _walk(text: str, path: str, limits: Limits, kind: FileKind, root: Node) -> Loaded:

@@ -9,10 +9,17 @@ reports every mistake; for a plain file it runs when its spans are first asked f
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from wink_decl.errors import WinkDeclError
 from wink_decl.loader import _yaml_compose as tags
+from wink_decl.loader._source_map import JSONPath, SpanTuple
 from wink_decl.loader._yaml_compose import MAPPING, SCALAR, Node
+from wink_decl.loader.file_kinds import FileKind
 from wink_decl.loader.limit_diagnostics import Limits
+
+if TYPE_CHECKING:
+    from wink_decl.loader._yaml_walk import Walker
 
 # Tags are compared by identity: an explicit ``!!int`` is another Tag object, equal to INT.
 _STR, _INT, _FLOAT, _BOOL, _NULL = tags.STR, tags.INT, tags.FLOAT, tags.BOOL, tags.NULL
@@ -104,6 +111,85 @@ class PlainReader:
             data, cursor = self._value(item, depth, cursor)
             items.append(data)
         return items
+
+
+class PlainSpans:
+    """Where each value and key of a plain document is, worked out when asked for.
+
+    A plain document has no alias and no key written twice, so each JSON path names one node:
+    a lookup follows the path down from the root (each mapping's keys indexed on first use,
+    so many lookups stay linear), and only listing every path runs the full walk.
+    """
+
+    __slots__ = ("_entries", "_made", "_root", "_walked", "_walker")
+
+    def __init__(self, text: str, path: str, limits: Limits, kind: FileKind, root: Node) -> None:
+        """The spans of the plain document ``root`` of ``text`` (read with ``limits``)."""
+        self._made = (text, path, limits, kind)
+        self._root = root
+        self._entries: dict[int, dict[str, tuple[Node, Node]]] = {}
+        """Each mapping's (key node, value node) by key text, by the mapping node's id."""
+        self._walker: Walker | None = None
+        self._walked = False
+
+    def value(self, path: JSONPath) -> Node:
+        """The node of the value at ``path``; ``KeyError`` when there is none."""
+        node = self._root
+        for part in path:
+            node = self._entry(node, part)[1]
+        return node
+
+    def key(self, path: JSONPath) -> Node:
+        """The key node of the mapping entry at ``path``; ``KeyError`` for a list item or root."""
+        if not path:
+            raise KeyError(path)
+        key_node = self._entry(self.value(path[:-1]), path[-1])[0]
+        if key_node is None:
+            raise KeyError(path)
+        return key_node
+
+    def resolve(self, found: SpanTuple | Node) -> SpanTuple:
+        """The span of a node, as :meth:`Walker.resolve` works it out."""
+        return self._ready().resolve(found)
+
+    def walked_values(self) -> dict[JSONPath, SpanTuple | Node]:
+        """Every value's node, by path in document order (the full walk runs once, now)."""
+        return self._walk().values
+
+    def walked_keys(self) -> dict[JSONPath, SpanTuple | Node]:
+        """Every key's node, by path (as above)."""
+        return self._walk().keys
+
+    def _entry(self, node: Node, part: str | int) -> tuple[Node | None, Node]:
+        if node.__class__ is MAPPING:
+            if isinstance(part, str):
+                entries = self._entries.get(id(node))
+                if entries is None:
+                    entries = {key.value: (key, value) for key, value in node.value}
+                    self._entries[id(node)] = entries
+                found = entries.get(part)
+                if found is not None:
+                    return found
+        elif node.__class__ is not SCALAR and isinstance(part, int):
+            items: list[Node] = node.value
+            if 0 <= part < len(items):
+                return None, items[part]
+        raise KeyError(part)
+
+    def _ready(self) -> Walker:
+        if self._walker is None:
+            # Imported when needed: a plain file that no one asks about never loads it.
+            from wink_decl.loader._yaml_walk import Walker  # noqa: PLC0415
+
+            self._walker = Walker(*self._made)
+        return self._walker
+
+    def _walk(self) -> Walker:
+        walker = self._ready()
+        if not self._walked:  # the plain read found nothing to report: neither does this
+            walker.value(self._root, (), 0, 0)
+            self._walked = True
+        return walker
 
 
 def core_value(tag: object, text: str) -> object:
