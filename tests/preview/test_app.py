@@ -12,7 +12,6 @@ import pytest
 from starlette.testclient import TestClient
 from starlette.types import Message, Scope
 
-from wink_decl.cli._inputs import params_from_texts
 from wink_decl.preview.app import Hub, create_app, watch
 from wink_decl.preview.files import PromptFolder
 from wink_decl.preview.html import file_list, view_json
@@ -21,7 +20,7 @@ from wink_decl.preview.page import Action, PageState, prompt_view
 
 @pytest.fixture
 def client(served: Path) -> TestClient:
-    return TestClient(create_app(PromptFolder(served, served), params_from_texts))
+    return TestClient(create_app(PromptFolder(served, served)))
 
 
 def packaged(name: str) -> str:
@@ -65,9 +64,7 @@ def test_a_prompt_with_the_page_state(client: TestClient, served: Path) -> None:
     answer = client.post("/api/prompt", params={"file": "review.wink.yaml"}, json=body)
     folder = PromptFolder(served, served)
     state = PageState({"language": "Go"}, (Action("show", "checks", "summary"),))
-    expected = view_json(
-        prompt_view(folder, served / "review.wink.yaml", state, read_params=params_from_texts)
-    )
+    expected = view_json(prompt_view(folder, served / "review.wink.yaml", state))
     assert (answer.status_code, answer.json()) == (200, expected)
     assert "[This section is summarized." in str(expected["prompt"])
 
@@ -75,9 +72,7 @@ def test_a_prompt_with_the_page_state(client: TestClient, served: Path) -> None:
 def test_an_empty_body_is_the_empty_state(client: TestClient, served: Path) -> None:
     answer = client.post("/api/prompt", params={"file": "plain.wink.toml"})
     folder = PromptFolder(served, served)
-    expected = view_json(
-        prompt_view(folder, served / "plain.wink.toml", PageState(), read_params=params_from_texts)
-    )
+    expected = view_json(prompt_view(folder, served / "plain.wink.toml", PageState()))
     assert (answer.status_code, answer.json()) == (200, expected)
 
 
@@ -110,7 +105,7 @@ def test_a_wrong_body_is_refused(client: TestClient, body: bytes, error: str) ->
 
 
 def test_the_watcher_runs_while_the_app_runs(served: Path) -> None:
-    with TestClient(create_app(PromptFolder(served, served), params_from_texts)) as running:
+    with TestClient(create_app(PromptFolder(served, served))) as running:
         assert running.get("/api/files").status_code == 200
 
 
@@ -156,7 +151,7 @@ def test_a_change_on_disk_is_published(tmp_path: Path) -> None:
 
 def test_the_events_endpoint_streams_until_the_page_goes(served: Path) -> None:
     """Called as a server calls it: the stream is infinite, so the client leaves after one event."""
-    app = create_app(PromptFolder(served, served), params_from_texts)
+    app = create_app(PromptFolder(served, served))
     sent: list[Message] = []
     gone = asyncio.Event()
 

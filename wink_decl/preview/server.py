@@ -10,7 +10,6 @@ import uvicorn
 
 from wink_decl.preview.app import create_app
 from wink_decl.preview.files import PromptFolder
-from wink_decl.preview.page import ParamsReader
 
 __all__ = ["address", "listen", "serve"]
 
@@ -46,7 +45,6 @@ def serve(
     out: TextIO,
     *,
     open_page: bool,
-    read_params: ParamsReader,
 ) -> None:
     """Print the address as the first line on ``out``, then serve until interrupted."""
     sock = listen(host, port)
@@ -56,7 +54,7 @@ def serve(
     if open_page:
         webbrowser.open(url)
     config = uvicorn.Config(
-        create_app(folder, read_params),
+        create_app(folder),
         log_level="warning",
         timeout_graceful_shutdown=_GRACE_SECONDS,
     )
