@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+import contextlib
 import io
 import json
+import socket
 import subprocess
 import sys
 import threading
 import time
 import webbrowser
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import httpx
@@ -185,8 +187,80 @@ def test_the_page_reads_the_overrides_folder_render_would(
     def serve(folder: PromptFolder, *_args: object, **_kwargs: object) -> None:
         served.append(folder)
 
+    def listen(_host: str, _port: int) -> object:
+        return object()  # no socket: nothing is served
+
+    monkeypatch.setattr(server, "listen", listen)
     monkeypatch.setattr(server, "serve", serve)
     assert cli("preview", *argv) == (0, "", "")
     prompts = project / "prompts"  # the configured root, made absolute when it is read
     folder = Path(overrides.format(project=project))
     assert served == [PromptFolder(prompts, prompts, DEFAULT_LIMITS, folder, strict)]
+
+
+@contextlib.contextmanager
+def taken_port() -> Iterator[int]:
+    """A port on 127.0.0.1 that another socket listens on."""
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        yield taken.getsockname()[1]
+
+
+BUSY = (
+    "wink-decl: error: --port: 127.0.0.1:{port} is in use; choose another port, or --port 0 "
+    "for a free one\n"
+)
+UNKNOWN_HOST = (
+    "wink-decl: error: --host: no address found for '{host}'; give a name or address of this "
+    "machine, such as 127.0.0.1\n"
+)
+
+
+def test_a_busy_port_is_a_usage_error(cli: Run, project: Path) -> None:
+    with taken_port() as port:
+        assert cli("preview", "--port", str(port)) == (2, "", BUSY.format(port=port))
+
+
+@pytest.mark.parametrize(
+    "host",
+    ["no-such-host.invalid", "a..b", "x" * 64],
+    ids=["unknown", "empty-label", "label-too-long"],
+)
+def test_a_host_without_an_address_is_a_usage_error(cli: Run, project: Path, host: str) -> None:
+    """An empty or over-long label is refused before any lookup (idna); the others by it."""
+    assert cli("preview", "--host", host) == (2, "", UNKNOWN_HOST.format(host=host))
+
+
+def test_an_address_of_no_interface_is_a_usage_error(cli: Run, project: Path) -> None:
+    """0.0.0.1 is no address of any machine: the system refuses to bind it."""
+    assert cli("preview", "--host", "0.0.0.1") == (
+        2,
+        "",
+        "wink-decl: error: cannot listen on 0.0.0.1:8000: Cannot assign requested address\n",
+    )
+
+
+def wink_decl(*argv: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    """The real command in its own process, killed (and the test failed) after 60 s."""
+    return subprocess.run(
+        [sys.executable, "-m", "wink_decl", *argv],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=cwd,
+        check=False,
+    )
+
+
+def test_the_command_reports_a_busy_port_in_one_line(project: Path) -> None:
+    """Nothing before it on stdout, no traceback: the socket is bound before the address shows."""
+    with taken_port() as port:
+        done = wink_decl("preview", "--port", str(port), cwd=project)
+    assert (done.returncode, done.stdout, done.stderr) == (2, "", BUSY.format(port=port))
+
+
+def test_the_command_reports_an_unknown_host_in_one_line(project: Path) -> None:
+    done = wink_decl("preview", "--host", "no-such-host.invalid", cwd=project)
+    expected = UNKNOWN_HOST.format(host="no-such-host.invalid")
+    assert (done.returncode, done.stdout, done.stderr) == (2, "", expected)

@@ -14,13 +14,22 @@ from starlette.types import Message, Scope
 
 from wink_decl.preview.app import Hub, create_app, watch
 from wink_decl.preview.files import PromptFolder
+from wink_decl.preview.guard import site
 from wink_decl.preview.html import file_list, view_json
 from wink_decl.preview.page import Action, PageState, prompt_view
+
+SITE = site("127.0.0.1", "127.0.0.1", 8000)
+"""The app's address in these tests: the client's requests name it (tests/preview/test_guard.py)."""
+
+
+def client_of(folder: Path) -> TestClient:
+    app = create_app(PromptFolder(folder, folder), SITE)
+    return TestClient(app, base_url=SITE.url.rstrip("/"))
 
 
 @pytest.fixture
 def client(served: Path) -> TestClient:
-    return TestClient(create_app(PromptFolder(served, served)))
+    return client_of(served)
 
 
 def packaged(name: str) -> str:
@@ -70,7 +79,8 @@ def test_a_prompt_with_the_page_state(client: TestClient, served: Path) -> None:
 
 
 def test_an_empty_body_is_the_empty_state(client: TestClient, served: Path) -> None:
-    answer = client.post("/api/prompt", params={"file": "plain.wink.toml"})
+    json_type = {"content-type": "application/json"}
+    answer = client.post("/api/prompt", params={"file": "plain.wink.toml"}, headers=json_type)
     folder = PromptFolder(served, served)
     expected = view_json(prompt_view(folder, served / "plain.wink.toml", PageState()))
     assert (answer.status_code, answer.json()) == (200, expected)
@@ -100,12 +110,15 @@ def test_only_served_files_can_be_named(client: TestClient, served: Path, name: 
     ids=["not-json", "wrong-state"],
 )
 def test_a_wrong_body_is_refused(client: TestClient, body: bytes, error: str) -> None:
-    answer = client.post("/api/prompt", params={"file": "plain.wink.toml"}, content=body)
+    json_type = {"content-type": "application/json"}
+    answer = client.post(
+        "/api/prompt", params={"file": "plain.wink.toml"}, content=body, headers=json_type
+    )
     assert (answer.status_code, answer.json()) == (400, {"error": error})
 
 
 def test_the_watcher_runs_while_the_app_runs(served: Path) -> None:
-    with TestClient(create_app(PromptFolder(served, served))) as running:
+    with client_of(served) as running:
         assert running.get("/api/files").status_code == 200
 
 
@@ -151,7 +164,7 @@ def test_a_change_on_disk_is_published(tmp_path: Path) -> None:
 
 def test_the_events_endpoint_streams_until_the_page_goes(served: Path) -> None:
     """Called as a server calls it: the stream is infinite, so the client leaves after one event."""
-    app = create_app(PromptFolder(served, served))
+    app = create_app(PromptFolder(served, served), SITE)
     sent: list[Message] = []
     gone = asyncio.Event()
 
@@ -171,7 +184,7 @@ def test_the_events_endpoint_streams_until_the_page_goes(served: Path) -> None:
         "raw_path": b"/api/events",
         "root_path": "",
         "query_string": b"",
-        "headers": [],
+        "headers": [(b"host", b"127.0.0.1:8000")],
         "scheme": "http",
         "http_version": "1.1",
         "server": ("127.0.0.1", 80),

@@ -15,6 +15,7 @@ from wink_decl.overrides import text_hash
 from wink_decl.plugins import PREDICATES, PluginCatalog
 from wink_decl.preview.app import create_app, watched_paths
 from wink_decl.preview.files import PromptFolder
+from wink_decl.preview.guard import site
 from wink_decl.preview.html import tag_picker, view_json
 from wink_decl.preview.page import (
     PageState,
@@ -215,7 +216,9 @@ def test_a_wrong_tag_is_refused(tag: object, error: str) -> None:
 
 
 def test_the_app_renders_the_chosen_tag(tagged: Path) -> None:
-    client = TestClient(create_app(PromptFolder(tagged, tagged)))
+    where = site("127.0.0.1", "127.0.0.1", 8000)
+    app = create_app(PromptFolder(tagged, tagged), where)
+    client = TestClient(app, base_url=where.url.rstrip("/"))
     body = {"values": {"language": "Go"}, "tag": "short"}
     answer = client.post("/api/prompt", params={"file": "review.wink.yaml"}, json=body)
     assert (answer.status_code, answer.json()) == (200, view_json(view(tagged, "short")))

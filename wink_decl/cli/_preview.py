@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import argparse
+import errno
 import importlib.util
+import socket
 from pathlib import Path
 
 from wink_decl.cli._command import Console
@@ -71,8 +73,26 @@ def _run(args: argparse.Namespace, console: Console) -> int:
 
     overrides = overrides_root(args, root)
     folder = PromptFolder(target, root, limits_from(args), overrides, args.strict)
-    serve(folder, args.host, args.port, console.out, open_page=args.open)
+    sock = _listen(args.host, args.port)
+    serve(folder, sock, console.out, host=args.host, open_page=args.open)
     return 0
+
+
+def _listen(host: str, port: int) -> socket.socket:
+    """The bound socket; a host that does not resolve or an address in use is a usage error."""
+    from wink_decl.preview.server import listen  # noqa: PLC0415  # as serve, only now
+
+    try:
+        return listen(host, port)
+    except (socket.gaierror, UnicodeError):  # idna refuses an empty or over-long label
+        message = f"--host: no address found for '{host}'; give a name or address of this "
+        raise UsageError(message + f"machine, such as {_LOCAL}") from None
+    except OSError as error:
+        where = f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
+        if error.errno == errno.EADDRINUSE:
+            message = f"--port: {where} is in use; choose another port, or --port 0 for a free one"
+            raise UsageError(message) from None
+        raise UsageError(f"cannot listen on {where}: {error.strerror}") from None
 
 
 def _default_path() -> Path:

@@ -11,6 +11,7 @@ from pathlib import Path
 
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.routing import Route
@@ -19,6 +20,7 @@ from watchfiles import (
 )
 
 from wink_decl.preview.files import PromptFolder
+from wink_decl.preview.guard import OwnPageOnly, Site
 from wink_decl.preview.html import file_list, view_json
 from wink_decl.preview.page import prompt_view, state_from_json
 
@@ -71,8 +73,11 @@ async def watch(paths: list[Path], hub: Hub, stop: asyncio.Event) -> None:
         hub.publish()
 
 
-def create_app(folder: PromptFolder) -> Starlette:
-    """The app serving ``folder``: only its prompt files can be named from a URL."""
+def create_app(folder: PromptFolder, where: Site) -> Starlette:
+    """The app serving ``folder`` at ``where``: only its prompt files can be named from a URL.
+
+    It answers only requests for ``where`` from its own page (``guard.refusal``).
+    """
     hub = Hub()
 
     async def page(_request: Request) -> Response:
@@ -127,7 +132,8 @@ def create_app(folder: PromptFolder) -> Starlette:
         Route("/api/prompt", prompt, methods=["POST"]),
         Route("/api/events", events),
     ]
-    return Starlette(routes=routes, lifespan=lifespan)
+    guard = Middleware(OwnPageOnly, where=where)
+    return Starlette(routes=routes, middleware=[guard], lifespan=lifespan)
 
 
 def watched_paths(folder: PromptFolder) -> set[Path]:
