@@ -2,12 +2,23 @@
 
 from __future__ import annotations
 
+import os
 import sys
+from collections.abc import Callable
 
+import anthropic
 import pytest
 
 from wink_decl import ProviderError, adapters
+from wink_decl.adapters import (
+    AnthropicAdapter,
+    ClaudeAgentSDKAdapter,
+    LiteLLMAdapter,
+    OpenAIAdapter,
+    ScriptedAdapter,
+)
 from wink_decl.adapters.adapter_support import kind_of_status, provider_error, redact, require_sdk
+from wink_decl.runtime.adapter import ProviderAdapter
 
 
 def test_a_missing_sdk_names_the_install_line() -> None:
@@ -86,3 +97,38 @@ def test_the_package_names_adapters_lazily() -> None:
     assert adapters.ScriptedAdapter.__name__ == "ScriptedAdapter"
     with pytest.raises(AttributeError, match="has no attribute 'NoSuchAdapter'"):
         _ = adapters.NoSuchAdapter  # pyright: ignore[reportAttributeAccessIssue]
+
+
+KEY = "sk-test-held-0123456789"
+OTHER = "credential-held-0123456789"
+"""An auth token, or a credential of the environment's (which LiteLLM may read)."""
+NOWHERE = "http://127.0.0.1:9"  # never asked: building an adapter sends nothing
+
+
+def anthropic_with_a_token() -> ProviderAdapter:
+    client = anthropic.Anthropic(auth_token=OTHER, base_url=NOWHERE)
+    return AnthropicAdapter("claude-test", client=client)
+
+
+HOLDERS: dict[str, tuple[Callable[[], ProviderAdapter], tuple[str, ...]]] = {
+    "openai": (lambda: OpenAIAdapter("gpt-test", api_key=KEY, base_url=NOWHERE), (KEY,)),
+    "anthropic": (lambda: AnthropicAdapter("claude-test", api_key=KEY), (KEY,)),
+    "anthropic-token": (anthropic_with_a_token, (OTHER,)),
+    "litellm": (lambda: LiteLLMAdapter("openai/gpt-test", api_key=KEY), (KEY, OTHER)),
+    "claude-agent": (lambda: ClaudeAgentSDKAdapter(api_key=KEY), (KEY,)),
+    "scripted": (lambda: ScriptedAdapter([]), ()),
+}
+
+
+@pytest.mark.parametrize(("build", "held"), HOLDERS.values(), ids=HOLDERS)
+def test_each_adapter_names_the_credentials_it_holds(
+    monkeypatch: pytest.MonkeyPatch, build: Callable[[], ProviderAdapter], held: tuple[str, ...]
+) -> None:
+    """What the loop redacts from failed tool calls (tests/runtime/test_tool_failure_secrets)."""
+    for name in list(os.environ):
+        if name.endswith(("KEY", "TOKEN", "SECRET")):
+            monkeypatch.delenv(name)
+    monkeypatch.setenv("RULES_SERVICE_TOKEN", OTHER)
+    adapter = build()
+    with adapter:
+        assert adapter.secrets == held

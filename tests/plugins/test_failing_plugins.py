@@ -3,19 +3,23 @@
 One package, ``wink-decl-stumbles``, is written here and installed with ``pip --target``
 (no dependencies; its build backend comes from the package index, as for any sdist); the
 command runs in a fresh interpreter (``run_python``) that finds it through ``PYTHONPATH``,
-as an installed distribution with real entry points and metadata.
+as an installed distribution with real entry points and metadata. A handler that raises with
+the API key in its message runs under ``wink-decl run``, against a model played on 127.0.0.1.
 """
 
 from __future__ import annotations
 
 import os
+import re
 import sys
 import textwrap
 from pathlib import Path
 
 import pytest
 from concurrency import MIB, run_python
+from openai_replies import reply
 from plugin_support import pip_install_into
+from provider_server import ProviderServer, RecordedRequest
 
 PYPROJECT = """\
 [build-system]
@@ -31,10 +35,26 @@ version = "0.3.1"
 
 [project.entry-points."wink_decl.handlers"]
 "stumbles.fetch" = "stumbles_plugins:fetch"
+"stumbles.lookup" = "stumbles_plugins:lookup"
 """
 
 MODULE = '''\
 """Plugins written the wrong way, as first-time authors write them."""
+
+import os
+from dataclasses import dataclass
+
+from wink_decl import ToolContext, ToolResult
+
+
+@dataclass(frozen=True)
+class Rule:
+    rule_id: str
+
+
+def lookup(params: Rule, *, context: ToolContext) -> ToolResult[None]:
+    # The plugin's HTTP client quotes the header it sent when the service refuses it.
+    raise RuntimeError("the rules service refused the token " + os.environ["OPENAI_API_KEY"])
 
 
 def cloudy(params, *, session):
@@ -71,6 +91,24 @@ tools:
     description: Fetch the page.
     handler: stumbles.fetch
 """
+
+
+RULES_PROMPT = """\
+key: rules
+sections:
+  - key: task
+    title: Task
+    template: Say whether rule r1 holds.
+    tools: [lookup]
+tools:
+  lookup:
+    description: Look a rule up.
+    handler: stumbles.lookup
+"""
+
+KEY = "sk-test-stumbles-0123456789"
+FAILURE = "Tool 'lookup' failed: RuntimeError: the rules service refused the token [redacted]"
+ANSWER = "Rule r1 could not be checked: the rules service is unavailable."
 
 
 @pytest.fixture(scope="module")
@@ -132,3 +170,47 @@ def test_an_async_handler_is_refused_when_bound(site: Path, tmp_path: Path) -> N
         "  hint: check that the plugin's version matches this prompt, or name another entry "
         "point\n",
     )
+
+
+def run_rules(
+    site: Path, folder: Path, monkeypatch: pytest.MonkeyPatch, *options: str
+) -> tuple[tuple[int, str, str], list[RecordedRequest]]:
+    """``wink-decl run`` of the rules prompt: the model calls lookup, then answers."""
+    monkeypatch.setenv("OPENAI_API_KEY", KEY)
+    monkeypatch.delenv("OPENAI_BASE_URL", raising=False)
+    (folder / "rules.wink.yaml").write_text(RULES_PROMPT)
+    script = [reply(tool_calls=[("call_1", "lookup", '{"rule_id": "r1"}')]), reply(ANSWER)]
+    with ProviderServer(script) as server:
+        url = f"{server.url}/v1"
+        model = ("--model", "openai:gpt-test", "--base-url", url)
+        outcome = wink_decl(site, folder, "run", "rules.wink.yaml", *model, *options)
+    return outcome, server.requests
+
+
+def test_a_handler_that_raises_with_the_key_is_one_line_without_it(
+    site: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    outcome, requests = run_rules(site, tmp_path, monkeypatch)
+
+    assert outcome == (0, ANSWER + "\n", f"wink-decl: warning: {FAILURE}\n")
+    assert requests[1].json["messages"][-1] == {
+        "role": "tool",
+        "tool_call_id": "call_1",
+        "content": FAILURE,
+    }
+    assert KEY.encode() not in requests[1].body
+    assert requests[1].headers["authorization"] == f"Bearer {KEY}"
+
+
+def test_with_v_the_warning_has_the_traceback_redacted(
+    site: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (status, out, err), requests = run_rules(site, tmp_path, monkeypatch, "-v")
+
+    assert (status, out) == (0, ANSWER + "\n")
+    lines = err.splitlines()
+    assert lines[:2] == [f"wink-decl: warning: {FAILURE}", "Traceback (most recent call last):"]
+    assert lines[-1] == "RuntimeError: the rules service refused the token [redacted]"
+    assert re.search(r'File ".*stumbles_plugins[/\\]__init__\.py", line \d+, in lookup\n', err)
+    assert KEY not in err
+    assert requests[1].json["messages"][-1]["content"] == FAILURE

@@ -6,6 +6,7 @@ Entry-point values name this module (``compiler_plugins:lookup``): pytest puts
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 from typing import Any
 
@@ -57,6 +58,11 @@ def clock(params: None, *, context: ToolContext) -> ToolResult[Clock]:
 def untyped(params: str, *, context: ToolContext) -> ToolResult[LookupResult]:
     """Its params are not a dataclass, so the file must declare them."""
     return ToolResult.ok(LookupResult(params, "untyped"))
+
+
+def refusing(params: LookupParams, *, context: ToolContext) -> ToolResult[LookupResult]:
+    """A handler whose HTTP client failed and quoted the key it sent (``OPENAI_API_KEY``)."""
+    raise RuntimeError(f"the rules service refused the token {os.environ['OPENAI_API_KEY']}")
 
 
 def no_result(params: LookupParams, *, context: ToolContext) -> ToolResult[None]:

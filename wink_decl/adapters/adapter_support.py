@@ -7,10 +7,9 @@ from collections.abc import Iterable
 from types import ModuleType
 
 from wink_decl.errors import ProviderError, ProviderErrorKind
+from wink_decl.runtime.redaction import REDACTED, redact
 
 __all__ = ["REDACTED", "kind_of_status", "provider_error", "redact", "require_sdk"]
-
-REDACTED = "[redacted]"
 
 
 def require_sdk(module: str, *, extra: str, adapter: str) -> ModuleType:
@@ -29,14 +28,6 @@ def require_sdk(module: str, *, extra: str, adapter: str) -> ModuleType:
             kind="unavailable",
             hint=f"pip install 'wink-decl[{extra}]'",
         ) from None
-
-
-def redact(text: str, secrets: Iterable[str | None]) -> str:
-    """``text`` with every secret (an API key, a token) replaced, however it was embedded."""
-    for secret in secrets:
-        if secret and len(secret) >= 4:  # noqa: PLR2004  # shorter "keys" are test placeholders
-            text = text.replace(secret, REDACTED)
-    return text
 
 
 def kind_of_status(status: int) -> ProviderErrorKind:

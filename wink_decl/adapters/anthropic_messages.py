@@ -7,10 +7,10 @@ back into a ``ProviderReply`` (docs/runtime.md describes what the loop does with
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+from wink_decl._loggers import package_logger
 from wink_decl.adapters._anthropic_errors import SdkErrors, translate
 from wink_decl.adapters._anthropic_mapping import (
     FIRST_USER_MESSAGE,
@@ -30,7 +30,7 @@ if TYPE_CHECKING:
 
 __all__ = ["DEFAULT_MAX_TOKENS", "FIRST_USER_MESSAGE", "AnthropicAdapter"]
 
-logger = logging.getLogger("wink_decl.adapters.anthropic")
+logger = package_logger("adapters.anthropic")
 
 DEFAULT_MAX_TOKENS = 4096
 """Output tokens one model turn may use unless ``max_tokens`` says otherwise: room for a long
@@ -94,6 +94,11 @@ class AnthropicAdapter(ProviderAdapter):
     def supports_dynamic_tools(self) -> bool:
         """True: the Messages API is stateless, so every request may offer other tools."""
         return True
+
+    @property
+    def secrets(self) -> tuple[str, ...]:
+        """The client's API key and auth token, redacted from failure messages."""
+        return tuple(s for s in (self._client.api_key, self._client.auth_token) if s)
 
     def close(self) -> None:
         """Close the SDK client's connections, when the adapter made the client itself."""

@@ -110,6 +110,14 @@ class LiteLLMAdapter(ProviderAdapter):
         """``litellm.completion`` takes a new tool list with every request."""
         return True
 
+    @property
+    def secrets(self) -> tuple[str, ...]:
+        """``api_key`` and the environment's credentials, redacted from failure messages.
+
+        LiteLLM reads keys from many variables: every one whose name ends as a secret's does.
+        """
+        return tuple(s for s in (self._api_key, *_environment_secrets()) if s)
+
     def close(self) -> None:
         """Close the HTTP clients LiteLLM keeps for its calls, and forget them.
 
@@ -145,7 +153,7 @@ class LiteLLMAdapter(ProviderAdapter):
         return reply_from_completion(response.model_dump())  # pyright: ignore[reportUnknownMemberType]  # LiteLLM leaves its kwargs untyped
 
     def _failure(self, error: Exception, timeout: float | None) -> ProviderError:
-        secrets = (self._api_key, *_environment_secrets())
+        secrets = self.secrets
         missing = self._missing_key()
         if missing is not None:
             return provider_error(

@@ -108,6 +108,11 @@ class OpenAIAdapter(ProviderAdapter):
         return True
 
     @property
+    def secrets(self) -> tuple[str, ...]:
+        """The client's API key, redacted from failure messages (docs/adapters/openai.md)."""
+        return (self._client.api_key,)
+
+    @property
     def client(self) -> openai.OpenAI:
         """The SDK client the adapter sends through."""
         return self._client
@@ -147,7 +152,7 @@ class OpenAIAdapter(ProviderAdapter):
             model=self.model,
             base_url=str(self._client.base_url).rstrip("/"),
             timeout=timeout,
-            secrets=(self._client.api_key,),
+            secrets=self.secrets,
         )
 
 

@@ -14,6 +14,7 @@ from wink_decl.cli._command import Console
 from wink_decl.cli._commands import implemented
 from wink_decl.cli._inputs import add_render_options, prepared_from_args
 from wink_decl.cli._prompt import report
+from wink_decl.cli._run_log import showing_warnings
 from wink_decl.cli._run_progress import Progress
 from wink_decl.cli._secrets import secrets_from_environment
 from wink_decl.cli._transcript import Transcript, usage_record
@@ -103,21 +104,27 @@ def _positive(kind: Callable[[str], float]) -> Callable[[str], float]:
 def _run(args: argparse.Namespace, console: Console) -> int:
     provider, model = _model(args.model)
     filesystem, host = _filesystem(args.workspace, allow_writes=args.allow_writes)
+    secrets = secrets_from_environment()
+    verbose, progress = bool(args.verbose), console.interactive
     try:
-        return _run_with(args, console, (provider, model), filesystem)
+        with showing_warnings(console.err, verbose=verbose, progress=progress, secrets=secrets):
+            return _run_with(args, console, (provider, model), filesystem, secrets)
     finally:
         if host is not None:  # its root descriptor and journal file go now, not at exit
             host.close()
 
 
 def _run_with(
-    args: argparse.Namespace, console: Console, chosen: tuple[str, str], filesystem: Filesystem
+    args: argparse.Namespace,
+    console: Console,
+    chosen: tuple[str, str],
+    filesystem: Filesystem,
+    secrets: tuple[str, ...],
 ) -> int:
     provider, model = chosen
     prepared = prepared_from_args(args, console, plugins="all")
     if prepared is None:
         return 1
-    secrets = secrets_from_environment()
     try:
         adapter = make_adapter(provider, model, base_url=args.base_url, workspace=args.workspace)
     except ProviderError as error:

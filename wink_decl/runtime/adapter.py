@@ -32,6 +32,16 @@ class ProviderAdapter(ABC):
         """True when the provider accepts a different tool list on every request."""
         return False
 
+    @property
+    def secrets(self) -> tuple[str, ...]:
+        """The credentials this adapter holds (API keys, tokens); none here.
+
+        The loop redacts them from every failed tool call's message (what the model reads and
+        the session records): a handler that raises with its key in the message cannot hand
+        the key to the model. An adapter that holds a credential returns it.
+        """
+        return ()
+
     @abstractmethod
     def complete(self, request: ProviderRequest) -> ProviderReply:
         """One model turn."""

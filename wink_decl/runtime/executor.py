@@ -4,16 +4,17 @@ lookup -> parse (extra keys refused) -> policies -> deadline -> context -> snaps
 handler -> ``on_result`` -> the result's value to the session's reducers -> restore on any
 failure -> ``ToolInvoked`` -> the model's message. A failing tool never aborts evaluation; only
 the exceptions of the table in docs/runtime.md propagate. A failed call leaves the session
-exactly as it was (every slice, logs included) apart from its own ``ToolInvoked``.
+exactly as it was (every slice, logs included) apart from its own ``ToolInvoked``, and its
+message never shows the secrets the executor was given.
 """
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, TypeAlias, cast
 
+from wink_decl._loggers import package_logger
 from wink_decl.errors import (
     DeadlineExceededError,
     EvaluationPhase,
@@ -28,6 +29,7 @@ from wink_decl.prompt.tool_context import ToolContext
 from wink_decl.prompt.tool_result import ToolResult
 from wink_decl.prompt.visibility import SectionPath, SectionVisibility
 from wink_decl.runtime.provider import ProviderMessage, ProviderToolCall
+from wink_decl.runtime.redaction import redact
 from wink_decl.runtime.session.tool_events import ToolInvoked
 from wink_decl.suggestions import did_you_mean_sentence
 
@@ -42,7 +44,7 @@ if TYPE_CHECKING:
 
 __all__ = ["ToolExecutionOutcome", "ToolExecutor", "tool_message_text"]
 
-logger = logging.getLogger("wink_decl.executor")
+logger = package_logger("executor")
 
 _Snapshot: TypeAlias = "tuple[Snapshot, list[tuple[Restorable, object]]]"
 _NONE_TYPE = type(None)
@@ -91,8 +93,13 @@ class ToolExecutor:
         deadline: Deadline | None = None,
         budget_tracker: BudgetTracker | None = None,
         heartbeat: Callable[[], None] | None = None,
+        secrets: Iterable[str | None] = (),
     ) -> None:
-        """Offer ``rendered.tools``; more may be added with ``add``."""
+        """Offer ``rendered.tools``; more may be added with ``add``.
+
+        ``secrets`` (the adapter's API keys, tokens) are redacted from every failed call's
+        message: what the model reads, what ``ToolInvoked`` records and the warning logged.
+        """
         self._prompt = prompt
         self._rendered = rendered
         self._session = session
@@ -102,6 +109,7 @@ class ToolExecutor:
         self._deadline = deadline
         self._budget = budget_tracker
         self._heartbeat = heartbeat
+        self._secrets = tuple(secret for secret in secrets if secret)
         self._tools: dict[str, Tool[Any, Any]] = {tool.name: tool for tool in rendered.tools}
         # Resources do not change during an evaluation: find the restorable ones once.
         self._restorables = tuple(r for r in prompt.resources if isinstance(r, Restorable))
@@ -168,7 +176,7 @@ class ToolExecutor:
         """
         context = self._context()
         policies = self._prompt.template.policies_for(tool.name)
-        denial = _first_denial(policies, tool, params, context)
+        denial = _first_denial(policies, tool, params, context, self._secrets)
         if denial is not None:
             return denial, denial.message
         if self._deadline is not None and self._deadline.expired():
@@ -179,7 +187,7 @@ class ToolExecutor:
             )
         snapshot = self._snapshot()
         try:
-            result = _invoke(tool, params, context)
+            result = _invoke(tool, params, context, self._secrets)
             if result.success:
                 for policy in policies:
                     policy.on_result(tool, params, result, context=context)
@@ -196,8 +204,9 @@ class ToolExecutor:
                 phase=EvaluationPhase.TOOL,
             ) from error
         except Exception as error:  # noqa: BLE001  # a failing tool must never abort evaluation
-            logger.warning("Tool %s failed after its handler ran", tool.name, exc_info=True)
-            result = ToolResult.error(f"Tool '{tool.name}' failed: {type(error).__name__}: {error}")
+            # After the handler: a policy's on_result, a reducer or the value's render raised.
+            failure = f"Tool '{tool.name}' failed: {_described(error)}"
+            result = _logged_failure(failure, error, self._secrets)
             text = result.message
         if not result.success:
             self._restore(snapshot)
@@ -241,6 +250,9 @@ class ToolExecutor:
         text: str,
     ) -> ToolExecutionOutcome:
         name = call.name if tool is None else tool.name
+        if not result.success:  # whatever failed, and whoever wrote the message
+            result = _redacted(result, self._secrets)
+            text = redact(text, self._secrets)
         self._session.dispatch(
             ToolInvoked(
                 prompt_name=self._prompt.name,
@@ -289,25 +301,26 @@ class ToolExecutor:
 
 
 def _first_denial(
-    policies: Iterable[ToolPolicy], tool: Tool[Any, Any], params: Any, context: ToolContext
+    policies: Iterable[ToolPolicy],
+    tool: Tool[Any, Any],
+    params: Any,
+    context: ToolContext,
+    secrets: tuple[str, ...],
 ) -> ToolResult[Any] | None:
     for policy in policies:
         try:
             decision = policy.check(tool, params, context=context)
         except Exception as error:  # noqa: BLE001  # a broken policy denies, it does not crash
-            logger.warning(
-                "Policy %s failed while checking %s", policy.name, tool.name, exc_info=True
-            )
-            return ToolResult.error(
-                f"Policy '{policy.name}' could not check tool '{tool.name}': "
-                f"{type(error).__name__}: {error}"
-            )
+            failure = f"Policy '{policy.name}' could not check tool '{tool.name}': "
+            return _logged_failure(failure + _described(error), error, secrets)
         if not decision.allowed:
             return ToolResult.error(decision.reason or f"Policy '{policy.name}' denied the call.")
     return None
 
 
-def _invoke(tool: Tool[Any, Any], params: Any, context: ToolContext) -> ToolResult[Any]:
+def _invoke(
+    tool: Tool[Any, Any], params: Any, context: ToolContext, secrets: tuple[str, ...]
+) -> ToolResult[Any]:
     """Run the handler, turning every failure of that table into a failed result."""
     handler = tool.handler
     if handler is None:
@@ -319,20 +332,39 @@ def _invoke(tool: Tool[Any, Any], params: Any, context: ToolContext) -> ToolResu
     except (VisibilityExpansionRequired, PromptEvaluationError, DeadlineExceededError):
         raise
     except TypeError as error:
-        logger.warning("Tool %s raised TypeError", tool.name, exc_info=True)
-        return ToolResult.error(
+        failure = (
             f"Tool '{tool.name}' raised TypeError: {error}. "
             "Check that the handler takes (params, *, context) and uses the params' fields."
         )
+        return _logged_failure(failure, error, secrets)
     except Exception as error:  # noqa: BLE001  # a failing tool must never abort evaluation
-        logger.warning("Tool %s raised", tool.name, exc_info=True)
-        return ToolResult.error(f"Tool '{tool.name}' failed: {type(error).__name__}: {error}")
+        return _logged_failure(f"Tool '{tool.name}' failed: {_described(error)}", error, secrets)
     if not isinstance(result, ToolResult):
         return ToolResult.error(
             f"Tool '{tool.name}' returned {type(result).__qualname__}; handlers must return "
             "a ToolResult."
         )
     return cast("ToolResult[Any]", result)
+
+
+def _described(error: Exception) -> str:
+    return f"{type(error).__name__}: {error}"
+
+
+def _logged_failure(message: str, error: Exception, secrets: tuple[str, ...]) -> ToolResult[Any]:
+    """The failed result ``message``, secrets redacted, logged as a warning with ``error``.
+
+    The warning's text is the one the model reads, so a log shows what the model was told; its
+    traceback (``exc_info``) is the exception as raised: docs/runtime.md, "Logging".
+    """
+    text = redact(message, secrets)
+    logger.warning("%s", text, exc_info=error)
+    return ToolResult.error(text)
+
+
+def _redacted(result: ToolResult[Any], secrets: tuple[str, ...]) -> ToolResult[Any]:
+    message = redact(result.message, secrets)
+    return result if message == result.message else replace(result, message=message)
 
 
 def _replace(outcome: ToolExecutionOutcome, **changes: Any) -> ToolExecutionOutcome:

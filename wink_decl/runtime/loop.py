@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-import logging
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, Protocol
 
+from wink_decl._loggers import package_logger
 from wink_decl.errors import EvaluationPhase, PromptEvaluationError, WinkDeclError
 from wink_decl.prompt.expansion import VisibilityExpansionRequired
 from wink_decl.prompt.tool_schema import to_openai_tools
@@ -46,7 +46,7 @@ __all__ = [
     "turn_limit_passed",
 ]
 
-logger = logging.getLogger("wink_decl.loop")
+logger = package_logger("loop")
 
 DEFAULT_MAX_TURNS = 64
 DEFAULT_MAX_RESTARTS = 10
@@ -136,6 +136,7 @@ class InnerLoop:
             supports_dynamic_tools=self._config.supports_dynamic_tools,
             deadline=self._deadline,
             budget_tracker=self._budget,
+            secrets=self._adapter.secrets,
         )
         offer = _Offer(executor.tools)
         output_type = self._prompt.template.output_type

@@ -132,6 +132,11 @@ class ModelClient(Protocol):
         """True when the provider accepts a different tool list on every request."""
         ...
 
+    @property
+    def secrets(self) -> tuple[str, ...]:
+        """The credentials the adapter holds, redacted from every failed tool call's message."""
+        ...
+
     def complete(self, request: ProviderRequest) -> ProviderReply:
         """One model turn."""
         ...

@@ -127,6 +127,11 @@ class ClaudeAgentSDKAdapter(ProviderAdapter):
             user_message=user_message,
         )
 
+    @property
+    def secrets(self) -> tuple[str, ...]:
+        """Every credential Claude Code may see, redacted from failure messages."""
+        return self.settings.secrets()
+
     def complete(self, request: ProviderRequest) -> ProviderReply:  # noqa: ARG002  # the protocol
         """Not available: Claude Code runs the whole conversation, so there is no single turn.
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import logging
 import tempfile
 import time
 from collections import deque
@@ -26,6 +25,7 @@ from claude_agent_sdk import (
     UserMessage,
 )
 
+from wink_decl._loggers import package_logger
 from wink_decl.adapters.adapter_support import provider_error, redact
 from wink_decl.adapters.claude_agent._claude_transcript import Transcript
 from wink_decl.adapters.claude_agent._failures import (
@@ -62,7 +62,7 @@ _SYNTHETIC = "<synthetic>"
 
 _STDERR_KEPT = 20
 
-logger = logging.getLogger("wink_decl.adapters.claude_agent")
+logger = package_logger("adapters.claude_agent")
 
 
 class Conversation:
@@ -88,7 +88,7 @@ class Conversation:
         self._prompt = prompt
         self._deadline = deadline
         self._budget = budget
-        self._secrets = self._settings.secrets()
+        self._secrets = adapter.secrets
         self._rendered = prompt.render(session=session)
         self._executor = ToolExecutor(
             prompt=prompt,
@@ -98,6 +98,7 @@ class Conversation:
             supports_dynamic_tools=False,
             deadline=deadline,
             budget_tracker=budget,
+            secrets=self._secrets,
         )
         self._transcript = Transcript(
             prompt_name=prompt.name,
