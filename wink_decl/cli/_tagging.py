@@ -12,7 +12,7 @@ from wink_decl.cli._paths import root_finder
 from wink_decl.cli._prompt import limits_from, report
 from wink_decl.compiler import CompiledPrompt
 from wink_decl.overrides import LocalOverrideStore, check_tag
-from wink_decl.overrides.tagged import applied
+from wink_decl.overrides.tagged import apply_tag
 
 __all__ = ["add_tag_options", "tagged"]
 
@@ -26,7 +26,7 @@ def add_tag_options(parser: argparse.ArgumentParser) -> None:
         help="apply the prompt's overrides for TAG (docs/overrides.md); without it the prompt "
         "is used as written",
     )
-    add_overrides_option(parser)
+    add_overrides_option(parser, tags=True)
 
 
 def _tag(text: str) -> str:
@@ -41,19 +41,14 @@ def tagged(
 ) -> CompiledPrompt | None:
     """``prompt`` with ``--tag``'s overrides applied (as it is without ``--tag``).
 
-    Diagnostics are written (warnings too); None when any is an error.
+    Diagnostics are written (warnings too: a stale entry, a tag the prompt has no file for);
+    None when any is an error.
     """
     if args.tag is None:
         return prompt
     path = Path(args.file)
     folder = overrides_root(args, root_finder(args.root)(path))
     store = LocalOverrideStore(folder, limits=limits_from(args))
-    loaded = store.load(prompt.template.ns, prompt.template.key, args.tag)
-    report(console, loaded.diagnostics, loaded.sources)
-    if loaded.file is None:
-        return None if loaded.diagnostics else prompt
-    result = applied(prompt.template, loaded.file, strict=args.strict)
-    report(console, result.diagnostics, loaded.sources)
-    if not result.ok:
-        return None
-    return dataclasses.replace(prompt, template=result.template)
+    result = apply_tag(prompt.template, store, args.tag, strict=args.strict, source=prompt.source)
+    report(console, result.diagnostics, result.sources)
+    return dataclasses.replace(prompt, template=result.template) if result.ok else None

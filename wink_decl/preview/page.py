@@ -13,8 +13,8 @@ from typing import TYPE_CHECKING, Any, Literal, Protocol, cast
 from wink_decl.compiler import CompiledPrompt, bind_plugins, compile_file
 from wink_decl.diagnostics import Diagnostic, sort_diagnostics
 from wink_decl.errors import WinkDeclError
-from wink_decl.overrides import OverrideLoad, check_tag
-from wink_decl.overrides.tagged import applied
+from wink_decl.overrides import check_tag
+from wink_decl.overrides.tagged import apply_tag
 from wink_decl.plugins import PluginCallError
 from wink_decl.preview._runtime import (
     Prompt,
@@ -188,9 +188,14 @@ def prompt_view(
         texts = _texts(declared, state.values)
         params, wrong = read_params(prompt, texts, missing_hint=MISSING_HINT)
         problems.extend(wrong)
-    if tag is not None:
-        loaded = store.load(prompt.template.ns, prompt.template.key, tag)
-        prompt = _tagged(prompt, loaded, problems, sources, strict=folder.strict)
+    if state.tag is not None:
+        # As --tag: a tag without a file here (deleted while the page shows it) is a warning.
+        tagged = apply_tag(
+            prompt.template, store, state.tag, strict=folder.strict, source=prompt.source
+        )
+        problems.extend(tagged.diagnostics)
+        sources.update(tagged.sources)
+        prompt = dataclasses.replace(prompt, template=tagged.template)
     failed = PromptView(name, (), sources, fields, form_key, tags=tags, tag=tag)
     if any(d.severity == "error" for d in problems):
         return dataclasses.replace(failed, problems=tuple(sort_diagnostics(problems)))
@@ -215,28 +220,6 @@ def prompt_view(
         tags,
         tag,
     )
-
-
-def _tagged(
-    prompt: CompiledPrompt,
-    loaded: OverrideLoad,
-    problems: list[Diagnostic],
-    sources: dict[str, str],
-    *,
-    strict: bool,
-) -> CompiledPrompt:
-    """``prompt`` with a tag's override file applied, as ``--tag`` applies it.
-
-    The file's problems join ``problems`` (its text joins ``sources``); a file that cannot be
-    used leaves the prompt as it is, and its errors stop the render.
-    """
-    problems.extend(loaded.diagnostics)
-    sources.update(loaded.sources)
-    if loaded.file is None:
-        return prompt
-    result = applied(prompt.template, loaded.file, strict=strict)
-    problems.extend(result.diagnostics)
-    return dataclasses.replace(prompt, template=result.template)
 
 
 def form_fields(
