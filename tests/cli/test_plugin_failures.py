@@ -88,9 +88,17 @@ def test_a_raising_predicate_is_the_plugins_fault_in_an_overrides_diff(
     monkeypatch.setattr(compile_module, "default_catalog", catalog)
     (tmp_path / "flaky.wink.yaml").write_text(PROMPT)
     compiler_plugins.failures[:] = [KeyError("weather")]
-    # Reported once, at the render without the tag: the tagged render is not tried.
+    # Reported once, at the render without the tag: the tagged render is not tried. The tag
+    # has no file here, which is told first (the prompt's ns is its folder's name).
+    no_file = (
+        f"flaky.wink.yaml: warning: Prompt '{tmp_path.name}/flaky' has no override file for tag "
+        "'short', so it is used as written.\n"
+        "  expected: one of its tags: it has none\n"
+        "  hint: check the tag, or write its file: wink-decl overrides seed flaky.wink.yaml "
+        "--tag short\n"
+    )
     assert cli("overrides", "diff", "flaky.wink.yaml", "--tag", "short") == (
         1,
         "",
-        HEAD + "KeyError: 'weather'." + TAIL,
+        no_file + HEAD + "KeyError: 'weather'." + TAIL,
     )

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import os
 import threading
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import cast
@@ -29,7 +29,10 @@ from wink_decl.loader import read_stamped
 from wink_decl.plugins import PluginCatalog
 from wink_decl.suggestions import did_you_mean_sentence
 
-__all__ = ["PROMPT_SUFFIXES", "CachedResult", "PromptRegistry", "find_prompt_files"]
+__all__ = ["PROMPT_SUFFIXES", "CachedResult", "Found", "PromptRegistry", "find_prompt_files"]
+
+Found = tuple[Sequence[Diagnostic], Mapping[str, str]]
+"""What a check beyond the compile found: its diagnostics and the texts they quote."""
 
 
 @dataclass(frozen=True)
@@ -197,6 +200,39 @@ class PromptRegistry:
                 result = self._hit(key)
                 return self._check(key) if result is None else _cached(result)
         return _cached(result)
+
+    def check_further(
+        self,
+        path: str | Path,
+        content_hash: str,
+        inputs: bytes | None,
+        further: Callable[[CompiledPrompt], Found],
+    ) -> Found:
+        """What ``further`` finds in the prompt at ``path``, kept on disk with ``cache_dir``.
+
+        For checks of a valid prompt against files of its own (its override files):
+        ``content_hash`` is the one ``check`` gave in its artifact (the file and its
+        includes), ``inputs`` every byte ``further`` reads besides the prompt (None: they
+        could not all be read, and the answer is not kept). Both key the entry, so an
+        unchanged prompt with unchanged inputs is answered without compiling it.
+        """
+        key = os.fspath(path)
+        disk = self._disk
+        entry = None
+        if disk is not None and inputs is not None:
+            entry = disk.further_key(key, content_hash.encode() + b"\0" + inputs)
+            kept = disk.get(entry)
+            if kept is not None:
+                return kept.diagnostics, kept.sources
+        prompt = self.compile(key).prompt  # a hit when check just compiled it
+        if prompt is None:  # it changed since it was checked: its next check reports why
+            return (), {}
+        found = further(prompt)
+        # Kept only for the version checked: the file may have changed since.
+        if disk is not None and entry is not None and prompt.content_hash == content_hash:
+            diagnostics, sources = found
+            disk.put(entry, diagnostics=diagnostics, sources=sources, artifact=None, includes=())
+        return found
 
     def _hit(self, key: str) -> CompileResult | None:
         """The cached result when the file and its includes are unchanged, else None.

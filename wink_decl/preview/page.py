@@ -166,13 +166,14 @@ def prompt_view(folder: PromptFolder, path: Path, state: PageState) -> PromptVie
         return PromptView(name, result.diagnostics, result.sources)
     declared = compiled.model.params
     tags = tuple(folder.override_store().tags(compiled.template.ns, compiled.template.key))
-    tag = state.tag if state.tag in tags else None  # the page offers only the prompt's tags
+    tag = state.tag if state.tag in tags else None  # what the picker shows as chosen
     request = PromptRequest(
         str(path),
         root=str(folder.root),
         limits=folder.limits,
         params=tuple(_texts(declared, state.values).items()),
-        tag=tag,
+        # As --tag: a tag without a file here (deleted while the page shows it) is a warning.
+        tag=state.tag,
         strict=folder.strict,
         missing_hint=MISSING_HINT,
     )
