@@ -186,17 +186,11 @@ def test_hints_read_alike_whoever_wrote_them(written: str, shown: str) -> None:
     assert Diagnostic("m", None, "c", hint=written).hint == shown
 
 
-def raising(error: Exception) -> None:
-    raise error
-
-
 def raise_here(error: Exception) -> Exception:
     """``error``, raised and caught in this file, so that it has a traceback here."""
-    try:
-        raising(error)
-    except Exception as caught:  # noqa: BLE001  # handed back as it is
-        return caught
-    raise AssertionError("unreachable")
+    with pytest.raises(type(error)) as info:
+        raise error
+    return info.value
 
 
 def test_a_cause_is_kept_but_not_part_of_equality_or_json() -> None:
@@ -211,13 +205,14 @@ def test_a_cause_is_kept_but_not_part_of_equality_or_json() -> None:
 
 def test_the_traceback_of_a_cause_starts_at_the_first_frame_outside_wink_decl() -> None:
     error = raise_here(KeyError("region"))
-    lines = Path(__file__).read_text().splitlines()
-    call, raised = (lines.index(text) + 1 for text in ("        raising(error)", "    raise error"))
+    line = next(
+        number
+        for number, text in enumerate(Path(__file__).read_text().splitlines(), 1)
+        if text == "        raise error"
+    )
     assert cause_traceback(error) == (
         "Traceback (most recent call last):\n"
-        f'  File "{__file__}", line {call}, in raise_here\n'
-        "    raising(error)\n"
-        f'  File "{__file__}", line {raised}, in raising\n'
+        f'  File "{__file__}", line {line}, in raise_here\n'
         "    raise error\n"
         "KeyError: 'region'\n"
     )
