@@ -147,6 +147,31 @@ def test_seed_edit_render_gives_the_edited_text(cli: Run, here: Path, suffix: st
     )
 
 
+@pytest.mark.parametrize("context", ["-1", "two", "1.5", "\u00b2"])
+def test_overrides_diff_refuses_a_context_that_is_not_a_count_of_lines(
+    cli: Run, here: Path, context: str
+) -> None:
+    assert cli("overrides", "diff", FILE, "--tag", "short", "--context", context) == (
+        2,
+        "",
+        f"wink-decl: error: argument --context: expected a whole number of at least 0, not "
+        f"'{context}'\n  run 'wink-decl overrides diff --help' for its options\n",
+    )
+
+
+def test_overrides_diff_with_no_context_or_more_than_the_text(cli: Run, here: Path) -> None:
+    edited(seeded(cli, "yaml"))
+    diff = ("overrides", "diff", FILE, "--tag", "short", "--param", "topic=tea")
+    assert cli(*diff, "--context", "0") == (
+        0,
+        f"--- {FILE}\n+++ {FILE} --tag short\n@@ -3 +3 @@\n"
+        "-Write notes about tea.\n+Jot down tea.\n@@ -10 +10 @@\n"
+        "-  read_file  Read a file.\n+  read_file  Read one file.\n",
+        "",
+    )
+    assert cli(*diff, "--context", "99999999999999999999") == cli(*diff)
+
+
 def test_editing_the_base_makes_the_override_stale_and_the_base_is_used(
     cli: Run, here: Path
 ) -> None:

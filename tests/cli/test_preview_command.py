@@ -45,7 +45,7 @@ positional arguments:
 
 options:
   -h, --help          show this help and exit
-  -v, --verbose       show the traceback when wink-decl fails unexpectedly
+  -v, --verbose       show the traceback when wink-decl or a plugin fails unexpectedly
   --root DIR          the prompt root: includes resolve against it and the default ns is the
                       file's folder below it (default: [tool.wink-decl] root in the nearest
                       pyproject.toml, else the file's folder)

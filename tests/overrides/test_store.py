@@ -131,7 +131,7 @@ def test_a_file_past_the_size_limit_is_refused(
         f"{NAME}:1:1: error: This file is 214 bytes long, more than the limit of 100 bytes.\n"
         "  expected: a file of at most 100 bytes\n"
         "  hint: keep only the entries that differ from the prompt, or allow more with --limit "
-        "max_bytes=200"
+        "max_bytes=400"
     )
 
 

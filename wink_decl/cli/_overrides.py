@@ -93,8 +93,20 @@ def _check_options(parser: argparse.ArgumentParser) -> None:
 def _diff_options(parser: argparse.ArgumentParser) -> None:
     add_render_options(parser)
     parser.add_argument(
-        "--context", type=int, default=3, metavar="N", help="lines of context (default: 3)"
+        "--context",
+        type=_context_lines,
+        default=3,
+        metavar="N",
+        help="lines of context, 0 or more (default: 3)",
     )
+
+
+def _context_lines(text: str) -> int:
+    """``--context``: a whole number of lines, 0 or more (difflib takes -1 and prints it)."""
+    value = int(text) if text.isascii() and text.isdigit() else -1
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"expected a whole number of at least 0, not '{text}'")
+    return value
 
 
 def _run(args: argparse.Namespace, console: Console) -> int:

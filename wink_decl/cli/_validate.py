@@ -99,10 +99,12 @@ def _run(args: argparse.Namespace, console: Console) -> int:
     finally:
         progress.close()
     diagnostics = sort_diagnostics(d for checked in results for d in checked.diagnostics)
+    sources = {name: text for checked in results for name, text in checked.sources.items()}
     if args.format == "json":
         console.out.write(render_json_array(diagnostics))
+        if console.verbose:  # stdout stays one JSON array: tracebacks go with their text form
+            report(console, [d for d in diagnostics if d.cause is not None], sources)
     else:
-        sources = {name: text for checked in results for name, text in checked.sources.items()}
         report(console, diagnostics, sources)
         invalid = sum(not checked.ok for checked in results)
         errors = sum(d.severity == "error" for d in diagnostics)

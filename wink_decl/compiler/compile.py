@@ -435,7 +435,7 @@ def bind_plugins(prompt: CompiledPrompt, *, rendering_only: bool = False) -> lis
                 if isinstance(plugin, LazyPolicy)
                 else DiagnosticCode.PREDICATE
             )
-            problems.append(_binding(message, code, plugin.span, prompt.source))
+            problems.append(_binding(message, code, plugin.span, prompt.source, plugin.cause))
     return sort_diagnostics(problems)
 
 
@@ -453,7 +453,7 @@ def _tool_problems(tool: Tool[Any, Any], handler: LazyHandler, source: str) -> l
     if message is None:
         return []
     text = f"Tool '{tool.name}' cannot use handler '{handler.entry.name}': {message}"
-    return [_binding(text, DiagnosticCode.HANDLER, handler.span, source)]
+    return [_binding(text, DiagnosticCode.HANDLER, handler.span, source, handler.cause)]
 
 
 def _params_mismatch(tool: Tool[Any, Any], handler: LazyHandler) -> str | None:
@@ -471,6 +471,12 @@ def _params_mismatch(tool: Tool[Any, Any], handler: LazyHandler) -> str | None:
     return " ".join(mismatches) if mismatches else None
 
 
-def _binding(message: str, code: DiagnosticCode, span: Span | None, source: str) -> Diagnostic:
+def _binding(
+    message: str,
+    code: DiagnosticCode,
+    span: Span | None,
+    source: str,
+    cause: BaseException | None,
+) -> Diagnostic:
     hint = "check that the plugin's version matches this prompt, or name another entry point"
-    return Diagnostic(message, span, code, hint=hint, path=None if span else source)
+    return Diagnostic(message, span, code, hint=hint, path=None if span else source, cause=cause)

@@ -25,6 +25,7 @@ __all__ = [
     "PluginEntry",
     "PluginLoadError",
     "PluginProblem",
+    "describe_exception",
     "normalise_distribution",
 ]
 
@@ -102,7 +103,10 @@ class PluginProblem:
 
 
 class PluginLoadError(WinkDeclError):
-    """Importing an entry point failed; the message names it, its distribution and the error."""
+    """Importing an entry point failed; the message names it, its distribution and the error.
+
+    When plugin code raised, that exception is the ``__cause__``.
+    """
 
     def __init__(self, message: str, *, entry: PluginEntry) -> None:
         super().__init__(message)
@@ -126,6 +130,8 @@ class PluginCallError(PromptRenderError):
         )
         super().__init__(message)
         self.message = message
+        self.error = error
+        """What the plugin raised (also the ``__cause__`` where it is raised from it)."""
         self.entry = entry
         self.expected = expected
         self.span = span
@@ -141,14 +147,23 @@ class PluginCallError(PromptRenderError):
             hint=f"the fault is in {where}, not in this file: fix or upgrade it, or name "
             f"another {_NOUNS[self.entry.group]}",
             path=path,
+            cause=self.error,
         )
 
 
 def _one_line(error: Exception) -> str:
     """``ValueError: the first line of its message.`` (or just the type when it says nothing)."""
-    lines = str(error).strip().splitlines()
-    text = f"{type(error).__name__}: {lines[0]}" if lines else type(error).__name__
+    text = describe_exception(error)
     return text if text.endswith(".") else f"{text}."
+
+
+def describe_exception(error: BaseException) -> str:
+    """``KeyError: 'x'``: the type and the first line of the message, or the type alone.
+
+    One line, for a diagnostic's message; the rest is in the traceback (``-v``).
+    """
+    lines = str(error).strip().splitlines()
+    return f"{type(error).__name__}: {lines[0]}" if lines else type(error).__name__
 
 
 class PluginCatalog:
@@ -280,9 +295,7 @@ class PluginCatalog:
             point = EntryPoint(name=entry.name, value=entry.value, group=entry.group)
             loaded: object = point.load()
         except Exception as error:  # plugin code may raise anything on import
-            raise PluginLoadError(
-                f"{where}: {type(error).__name__}: {error}", entry=entry
-            ) from error
+            raise PluginLoadError(f"{where}: {describe_exception(error)}", entry=entry) from error
         self._loaded[entry] = loaded
         return loaded
 
