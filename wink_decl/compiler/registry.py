@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import threading
+import weakref
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -75,6 +76,10 @@ class PromptRegistry:
     and deleted: every answer is right for some version of the files. A file unchanged since
     its last compile costs one ``stat`` and no lock; a changed one is compiled once, by the
     first thread to ask, while the others asking for that file wait for its result.
+
+    What it keeps in memory follows the files that exist: a file found gone (asked for, or
+    missing from a scan of the root) is forgotten, and a file's lock lives only while a thread
+    compiles it, so a long-running process whose files come and go does not grow.
     """
 
     def __init__(
@@ -90,8 +95,14 @@ class PromptRegistry:
         self._limits = limits
         self._catalog = catalog or default_catalog()
         self._cache: dict[str, _Entry] = {}
-        self._locks: dict[str, threading.Lock] = {}
-        """One per file, taken only to compile it: unrelated files never wait for each other."""
+        self._locks: weakref.WeakValueDictionary[str, threading.Lock] = (
+            weakref.WeakValueDictionary()
+        )
+        """One per file, taken only to compile it: unrelated files never wait for each other.
+
+        Held weakly: a lock goes away once no thread holds it or waits for it."""
+        self._locks_lock = threading.Lock()
+        """Taken only to find or make a file's lock, so threads asking at once get one."""
         self._index: dict[str, Path] = {}
         """``ns/key`` -> file, as the last scan found them, and each lookup's find since.
 
@@ -214,8 +225,16 @@ class PromptRegistry:
     # -- the miss path: one thread per file at a time ----------------------------------------
 
     def _lock(self, key: str) -> threading.Lock:
-        """The lock of one file (``setdefault``: two threads asking first get the same one)."""
-        return self._locks.get(key) or self._locks.setdefault(key, threading.Lock())
+        """The lock of one file: threads asking while another holds it get that one.
+
+        Asked on the miss path only, so the short wait for ``_locks_lock`` costs nothing a
+        hit would notice.
+        """
+        with self._locks_lock:
+            lock = self._locks.get(key)
+            if lock is None:
+                lock = self._locks[key] = threading.Lock()
+            return lock
 
     def _compile(self, key: str, read: tuple[bytes, Stamp] | None) -> CompileResult:
         entry = self._cache.get(key)
@@ -247,7 +266,30 @@ class PromptRegistry:
         result = compile_file(key, root=self._root, catalog=self._catalog, limits=self._limits)
         if stamp is not None:
             self._cache[key] = _Entry(stamp, None, result)
+        else:
+            self._forget(key)
         return result
+
+    def _forget(self, key: str) -> None:
+        """Drop what is kept about a file that is gone (one atomic ``dict`` step each)."""
+        self._cache.pop(key, None)
+        self._claims.pop(key, None)
+
+    def _forget_gone(self, listed: set[str]) -> None:
+        """Forget the files a listing of the root no longer has and that no longer exist.
+
+        A file compiled from outside the root, or not a prompt file by name, is kept while it
+        exists. Replacing ``_index`` whole keeps its readers safe, as ``_scan`` does.
+        """
+        for key in tuple(self._cache):  # a copy made in one step: other threads may add
+            if key not in listed and not os.path.lexists(key):
+                self._forget(key)
+        for key in tuple(self._claims):  # claims come from listings only
+            if key not in listed:
+                self._claims.pop(key, None)
+        index = self._index
+        if any(os.fspath(path) not in listed for path in index.values()):
+            self._index = {a: p for a, p in index.items() if os.fspath(p) in listed}
 
     def _recompile(
         self, key: str, content: bytes, stamp: Stamp, entry: _Entry | None
@@ -299,7 +341,9 @@ class PromptRegistry:
                 return prompt
         claims: list[tuple[str, str | None]] = []
         fresh: dict[str, tuple[bytes, Stamp]] = {}  # files claiming address: compiled as read
-        for path in prompt_paths(self._root):
+        listed = prompt_paths(self._root)
+        self._forget_gone(set(listed))
+        for path in listed:
             claimed, read = self._claim(path)
             claims.append((path, claimed))
             if claimed == address and read is not None:
@@ -376,7 +420,9 @@ class PromptRegistry:
         reader sees the old index or the new one, never half of one. Each caller gets the
         index and results of its own scan.
         """
-        results = {path: self.compile(path) for path in self.files()}
+        files = self.files()
+        self._forget_gone({os.fspath(path) for path in files})
+        results = {path: self.compile(path) for path in files}
         index: dict[str, Path] = {}
         for path, result in results.items():
             if result.prompt is not None:
