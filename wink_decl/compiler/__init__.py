@@ -26,6 +26,7 @@ if TYPE_CHECKING:
         bind_plugins,
         compile_file,
         compile_loaded,
+        default_catalog,
     )
     from wink_decl.compiler.registry import CachedResult, PromptRegistry
 
@@ -42,6 +43,7 @@ __all__ = [
     "bind_plugins",
     "compile_file",
     "compile_loaded",
+    "default_catalog",
     "find_prompt_files",
     "make_params",
     "outside_root",
@@ -62,6 +64,7 @@ _HOMES: dict[str, str] = {
     "bind_plugins": "wink_decl.compiler.compile",
     "compile_file": "wink_decl.compiler.compile",
     "compile_loaded": "wink_decl.compiler.compile",
+    "default_catalog": "wink_decl.compiler.compile",
     "find_prompt_files": "wink_decl.compiler._prompt_files",
     "make_params": "wink_decl.compiler._render_params",
     "outside_root": "wink_decl.compiler._confined",

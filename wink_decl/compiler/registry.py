@@ -45,6 +45,9 @@ class _Entry:
     includes: tuple[tuple[Path, Stamp | None], ...] = ()
     """Included files and their state before they were read: a change there invalidates this
     entry too."""
+    plugins: int = 0
+    """The catalog's ``generation`` before the compile: plugins installed or removed since
+    invalidate this entry too."""
 
     def fresh(self, stamp: Stamp) -> bool:
         """True when neither the file nor anything it includes has changed."""
@@ -113,19 +116,30 @@ class PromptRegistry:
         """``ns/key`` -> the first file claiming it (under the root), from the last lookup or
         the disk; a hint only: a path is checked when used, and what it names is compiled and
         its address checked before it is served."""
-        self._disk = (
-            None
-            if cache_dir is None
-            # A result depends on the limits it was made under, so they are part of every key.
-            else DiskCache(
-                cache_dir, f"{self._catalog.fingerprint()}\0{limits!r}", self._root, limits
-            )
-        )
+        self._cache_dir = cache_dir
+        self._disks: tuple[int, DiskCache] | None = None
+        """The disk cache and the catalog generation its keys were made for (``_disk``)."""
 
     @property
     def root(self) -> Path:
         """The folder prompts are loaded from."""
         return self._root
+
+    @property
+    def _disk(self) -> DiskCache | None:
+        """The disk cache for the plugins installed now: made again when they change."""
+        if self._cache_dir is None:
+            return None
+        plugins = self._catalog.generation  # before the fingerprint: a stale pair is made again
+        disks = self._disks
+        if disks is None or disks[0] != plugins:
+            # A result depends on the plugins and the limits it was made under: in every key.
+            environment = f"{self._catalog.fingerprint()}\0{self._limits!r}"
+            disks = self._disks = (
+                plugins,
+                DiskCache(self._cache_dir, environment, self._root, self._limits),
+            )
+        return disks[1]
 
     def files(self) -> list[Path]:
         """The prompt files under the root."""
@@ -216,7 +230,7 @@ class PromptRegistry:
         only replaced whole, so a reader sees one version or the next, never a mix.
         """
         entry = self._cache.get(key)
-        if entry is not None:
+        if entry is not None and entry.plugins == self._catalog.generation:
             stamp = stamp_of(key)
             if stamp is not None and entry.fresh(stamp):
                 return entry.result
@@ -263,9 +277,10 @@ class PromptRegistry:
         its answer until it changes; a missing one is asked again next time.
         """
         stamp = stamp_of(key)  # before compile_file tries to read it
+        plugins = self._catalog.generation
         result = compile_file(key, root=self._root, catalog=self._catalog, limits=self._limits)
         if stamp is not None:
-            self._cache[key] = _Entry(stamp, None, result)
+            self._cache[key] = _Entry(stamp, None, result, plugins=plugins)
         else:
             self._forget(key)
         return result
@@ -295,18 +310,26 @@ class PromptRegistry:
         self, key: str, content: bytes, stamp: Stamp, entry: _Entry | None
     ) -> CompileResult:
         """Compile ``content`` (the file's bytes, read now), unless it is what was compiled."""
-        if entry is not None and entry.content == content and entry.fresh(entry.stamp):
-            self._cache[key] = _Entry(stamp, content, entry.result, entry.includes)
+        plugins = self._catalog.generation
+        if (
+            entry is not None
+            and entry.content == content
+            and entry.plugins == plugins
+            and entry.fresh(entry.stamp)
+        ):
+            self._cache[key] = _Entry(stamp, content, entry.result, entry.includes, plugins)
             return entry.result
         result = compile_file(
             key, root=self._root, catalog=self._catalog, content=content, limits=self._limits
         )
         states = result.include_states
         includes = tuple((path, states[path].stamp) for path in result.includes)
-        self._cache[key] = _Entry(stamp, content, result, includes)
-        if self._disk is not None:
-            self._disk.put(
-                self._disk.key(key, content),
+        self._cache[key] = _Entry(stamp, content, result, includes, plugins)
+        # Plugins that changed during the compile may or may not be in the result: not stored.
+        disk = self._disk if self._catalog.generation == plugins else None
+        if disk is not None:
+            disk.put(
+                disk.key(key, content),
                 diagnostics=result.diagnostics,
                 sources=result.sources,
                 artifact=None if result.prompt is None else result.prompt.artifact,
