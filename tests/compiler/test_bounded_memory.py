@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from concurrency import GIB, MIB, run_python
+from concurrency import GIB, MIB, run_python, run_threads
 
 from wink_decl.prompt import _parse, _typeinfo, serde, tool_schema
 from wink_decl.prompt._typeinfo import TYPE_CACHE_LIMIT
@@ -105,3 +105,17 @@ def test_the_oldest_dumper_is_forgotten_when_the_dumpers_are_full(
     assert serde.dumps(first(3)) == '{"n": 3}'  # a hit adds nothing
     assert serde.dumps(third(4)) == '{"n": 4}'
     assert list(serde._DUMPERS) == [second, third]  # pyright: ignore[reportPrivateUsage]
+
+
+def test_threads_dumping_many_types_while_dumpers_are_forgotten_get_every_value_right(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(serde, "_DUMPERS", {})
+    monkeypatch.setattr(serde, "TYPE_CACHE_LIMIT", 3)
+    kinds = [dataclasses.make_dataclass(f"Kind{n}", [("n", int)]) for n in range(8)]
+
+    def body(thread: int) -> list[str]:
+        return [serde.dumps(kinds[(thread + n) % 8](n)) for n in range(200)]
+
+    assert run_threads(body, threads=16) == [[f'{{"n": {n}}}' for n in range(200)]] * 16
+    assert len(serde._DUMPERS) == 3  # pyright: ignore[reportPrivateUsage]

@@ -8,6 +8,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from concurrency import run_threads
 from plugin_support import MemoryDistribution, install_fresh_plugin, moved_on
 
 from wink_decl.compiler import CompileResult, PromptRegistry
@@ -74,6 +75,25 @@ def test_a_catalog_never_read_has_nothing_to_refresh() -> None:
     catalog = PluginCatalog()
     assert (catalog.refresh(), catalog.generation) == (False, 0)
     assert "planning.read_plan" in catalog.names(HANDLERS)
+
+
+def test_threads_refreshing_and_resolving_at_once_see_one_plugin_set_or_the_next(
+    site: Path,
+) -> None:
+    catalog = PluginCatalog()
+    assert catalog.resolve(HANDLERS, "fresh.lookup") == UNKNOWN
+    install_fresh_plugin(site)
+
+    def body(thread: int) -> object:
+        if thread % 2:
+            return catalog.refresh()
+        return catalog.resolve(HANDLERS, "fresh.lookup")
+
+    seen = run_threads(body, threads=16)
+    refreshed = seen[1::2]
+    assert (refreshed.count(True), refreshed.count(False)) == (1, 7)  # one thread read again
+    assert all(found in (UNKNOWN, NEW) for found in seen[::2])
+    assert (catalog.resolve(HANDLERS, "fresh.lookup"), catalog.generation) == (NEW, 1)
 
 
 class UpgradableDistribution(MemoryDistribution):
