@@ -82,7 +82,8 @@ class PromptRegistry:
 
     What it keeps in memory follows the files that exist: a file found gone (asked for, or
     missing from a scan of the root) is forgotten, and a file's lock lives only while a thread
-    compiles it, so a long-running process whose files come and go does not grow.
+    compiles it, so a long-running process whose files come and go does not grow. A file
+    compiled before ``catalog.refresh()`` found other plugins installed is compiled again.
     """
 
     def __init__(
