@@ -155,6 +155,9 @@ def _one_line(error: Exception) -> str:
 
 
 _Index = dict[tuple[str, str], tuple[PluginEntry, ...]]
+_refresh_lock = threading.Lock()
+"""Held by ``refresh`` (rare and short): one module lock keeps a catalog free of one, so it
+pickles as before."""
 _Stamp = tuple[tuple[str, int | None], ...]
 """Each folder on ``sys.path`` and its modification time (None: not a folder one can stat)."""
 
@@ -178,7 +181,6 @@ class PluginCatalog:
         "_generation",
         "_index",
         "_loaded",
-        "_refresh_lock",
         "_stamp",
     )
 
@@ -200,7 +202,6 @@ class PluginCatalog:
         self._stamp: _Stamp | None = None
         """The folders on ``sys.path`` as they were just before the index was read."""
         self._generation = 0
-        self._refresh_lock = threading.Lock()
 
     @property
     def _entries(self) -> _Index:
@@ -233,7 +234,7 @@ class PluginCatalog:
         reads them again. Objects ``load`` imported stay for the entries still there (a
         module already imported is not imported again: new code needs a new process).
         """
-        with self._refresh_lock:  # one reader at a time; lookups never wait for it
+        with _refresh_lock:  # one reader at a time; lookups never wait for it
             if self._index is None:
                 return False  # nothing read yet: the first lookup reads the plugins as they are
             stamp = self._installed_stamp()
