@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, Protocol, cast
 
-from wink_decl.compiler import CompiledPrompt, bind_plugins, compile_file
+from wink_decl.compiler import CompiledPrompt, bind_plugins, compile_file, default_catalog
 from wink_decl.diagnostics import Diagnostic, sort_diagnostics
 from wink_decl.errors import WinkDeclError
 from wink_decl.overrides import check_tag
@@ -168,8 +168,10 @@ def prompt_view(
 ) -> PromptView:
     """Compile ``path``, bind its plugins and the page's params, apply the tag, replay, render.
 
-    Binding imports the plugin code a render needs, as ``wink-decl render`` does.
+    Binding imports the plugin code a render needs, as ``wink-decl render`` does. Plugins
+    installed or removed while the preview runs are seen (``refresh``).
     """
+    default_catalog().refresh()
     name = folder.name_of(path)
     result = compile_file(path, root=folder.root, display_path=str(path), limits=folder.limits)
     prompt = result.prompt
