@@ -187,7 +187,7 @@ class Diagnostic:
         )
 
 
-class CauseText(Exception):  # noqa: N818  # not raised: an exception's traceback, as text
+class CauseText(WinkDeclError):  # noqa: N818  # not raised: an exception's traceback, as text
     """The cause of a diagnostic made in another process: its traceback, formatted there."""
 
     def __init__(self, text: str) -> None:

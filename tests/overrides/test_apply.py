@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import gc
 import warnings
+import weakref
 from pathlib import Path
 
 import pytest
@@ -155,6 +157,26 @@ def test_applying_is_kept_per_template_and_file(tmp_path: Path) -> None:
     kept = applied(base, loaded.file, strict=False)
     assert kept.template is first
     assert kept.ok
+
+
+def test_a_file_that_changes_nothing_lets_its_template_go(tmp_path: Path) -> None:
+    """Kept results never hold the template they are kept under (it would never be freed)."""
+    write(tmp_path, STALE)
+    store = LocalOverrideStore(tmp_path)
+    base = template()
+    loaded = store.load("tests", "review", "exp")
+    assert loaded.file is not None
+    first = applied(base, loaded.file, strict=False)
+    again = applied(base, loaded.file, strict=False)
+    assert (first.template is base, again.template is base, again.diagnostics) == (
+        True,
+        True,
+        first.diagnostics,
+    )
+    gone = weakref.ref(base)
+    del base, first, again
+    gc.collect()
+    assert gone() is None
 
 
 STALE = f"""sections:

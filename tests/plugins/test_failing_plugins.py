@@ -65,6 +65,9 @@ async def fetch(params: None, *, context):
     return None
 '''
 
+CLOUDY_RAISES = 1 + MODULE.splitlines().index('    raise ValueError("no weather data\\nfor today")')
+"""The line of the module where the predicate raises, as its traceback names it."""
+
 CLI = "import sys\nfrom wink_decl.cli import main\nsys.exit(main(sys.argv[1:]))\n"
 
 PREDICATE_PROMPT = """\
@@ -160,7 +163,7 @@ traceback
         "",
         err.replace("; run again with -v to see the plugin's traceback", "")
         + "Traceback (most recent call last):\n"
-        + f'  File "{module}", line 5, in cloudy\n'
+        + f'  File "{module}", line {CLOUDY_RAISES}, in cloudy\n'
         + '    raise ValueError("no weather data\\nfor today")\n'
         + "ValueError: no weather data\nfor today\n",
     )

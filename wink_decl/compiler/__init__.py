@@ -28,6 +28,7 @@ if TYPE_CHECKING:
         bind_plugins,
         compile_file,
         compile_loaded,
+        default_catalog,
     )
     from wink_decl.compiler.registry import CachedResult, PromptRegistry
 
@@ -46,6 +47,7 @@ __all__ = [
     "claimed_address",
     "compile_file",
     "compile_loaded",
+    "default_catalog",
     "find_prompt_files",
     "make_params",
     "outside_root",
@@ -68,6 +70,7 @@ _HOMES: dict[str, str] = {
     "claimed_address": "wink_decl.compiler._claims",
     "compile_file": "wink_decl.compiler.compile",
     "compile_loaded": "wink_decl.compiler.compile",
+    "default_catalog": "wink_decl.compiler.compile",
     "find_prompt_files": "wink_decl.compiler._prompt_files",
     "make_params": "wink_decl.compiler._render_params",
     "outside_root": "wink_decl.compiler._confined",

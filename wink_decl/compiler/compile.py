@@ -40,7 +40,14 @@ if TYPE_CHECKING:
     from wink_decl.schema.model import ToolDoc
     from wink_decl.schema.readable import Unreadable
 
-__all__ = ["CompileResult", "CompiledPrompt", "bind_plugins", "compile_file", "compile_loaded"]
+__all__ = [
+    "CompileResult",
+    "CompiledPrompt",
+    "bind_plugins",
+    "compile_file",
+    "compile_loaded",
+    "default_catalog",
+]
 
 
 @dataclass(frozen=True)
@@ -251,7 +258,11 @@ def _is_key_path(ns: str) -> bool:
 
 @functools.cache
 def default_catalog() -> PluginCatalog:
-    """The installed plugins, scanned once per process (a scan costs milliseconds)."""
+    """The installed plugins, scanned on first use (a scan costs milliseconds).
+
+    One per process, used by every compile not given a catalog. A long-running process calls
+    ``default_catalog().refresh()`` to see plugins installed or removed since (docs/plugins.md).
+    """
     return PluginCatalog()
 
 

@@ -28,21 +28,30 @@ if TYPE_CHECKING:
 
 __all__ = ["Tagged", "applied", "apply_tag", "with_overrides"]
 
-_applied: weakref.WeakKeyDictionary[
-    PromptTemplate[Any], dict[tuple[OverrideFile, bool], Applied]
-] = weakref.WeakKeyDictionary()
+_Kept = Applied | tuple["Diagnostic", ...]
+"""A result, or only its diagnostics when the file changed nothing (its template is the key)."""
+
+_applied: weakref.WeakKeyDictionary[PromptTemplate[Any], dict[tuple[OverrideFile, bool], _Kept]] = (
+    weakref.WeakKeyDictionary()
+)
 _lock = threading.Lock()
 
 
 def applied(template: PromptTemplate[Any], file: OverrideFile, *, strict: bool) -> Applied:
-    """``apply_overrides``, kept: the same template and file give the same result object."""
+    """``apply_overrides``, kept: the same template and file give the same template back.
+
+    A file that changes nothing gives ``template`` itself; that result is kept without it
+    (only its diagnostics), since a value holding its own weak key would never let it go.
+    """
     kept = _applied.get(template)
     found = None if kept is None else kept.get((file, strict))
-    if found is not None:
-        return found
-    result = apply_overrides(template, file, strict=strict)
-    with _lock:
-        return _applied.setdefault(template, {}).setdefault((file, strict), result)
+    if found is None:
+        result = apply_overrides(template, file, strict=strict)
+        unchanged = result.template is template
+        with _lock:
+            entries = _applied.setdefault(template, {})
+            found = entries.setdefault((file, strict), result.diagnostics if unchanged else result)
+    return found if isinstance(found, Applied) else Applied(template, found)
 
 
 @dataclass(frozen=True, slots=True)
