@@ -9,7 +9,6 @@ from pathlib import Path
 import pytest
 from plugin_support import install_fresh_plugin
 
-from wink_decl.cli._inputs import params_from_texts
 from wink_decl.compiler import default_catalog
 from wink_decl.preview.files import PromptFolder
 from wink_decl.preview.page import PageState, prompt_view
@@ -58,12 +57,12 @@ def test_the_page_renders_with_a_plugin_installed_since_the_last_render(
     path = served / "fresh.wink.yaml"
     path.write_text(FRESH, encoding="utf-8")
     folder = PromptFolder(served, served)
-    before = prompt_view(folder, path, PageState({}, ()), read_params=params_from_texts)
+    before = prompt_view(folder, path, PageState({}, ()))
     assert ([d.message for d in before.problems], before.text) == (
         ["No handler named 'fresh.lookup' is installed."],
         None,
     )
     install_fresh_plugin(site)
-    after = prompt_view(folder, path, PageState({}, ()), read_params=params_from_texts)
+    after = prompt_view(folder, path, PageState({}, ()))
     assert (after.problems, after.text) == ((), "## 1. Task (task)\n\nLook it up.")
     assert [tool["name"] for tool in after.tools["anthropic"]] == ["lookup"]
