@@ -1,0 +1,100 @@
+"""Evaluating prompts on datasets: samples, checks, suites, runs and reports (docs/evals.md).
+
+Each name below is imported from its module on first use.
+"""
+
+from wink_decl._exports import exports_on_first_use
+
+TYPE_CHECKING = False
+"""True for type checkers only (they read the imports below)."""
+
+if TYPE_CHECKING:
+    from wink_decl.evals._checks import (
+        AllOf,
+        AnyOf,
+        Check,
+        FieldCheck,
+        JsonSchemaCheck,
+        JudgeCheck,
+        LimitCheck,
+        PluginCheck,
+        RegexCheck,
+        TextCheck,
+        ToolCalledCheck,
+        ToolCallsCheck,
+        ToolsSucceededCheck,
+    )
+    from wink_decl.evals._types import (
+        PASSING_RATINGS,
+        RATING_VALUES,
+        CaseResult,
+        Evaluator,
+        Outcome,
+        Rating,
+        Sample,
+        Score,
+        ToolCall,
+    )
+
+__all__ = [
+    "PASSING_RATINGS",
+    "RATING_VALUES",
+    "AllOf",
+    "AnyOf",
+    "CaseResult",
+    "Check",
+    "Evaluator",
+    "FieldCheck",
+    "JsonSchemaCheck",
+    "JudgeCheck",
+    "LimitCheck",
+    "Outcome",
+    "PluginCheck",
+    "Rating",
+    "RegexCheck",
+    "Sample",
+    "Score",
+    "TextCheck",
+    "ToolCall",
+    "ToolCalledCheck",
+    "ToolCallsCheck",
+    "ToolsSucceededCheck",
+]
+
+_HOMES: dict[str, str] = {
+    **dict.fromkeys(
+        (
+            "AllOf",
+            "AnyOf",
+            "Check",
+            "FieldCheck",
+            "JsonSchemaCheck",
+            "JudgeCheck",
+            "LimitCheck",
+            "PluginCheck",
+            "RegexCheck",
+            "TextCheck",
+            "ToolCalledCheck",
+            "ToolCallsCheck",
+            "ToolsSucceededCheck",
+        ),
+        "wink_decl.evals._checks",
+    ),
+    **dict.fromkeys(
+        (
+            "PASSING_RATINGS",
+            "RATING_VALUES",
+            "CaseResult",
+            "Evaluator",
+            "Outcome",
+            "Rating",
+            "Sample",
+            "Score",
+            "ToolCall",
+        ),
+        "wink_decl.evals._types",
+    ),
+}
+"""Each exported name and the module it is imported from on first use."""
+
+__getattr__, __dir__ = exports_on_first_use(__name__, _HOMES)
