@@ -7,13 +7,15 @@ exit status, the same checks (docs/security.md says what each one imports and re
 from __future__ import annotations
 
 import os
+import warnings
 from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from wink_decl.compiler import bind_plugins, compile_file, find_prompt_files
-from wink_decl.diagnostics import Diagnostic, DiagnosticError, sort_diagnostics
+from wink_decl.compiler import compile_file, find_prompt_files
+from wink_decl.diagnostics import Diagnostic, DiagnosticError, render_text, sort_diagnostics
 from wink_decl.limits import DEFAULT_LIMITS, Limits
+from wink_decl.overrides import check_tag
 from wink_decl.prompt.template import PromptTemplate
 
 if TYPE_CHECKING:
@@ -45,30 +47,26 @@ def load(
     read from ``overrides`` (default: a ``LocalOverrideStore`` of the folder ``overrides``
     beside the prompt root); ``strict`` makes a stale override an error.
     """
-    shown = os.fspath(path)
-    prompt_root = None if root is None else os.fspath(root)
-    result = compile_file(
-        shown, root=prompt_root, display_path=shown, limits=limits or DEFAULT_LIMITS
-    )
-    prompt = result.prompt
-    if prompt is None:
-        raise DiagnosticError(result.diagnostics, sources=result.sources)
-    problems = bind_plugins(prompt)
-    if problems:
-        raise DiagnosticError([*result.diagnostics, *problems], sources=result.sources)
-    if tag is None:
-        return prompt.template
-    from wink_decl.overrides import (  # noqa: PLC0415  # only a tagged load pays for it
-        LocalOverrideStore,
-        default_overrides_root,
-        with_overrides,
-    )
+    from wink_decl.inputs import Location, PromptRequest, prepare  # noqa: PLC0415  # on first use
 
-    store = overrides or LocalOverrideStore(
-        default_overrides_root(prompt_root or os.path.dirname(os.path.abspath(shown))),  # noqa: PTH100, PTH120
+    shown = os.fspath(path)
+    prompt_root = Path(root if root is not None else os.path.dirname(shown) or os.curdir)  # noqa: PTH120
+    request = PromptRequest(
+        shown,
+        root=str(prompt_root),
         limits=limits or DEFAULT_LIMITS,
+        tag=None if tag is None else check_tag(tag),
+        strict=strict,
     )
-    return with_overrides(prompt.template, store, tag, strict=strict)
+    location = Location(request, Path(shown), prompt_root, store=overrides)
+    prepared = prepare(request, plugins="all", bind_params=False, location=location)
+    if not prepared.ok:
+        raise DiagnosticError(prepared.diagnostics, sources=prepared.sources)
+    # The compile's warnings are the file's own (validate shows them); the tag's are news.
+    later = [d for report in prepared.reports[1:] for d in report.diagnostics]
+    if later:
+        warnings.warn(render_text(later, prepared.sources), UserWarning, stacklevel=2)
+    return prepared.template
 
 
 def validate(

@@ -184,6 +184,8 @@ class DiagnosticError(WinkDeclError, ValueError):
         every diagnostic with its lines quoted (``render_text``), as ``wink_decl.load`` gives.
         """
         self.diagnostics = tuple(sort_diagnostics(diagnostics))
+        self.sources: Mapping[str, str] = {} if sources is None else sources
+        """The file texts the diagnostics quote (empty when none were given)."""
         if sources is not None:
             super().__init__(render_text(self.diagnostics, sources))
             return

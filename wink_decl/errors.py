@@ -13,7 +13,8 @@ WinkDeclError
 ├── DiagnosticError                  + ValueError: (diagnostics) input has errors
 ├── LimitSettingError                + ValueError: (limits) a limit set to a wrong value
 ├── PluginLoadError                  (plugins) importing an entry point failed
-├── UsageError                       (cli) a command line that cannot be run: exit status 2
+├── InputError                       (inputs) a file or folder given to a front end is unusable
+│   └── UsageError                   (cli) a command line that cannot be run: exit status 2
 ├── NullValueError                   + ValueError: (cli) TOML cannot write a null
 ├── NotAFileError                    + OSError: (loader) a prompt file that is not a regular file
 ├── FileTooLargeError                + OSError: (loader) a file past its byte limit
@@ -37,6 +38,7 @@ from typing import Literal, TypeAlias
 __all__ = [
     "DeadlineExceededError",
     "EvaluationPhase",
+    "InputError",
     "PromptError",
     "PromptEvaluationError",
     "PromptRenderError",
@@ -51,6 +53,20 @@ __all__ = [
 
 class WinkDeclError(Exception):
     """Base class of every error wink-decl raises on purpose."""
+
+
+class InputError(WinkDeclError):
+    """A file, folder or setting given to a front end that cannot be used.
+
+    Not a mistake inside a prompt file (those are diagnostics with a span), but in what was
+    asked for: the command line reports it as a usage error (exit status 2), the preview page
+    and other front ends show ``message`` and ``hint`` as they show their own refusals.
+    """
+
+    def __init__(self, message: str, *, hint: str | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.hint = hint
 
 
 class PromptError(WinkDeclError):

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from wink_decl.cli._paths import configured_root, root_finder
 from wink_decl.cli._usage import UsageError
+from wink_decl.inputs import configured_root, root_finder
 
 Run = Callable[..., tuple[int, str, str]]
 

@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 from compiler_support import make_catalog
 
-from wink_decl.cli._tool_params import deciding_params, stand_in
 from wink_decl.compiler import compile_file
+from wink_decl.inputs._tool_params import deciding_params, stand_in
 from wink_decl.schema import ParamSpec
 
 Run = Callable[..., tuple[int, str, str]]

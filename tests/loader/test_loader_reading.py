@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 from concurrency import MIB, run_python
 
-from wink_decl.cli._params_file import PARAMS_FILE
 from wink_decl.diagnostics import Diagnostic, render_text
+from wink_decl.inputs import PARAMS_FILE
 from wink_decl.loader import (
     FileTooLargeError,
     Limits,

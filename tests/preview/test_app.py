@@ -12,7 +12,6 @@ import pytest
 from starlette.testclient import TestClient
 from starlette.types import Message, Scope
 
-from wink_decl.cli._inputs import params_from_texts
 from wink_decl.preview.app import Hub, create_app, watch
 from wink_decl.preview.files import PromptFolder
 from wink_decl.preview.guard import site
@@ -24,7 +23,7 @@ SITE = site("127.0.0.1", "127.0.0.1", 8000)
 
 
 def client_of(folder: Path) -> TestClient:
-    app = create_app(PromptFolder(folder, folder), params_from_texts, SITE)
+    app = create_app(PromptFolder(folder, folder), SITE)
     return TestClient(app, base_url=SITE.url.rstrip("/"))
 
 
@@ -74,9 +73,7 @@ def test_a_prompt_with_the_page_state(client: TestClient, served: Path) -> None:
     answer = client.post("/api/prompt", params={"file": "review.wink.yaml"}, json=body)
     folder = PromptFolder(served, served)
     state = PageState({"language": "Go"}, (Action("show", "checks", "summary"),))
-    expected = view_json(
-        prompt_view(folder, served / "review.wink.yaml", state, read_params=params_from_texts)
-    )
+    expected = view_json(prompt_view(folder, served / "review.wink.yaml", state))
     assert (answer.status_code, answer.json()) == (200, expected)
     assert "[This section is summarized." in str(expected["prompt"])
 
@@ -85,9 +82,7 @@ def test_an_empty_body_is_the_empty_state(client: TestClient, served: Path) -> N
     json_type = {"content-type": "application/json"}
     answer = client.post("/api/prompt", params={"file": "plain.wink.toml"}, headers=json_type)
     folder = PromptFolder(served, served)
-    expected = view_json(
-        prompt_view(folder, served / "plain.wink.toml", PageState(), read_params=params_from_texts)
-    )
+    expected = view_json(prompt_view(folder, served / "plain.wink.toml", PageState()))
     assert (answer.status_code, answer.json()) == (200, expected)
 
 
@@ -169,7 +164,7 @@ def test_a_change_on_disk_is_published(tmp_path: Path) -> None:
 
 def test_the_events_endpoint_streams_until_the_page_goes(served: Path) -> None:
     """Called as a server calls it: the stream is infinite, so the client leaves after one event."""
-    app = create_app(PromptFolder(served, served), params_from_texts, SITE)
+    app = create_app(PromptFolder(served, served), SITE)
     sent: list[Message] = []
     gone = asyncio.Event()
 

@@ -23,7 +23,6 @@ from starlette.datastructures import Headers
 
 from wink_decl.cli import _app
 from wink_decl.cli._command import Console
-from wink_decl.cli._inputs import params_from_texts
 from wink_decl.preview.files import PromptFolder
 from wink_decl.preview.guard import Refusal, refusal, site
 from wink_decl.preview.html import file_list, view_json
@@ -123,12 +122,7 @@ def plain(status: int, text: str) -> tuple[int, str, str]:
 
 def rendered(folder: Path) -> str:
     """What the page receives for plain.wink.toml and the empty state."""
-    view = prompt_view(
-        PromptFolder(folder, folder),
-        folder / "plain.wink.toml",
-        PageState(),
-        read_params=params_from_texts,
-    )
+    view = prompt_view(PromptFolder(folder, folder), folder / "plain.wink.toml", PageState())
     return json.dumps(view_json(view))
 
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from wink_decl.cli._inputs import params_from_texts
 from wink_decl.diagnostic_codes import DiagnosticCode
 from wink_decl.diagnostics import Diagnostic, Span
 from wink_decl.preview.files import Listed, PromptFolder
@@ -85,9 +84,7 @@ def test_a_script_in_a_template_is_shown_as_text(tmp_path: Path) -> None:
         '    template: "<script>alert(2)</script> & <b>"\n'
     )
     folder = PromptFolder(tmp_path, tmp_path)
-    shown = prompt_view(
-        folder, tmp_path / "x.wink.yaml", PageState(), read_params=params_from_texts
-    )
+    shown = prompt_view(folder, tmp_path / "x.wink.yaml", PageState())
     assert prompt_fragments(shown) == (
         '<h2>Text</h2><pre id="text">## 1. &lt;script&gt;alert(1)&lt;/script&gt; (s)\n\n'
         "&lt;script&gt;alert(2)&lt;/script&gt; &amp; &lt;b&gt;</pre>"

@@ -6,10 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from wink_decl.cli._inputs import params_from_texts
+import wink_decl.inputs._request
 from wink_decl.diagnostic_codes import DiagnosticCode
 from wink_decl.diagnostics import Diagnostic, Span
-from wink_decl.preview import page
 from wink_decl.preview.files import PromptFolder
 from wink_decl.preview.page import (
     Action,
@@ -48,7 +47,7 @@ def view(folder: Path, name: str, *actions: Action, **values: str | bool) -> Pro
     served = PromptFolder(folder, folder)
     path = served.resolve(name)
     assert path is not None
-    return prompt_view(served, path, PageState(values, actions), read_params=params_from_texts)
+    return prompt_view(served, path, PageState(values, actions))
 
 
 def test_a_plain_prompt_renders_with_its_sections_and_no_tools(served: Path) -> None:
@@ -258,7 +257,7 @@ def test_a_plugin_that_cannot_bind_stops_the_render(
         assert rendering_only
         return [problem]
 
-    monkeypatch.setattr(page, "bind_plugins", bind_plugins)
+    monkeypatch.setattr(wink_decl.inputs._request, "bind_plugins", bind_plugins)
     shown = view(served, "review.wink.yaml", language="Go")
     assert (shown.text, shown.problems) == (None, (problem,))
 

@@ -9,7 +9,6 @@ import pytest
 from plugin_support import MemoryDistribution
 from starlette.testclient import TestClient
 
-from wink_decl.cli._inputs import params_from_texts
 from wink_decl.compiler import compile as compile_module
 from wink_decl.diagnostics import render_text
 from wink_decl.overrides import text_hash
@@ -87,7 +86,7 @@ def tagged(served: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 def view(served: Path, tag: str | None, *, strict: bool = False) -> PromptView:
     folder = PromptFolder(served, served, strict=strict)
     state = PageState({"language": "Go"}, tag=tag)
-    return prompt_view(folder, served / "review.wink.yaml", state, read_params=params_from_texts)
+    return prompt_view(folder, served / "review.wink.yaml", state)
 
 
 def report(shown: PromptView) -> str:
@@ -176,7 +175,7 @@ def test_a_raising_predicate_is_shown_as_the_plugins_fault(
     path.write_text(PROMPT)
     compiler_plugins.failures[:] = [KeyError("weather")]
     folder = PromptFolder(tmp_path, tmp_path)
-    shown = prompt_view(folder, path, PageState(), read_params=params_from_texts)
+    shown = prompt_view(folder, path, PageState())
     assert (shown.ok, shown.fields, shown.tags) == (False, (), ())
     assert report(shown) == (
         f"{path}:3:69: error: Predicate 'flaky.raises' (entry point in "
@@ -218,7 +217,7 @@ def test_a_wrong_tag_is_refused(tag: object, error: str) -> None:
 
 def test_the_app_renders_the_chosen_tag(tagged: Path) -> None:
     where = site("127.0.0.1", "127.0.0.1", 8000)
-    app = create_app(PromptFolder(tagged, tagged), params_from_texts, where)
+    app = create_app(PromptFolder(tagged, tagged), where)
     client = TestClient(app, base_url=where.url.rstrip("/"))
     body = {"values": {"language": "Go"}, "tag": "short"}
     answer = client.post("/api/prompt", params={"file": "review.wink.yaml"}, json=body)

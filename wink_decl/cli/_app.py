@@ -14,8 +14,8 @@ from typing import Any, NoReturn
 from wink_decl.cli._command import Console
 from wink_decl.cli._commands import COMMANDS
 from wink_decl.cli._help import HelpFormatter, help_width
-from wink_decl.cli._usage import UsageError
-from wink_decl.errors import WinkDeclError
+from wink_decl.cli._usage import UsageError, render_usage
+from wink_decl.errors import InputError, WinkDeclError
 from wink_decl.suggestions import did_you_mean
 from wink_decl.version import __version__
 
@@ -232,6 +232,9 @@ def _dispatch(argv: Sequence[str], console: Console, loaded: Callable[[], None] 
         return 0
     except UsageError as error:
         console.err.write(error.render())
+        return 2
+    except InputError as error:  # a file or folder the command was given cannot be used
+        console.err.write(render_usage(error))
         return 2
     except KeyboardInterrupt:
         return 130

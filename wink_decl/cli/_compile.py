@@ -6,10 +6,11 @@ import argparse
 
 from wink_decl.cli._command import Console
 from wink_decl.cli._commands import implemented
+from wink_decl.cli._inputs import prepared_from_args
 from wink_decl.cli._paths import write_output
-from wink_decl.cli._prompt import add_file_options, compile_prompt, report
-from wink_decl.cli._tagging import add_tag_options, tagged
-from wink_decl.compiler import artifact_json, bind_plugins
+from wink_decl.cli._prompt import add_file_options
+from wink_decl.cli._tagging import add_tag_options
+from wink_decl.compiler import artifact_json
 
 __all__ = ["COMMAND"]
 
@@ -26,18 +27,12 @@ def _configure(parser: argparse.ArgumentParser) -> None:
 
 
 def _run(args: argparse.Namespace, console: Console) -> int:
-    result = compile_prompt(args, console)
-    prompt = result.prompt
-    if prompt is None:
+    # No params: the artifact is the prompt as declared, not one render of it.
+    prepared = prepared_from_args(args, console, plugins="all", params=False)
+    if prepared is None:
         return 1
-    problems = bind_plugins(prompt)
-    if problems:
-        report(console, problems, result.sources)
-        return 1
-    prompt = tagged(args, console, prompt)
-    if prompt is None:
-        return 1
-    text = artifact_json(prompt.artifact)
+    assert prepared.prompt is not None  # noqa: S101  # a prepared prompt that is ok has one
+    text = artifact_json(prepared.prompt.artifact)
     if args.output is None:
         console.out.write(text)
     else:

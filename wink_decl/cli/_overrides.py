@@ -14,11 +14,16 @@ from wink_decl.cli._app import _Parser, _PrintAction  # pyright: ignore[reportPr
 from wink_decl.cli._checking import Checked, Job
 from wink_decl.cli._command import Console
 from wink_decl.cli._commands import implemented
-from wink_decl.cli._inputs import add_render_options, prepared_from_args, render_bound
+from wink_decl.cli._inputs import add_render_options, prepared_from_args, render_prepared
 from wink_decl.cli._new import SchemaNotWrittenError, schema_ref_for, write_schema_copy
 from wink_decl.cli._overrides_folder import add_overrides_option, overrides_root
-from wink_decl.cli._paths import configured_root, existing_path, root_finder
-from wink_decl.cli._prompt import add_file_options, compile_prompt, limits_from, report
+from wink_decl.cli._prompt import (
+    add_file_options,
+    add_limit_option,
+    add_root_option,
+    limits_from,
+    report,
+)
 from wink_decl.cli._render import render_text_form
 from wink_decl.cli._tagging import add_tag_options
 from wink_decl.cli._usage import UsageError
@@ -26,9 +31,10 @@ from wink_decl.cli._writers._comments import schema_line
 from wink_decl.cli._writers._toml_writer import to_toml
 from wink_decl.cli._writers._write_problems import already_exists, not_written
 from wink_decl.cli._writers._yaml_writer import to_yaml
-from wink_decl.compiler import bind_plugins, compile_file, find_prompt_files
+from wink_decl.compiler import compile_file, find_prompt_files
 from wink_decl.diagnostic_codes import DiagnosticCode
 from wink_decl.diagnostics import Diagnostic, render_text, sort_diagnostics
+from wink_decl.inputs import configured_root, existing_path, root_finder
 from wink_decl.loader.api import Format
 from wink_decl.overrides import LocalOverrideStore, seed_data
 from wink_decl.overrides.schema import OVERRIDE_SCHEMA_FILE_NAME
@@ -83,10 +89,8 @@ def _check_options(parser: argparse.ArgumentParser) -> None:
         metavar="PATH",
         help="prompt files or folders (default: [tool.wink-decl] root, else the current folder)",
     )
-    parser.add_argument("--root", metavar="DIR", help="the prompt root (as for validate)")
-    parser.add_argument(
-        "--limit", action="append", default=[], metavar="NAME=VALUE", help="as for validate"
-    )
+    add_root_option(parser)
+    add_limit_option(parser)
     add_overrides_option(parser)
 
 
@@ -112,17 +116,12 @@ def _run(args: argparse.Namespace, console: Console) -> int:
 def _seed(args: argparse.Namespace, console: Console) -> int:
     if args.tag is None:
         raise UsageError("overrides seed needs --tag TAG", command="overrides seed")
-    result = compile_prompt(args, console)
-    prompt = result.prompt
-    if prompt is None:
+    # The texts as written are seeded: no tag is applied, and no params are needed.
+    prepared = prepared_from_args(args, console, plugins="render", params=False, tag=False)
+    if prepared is None:
         return 1
-    problems = bind_plugins(prompt, rendering_only=True)
-    if problems:
-        report(console, problems, result.sources)
-        return 1
-    template = prompt.template
-    root = root_finder(args.root)(Path(args.file))
-    store = LocalOverrideStore(overrides_root(args, root))
+    template = prepared.template
+    store = LocalOverrideStore(prepared.location.overrides_folder)
     suffix = OVERRIDE_SUFFIXES[0] if args.format == "yaml" else OVERRIDE_SUFFIXES[1]
     target = store.path_for(template.ns, template.key, args.tag, suffix=suffix)
     shown = os.path.relpath(target)
@@ -281,12 +280,11 @@ def override_problems(
 def _diff(args: argparse.Namespace, console: Console) -> int:
     if args.tag is None:
         raise UsageError("overrides diff needs --tag TAG", command="overrides diff")
-    prepared = prepared_from_args(args, console, rendering_only=True)
+    prepared = prepared_from_args(args, console, plugins="render")
     if prepared is None:
         return 1
-    bound, prompt = prepared
-    base = render_bound(console, bound, bound.prompt)
-    with_tag = None if base is None else render_bound(console, bound, prompt)
+    base = render_prepared(console, prepared, tagged=False)
+    with_tag = None if base is None else render_prepared(console, prepared)
     if base is None or with_tag is None:
         return 1
     lines = difflib.unified_diff(

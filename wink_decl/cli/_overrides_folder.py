@@ -5,9 +5,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from wink_decl.cli._paths import configured_folder, existing_path
-from wink_decl.cli._usage import UsageError
-from wink_decl.overrides import default_overrides_root
+from wink_decl.inputs import overrides_folder
 
 __all__ = ["add_overrides_option", "overrides_root"]
 
@@ -29,15 +27,5 @@ def add_overrides_option(parser: argparse.ArgumentParser) -> None:
 
 
 def overrides_root(args: argparse.Namespace, prompt_root: Path) -> Path:
-    """``--overrides``, else the configured folder, else ``overrides`` beside the prompt root.
-
-    With ``--root``, the ``pyproject.toml`` is not read for this either: the folder is the one
-    beside the root given.
-    """
-    if args.overrides is not None:
-        folder = existing_path(args.overrides)
-        if not folder.is_dir():
-            raise UsageError(f"--overrides '{args.overrides}' is not a folder")
-        return folder
-    configured = None if args.root is not None else configured_folder(Path.cwd(), "overrides")
-    return configured if configured is not None else default_overrides_root(prompt_root)
+    """The overrides folder of the command line's ``--overrides`` and ``--root``."""
+    return overrides_folder(args.overrides, prompt_root, root_given=args.root is not None)

@@ -10,12 +10,11 @@ from pathlib import Path
 
 from wink_decl.cli._command import Console
 from wink_decl.cli._commands import implemented
-from wink_decl.cli._inputs import params_from_texts
 from wink_decl.cli._overrides_folder import add_overrides_option, overrides_root
-from wink_decl.cli._paths import configured_root, existing_path, root_finder
 from wink_decl.cli._prompt import add_limit_option, add_root_option, limits_from
 from wink_decl.cli._usage import UsageError
 from wink_decl.compiler import PROMPT_SUFFIXES
+from wink_decl.inputs import configured_root, existing_path, root_finder
 
 __all__ = ["COMMAND", "EXTRA"]
 
@@ -75,14 +74,7 @@ def _run(args: argparse.Namespace, console: Console) -> int:
     overrides = overrides_root(args, root)
     folder = PromptFolder(target, root, limits_from(args), overrides, args.strict)
     sock = _listen(args.host, args.port)
-    serve(
-        folder,
-        sock,
-        console.out,
-        host=args.host,
-        open_page=args.open,
-        read_params=params_from_texts,
-    )
+    serve(folder, sock, console.out, host=args.host, open_page=args.open)
     return 0
 
 

@@ -6,7 +6,6 @@ import argparse
 from collections.abc import Iterable, Mapping
 
 from wink_decl.cli._command import Console
-from wink_decl.cli._paths import prompt_file, root_finder
 from wink_decl.cli._usage import UsageError
 from wink_decl.compiler import CompileResult, compile_file
 from wink_decl.diagnostics import Diagnostic, render_text
@@ -69,8 +68,11 @@ def report(console: Console, diagnostics: Iterable[Diagnostic], sources: Mapping
 
 def compile_prompt(args: argparse.Namespace, console: Console) -> CompileResult:
     """Compile ``args.file`` under its root, its diagnostics (warnings too) written."""
-    path = prompt_file(args.file)
-    root = root_finder(args.root)(path)
-    result = compile_file(path, root=root, display_path=str(path), limits=limits_from(args))
+    # Here, not above: validate shares this module's options and never prepares a prompt.
+    from wink_decl.inputs import PromptRequest, locate  # noqa: PLC0415
+
+    location = locate(PromptRequest(args.file, root=args.root, limits=limits_from(args)))
+    path = location.file
+    result = compile_file(path, root=location.root, display_path=str(path), limits=location.limits)
     report(console, result.diagnostics, result.sources)
     return result

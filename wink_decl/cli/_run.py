@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import json
 import threading
 from collections.abc import Callable
@@ -13,7 +12,7 @@ from wink_decl.adapters.adapter_support import redact
 from wink_decl.adapters.providers import PROVIDERS, make_adapter
 from wink_decl.cli._command import Console
 from wink_decl.cli._commands import implemented
-from wink_decl.cli._inputs import BoundPrompt, add_render_options, prepared_from_args
+from wink_decl.cli._inputs import add_render_options, prepared_from_args
 from wink_decl.cli._prompt import report
 from wink_decl.cli._run_log import showing_warnings
 from wink_decl.cli._run_progress import Progress
@@ -21,6 +20,7 @@ from wink_decl.cli._secrets import secrets_from_environment
 from wink_decl.cli._transcript import Transcript, usage_record
 from wink_decl.cli._usage import UsageError
 from wink_decl.errors import EvaluationPhase, PromptEvaluationError, ProviderError
+from wink_decl.inputs import Prepared
 from wink_decl.plugins import PluginCallError
 from wink_decl.prompt.serde import dump
 from wink_decl.prompt.template import Prompt
@@ -122,23 +122,22 @@ def _run_with(
     secrets: tuple[str, ...],
 ) -> int:
     provider, model = chosen
-    prepared = prepared_from_args(args, console, rendering_only=False)
+    prepared = prepared_from_args(args, console, plugins="all")
     if prepared is None:
         return 1
-    bound = dataclasses.replace(prepared[0], prompt=prepared[1])
     try:
         adapter = make_adapter(provider, model, base_url=args.base_url, workspace=args.workspace)
     except ProviderError as error:
         return _failed(console, error, secrets)
     with adapter:
-        return _answer_or_fail(adapter, _Run(bound, filesystem, args, secrets), console)
+        return _answer_or_fail(adapter, _Run(prepared, filesystem, args, secrets), console)
 
 
 @dataclass(frozen=True)
 class _Run:
     """What one run is made of, besides the adapter."""
 
-    bound: BoundPrompt
+    prepared: Prepared
     filesystem: Filesystem
     args: argparse.Namespace
     secrets: tuple[str, ...]
@@ -160,8 +159,8 @@ def _answer_or_fail(adapter: ProviderAdapter, run: _Run, console: Console) -> in
         return _failed(console, error, run.secrets)
     except PluginCallError as error:  # a predicate raised: the plugin is at fault, not the run
         _close(transcript, session, {"event": "error", "kind": "plugin", "message": error.message})
-        bound = run.bound
-        report(console, [error.to_diagnostic(path=bound.prompt.source)], bound.result.sources)
+        prepared = run.prepared
+        report(console, [error.to_diagnostic(path=prepared.source)], prepared.result.sources)
         return 1
     _close(transcript, session, _answer_record(response))
     console.out.write(_answer(response) + "\n")
@@ -275,9 +274,10 @@ def _error_record(error: PromptEvaluationError) -> dict[str, object]:
 
 
 def _evaluate(adapter: ProviderAdapter, run: _Run, session: Session) -> PromptResponse:
-    bound, args = run.bound, run.args
-    prompt = Prompt(bound.prompt.template, resources=[run.filesystem]).bind(*bound.params)
-    for path, visibility in bound.overrides.items():  # --open: as if read before the run
+    prepared, args = run.prepared, run.args
+    template = prepared.template
+    prompt = Prompt(template, resources=[run.filesystem]).bind(*prepared.params)
+    for path, visibility in prepared.visibility.items():  # --open: as if read before the run
         session.dispatch(SetVisibilityOverride(path, visibility))
     deadline = None if args.timeout is None else Deadline.after(args.timeout)
     budget = Budget(max_turns=None if args.max_turns is None else int(args.max_turns))

@@ -1,20 +1,13 @@
-"""``--tag``, ``--overrides`` and ``--strict``: a compiled prompt with a tag's overrides applied."""
+"""``--tag``, ``--overrides`` and ``--strict``: which of a prompt's tagged variants to use."""
 
 from __future__ import annotations
 
 import argparse
-import dataclasses
-from pathlib import Path
 
-from wink_decl.cli._command import Console
-from wink_decl.cli._overrides_folder import add_overrides_option, overrides_root
-from wink_decl.cli._paths import root_finder
-from wink_decl.cli._prompt import limits_from, report
-from wink_decl.compiler import CompiledPrompt
-from wink_decl.overrides import LocalOverrideStore, check_tag
-from wink_decl.overrides.tagged import applied
+from wink_decl.cli._overrides_folder import add_overrides_option
+from wink_decl.overrides import check_tag
 
-__all__ = ["add_tag_options", "tagged"]
+__all__ = ["add_tag_options"]
 
 
 def add_tag_options(parser: argparse.ArgumentParser) -> None:
@@ -34,26 +27,3 @@ def _tag(text: str) -> str:
         return check_tag(text)
     except ValueError as error:
         raise argparse.ArgumentTypeError(str(error)) from None
-
-
-def tagged(
-    args: argparse.Namespace, console: Console, prompt: CompiledPrompt
-) -> CompiledPrompt | None:
-    """``prompt`` with ``--tag``'s overrides applied (as it is without ``--tag``).
-
-    Diagnostics are written (warnings too); None when any is an error.
-    """
-    if args.tag is None:
-        return prompt
-    path = Path(args.file)
-    folder = overrides_root(args, root_finder(args.root)(path))
-    store = LocalOverrideStore(folder, limits=limits_from(args))
-    loaded = store.load(prompt.template.ns, prompt.template.key, args.tag)
-    report(console, loaded.diagnostics, loaded.sources)
-    if loaded.file is None:
-        return None if loaded.diagnostics else prompt
-    result = applied(prompt.template, loaded.file, strict=args.strict)
-    report(console, result.diagnostics, loaded.sources)
-    if not result.ok:
-        return None
-    return dataclasses.replace(prompt, template=result.template)

@@ -12,12 +12,12 @@ from wink_decl.cli._checking import PARALLEL_MIN_FILES, Job, available_cpus, che
 from wink_decl.cli._command import Console
 from wink_decl.cli._commands import implemented
 from wink_decl.cli._overrides_folder import add_overrides_option, overrides_root
-from wink_decl.cli._paths import existing_path, root_finder
 from wink_decl.cli._progress import Progress
 from wink_decl.cli._prompt import add_limit_option, add_root_option, limits_from, report
 from wink_decl.cli._usage import UsageError
 from wink_decl.compiler import PROMPT_SUFFIXES, prompt_entries
 from wink_decl.diagnostics import render_json_array, sort_diagnostics
+from wink_decl.inputs import existing_path, root_finder
 from wink_decl.limits import Limits
 
 __all__ = ["COMMAND", "PROGRESS_MIN_FILES"]

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import functools
 import json
 from collections.abc import AsyncIterator
 from importlib import resources
@@ -23,7 +22,7 @@ from watchfiles import (
 from wink_decl.preview.files import PromptFolder
 from wink_decl.preview.guard import OwnPageOnly, Site
 from wink_decl.preview.html import file_list, view_json
-from wink_decl.preview.page import ParamsReader, prompt_view, state_from_json
+from wink_decl.preview.page import prompt_view, state_from_json
 
 __all__ = ["Hub", "create_app", "watch", "watched_paths"]
 
@@ -74,7 +73,7 @@ async def watch(paths: list[Path], hub: Hub, stop: asyncio.Event) -> None:
         hub.publish()
 
 
-def create_app(folder: PromptFolder, read_params: ParamsReader, where: Site) -> Starlette:
+def create_app(folder: PromptFolder, where: Site) -> Starlette:
     """The app serving ``folder`` at ``where``: only its prompt files can be named from a URL.
 
     It answers only requests for ``where`` from its own page (``guard.refusal``).
@@ -107,9 +106,7 @@ def create_app(folder: PromptFolder, read_params: ParamsReader, where: Site) -> 
             state = state_from_json(json.loads(await request.body() or b"{}"))
         except ValueError as error:  # PageStateError and json.JSONDecodeError are ValueErrors
             return JSONResponse({"error": str(error)}, status_code=400)
-        view = await run_in_threadpool(
-            functools.partial(prompt_view, read_params=read_params), folder, path, state
-        )
+        view = await run_in_threadpool(prompt_view, folder, path, state)
         return JSONResponse(view_json(view))
 
     async def events(_request: Request) -> Response:

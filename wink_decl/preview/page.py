@@ -8,13 +8,13 @@ import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal, Protocol, cast
+from typing import TYPE_CHECKING, Any, Literal, cast
 
-from wink_decl.compiler import CompiledPrompt, bind_plugins, compile_file
+from wink_decl.compiler import CompiledPrompt, compile_file
 from wink_decl.diagnostics import Diagnostic, sort_diagnostics
 from wink_decl.errors import WinkDeclError
-from wink_decl.overrides import OverrideLoad, check_tag
-from wink_decl.overrides.tagged import applied
+from wink_decl.inputs import Location, PromptRequest, prepare
+from wink_decl.overrides import check_tag
 from wink_decl.plugins import PluginCallError
 from wink_decl.preview._runtime import (
     Prompt,
@@ -39,7 +39,6 @@ __all__ = [
     "Field",
     "PageState",
     "PageStateError",
-    "ParamsReader",
     "PromptView",
     "Read",
     "SectionRow",
@@ -53,16 +52,6 @@ MISSING_HINT = "fill it in on the form, or give it a default in the file"
 
 _SECTION_SEPARATOR = "\n\n"
 """What a render puts between two sections (``wink_decl.runtime``'s plan does the same)."""
-
-
-class ParamsReader(Protocol):
-    """Turns the form's texts into params as ``--param`` does (the command passes its own)."""
-
-    def __call__(
-        self, prompt: CompiledPrompt, texts: Mapping[str, str], *, missing_hint: str
-    ) -> tuple[tuple[object, ...], list[Diagnostic]]:
-        """The params, and the problems found (use the params only when there are none)."""
-        ...
 
 
 FieldKind = Literal["text", "number", "checkbox", "choice", "list"]
@@ -163,37 +152,41 @@ class PromptView:
         return self.text is not None
 
 
-def prompt_view(
-    folder: PromptFolder, path: Path, state: PageState, *, read_params: ParamsReader
-) -> PromptView:
+def prompt_view(folder: PromptFolder, path: Path, state: PageState) -> PromptView:
     """Compile ``path``, bind its plugins and the page's params, apply the tag, replay, render.
 
-    Binding imports the plugin code a render needs, as ``wink-decl render`` does.
+    Prepared as every front end prepares a prompt (``wink_decl.inputs``): the form's values
+    are read as ``--param`` reads them, and binding imports the plugin code a render needs,
+    as ``wink-decl render`` does.
     """
     name = folder.name_of(path)
     result = compile_file(path, root=folder.root, display_path=str(path), limits=folder.limits)
-    prompt = result.prompt
-    if prompt is None:
+    compiled = result.prompt
+    if compiled is None:
         return PromptView(name, result.diagnostics, result.sources)
-    declared = prompt.model.params
+    declared = compiled.model.params
+    tags = tuple(folder.override_store().tags(compiled.template.ns, compiled.template.key))
+    tag = state.tag if state.tag in tags else None  # the page offers only the prompt's tags
+    request = PromptRequest(
+        str(path),
+        root=str(folder.root),
+        limits=folder.limits,
+        params=tuple(_texts(declared, state.values).items()),
+        tag=tag,
+        strict=folder.strict,
+        missing_hint=MISSING_HINT,
+    )
+    location = Location(request, path, folder.root, folder.overrides_root)
+    prepared = prepare(request, location=location, compiled=result)
     fields = form_fields(declared, state.values)
     form_key = _form_key(declared)
-    store = folder.override_store()
-    tags = tuple(store.tags(prompt.template.ns, prompt.template.key))
-    tag = state.tag if state.tag in tags else None
-    sources = dict(result.sources)
-    problems = [*result.diagnostics, *bind_plugins(prompt, rendering_only=True)]
-    params: tuple[object, ...] = ()
-    if not any(d.severity == "error" for d in problems):
-        texts = _texts(declared, state.values)
-        params, wrong = read_params(prompt, texts, missing_hint=MISSING_HINT)
-        problems.extend(wrong)
-    if tag is not None:
-        loaded = store.load(prompt.template.ns, prompt.template.key, tag)
-        prompt = _tagged(prompt, loaded, problems, sources, strict=folder.strict)
+    sources = prepared.sources
+    problems = list(prepared.diagnostics)
     failed = PromptView(name, (), sources, fields, form_key, tags=tags, tag=tag)
-    if any(d.severity == "error" for d in problems):
+    prompt = prepared.prompt
+    if prompt is None or not prepared.ok:
         return dataclasses.replace(failed, problems=tuple(sort_diagnostics(problems)))
+    params = prepared.params
     session = Session()
     try:
         reads = _replay(prompt, params, session, state.actions)
@@ -215,28 +208,6 @@ def prompt_view(
         tags,
         tag,
     )
-
-
-def _tagged(
-    prompt: CompiledPrompt,
-    loaded: OverrideLoad,
-    problems: list[Diagnostic],
-    sources: dict[str, str],
-    *,
-    strict: bool,
-) -> CompiledPrompt:
-    """``prompt`` with a tag's override file applied, as ``--tag`` applies it.
-
-    The file's problems join ``problems`` (its text joins ``sources``); a file that cannot be
-    used leaves the prompt as it is, and its errors stop the render.
-    """
-    problems.extend(loaded.diagnostics)
-    sources.update(loaded.sources)
-    if loaded.file is None:
-        return prompt
-    result = applied(prompt.template, loaded.file, strict=strict)
-    problems.extend(result.diagnostics)
-    return dataclasses.replace(prompt, template=result.template)
 
 
 def form_fields(

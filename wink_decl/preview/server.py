@@ -11,7 +11,6 @@ import uvicorn
 from wink_decl.preview.app import create_app
 from wink_decl.preview.files import PromptFolder
 from wink_decl.preview.guard import site
-from wink_decl.preview.page import ParamsReader
 
 __all__ = ["listen", "serve"]
 
@@ -46,7 +45,6 @@ def serve(
     *,
     host: str,
     open_page: bool,
-    read_params: ParamsReader,
 ) -> None:
     """Print the address as the first line on ``out``, then serve on ``sock`` until interrupted.
 
@@ -59,7 +57,7 @@ def serve(
     if open_page:
         webbrowser.open(where.url)
     config = uvicorn.Config(
-        create_app(folder, read_params, where),
+        create_app(folder, where),
         log_level="warning",
         timeout_graceful_shutdown=_GRACE_SECONDS,
     )

@@ -1,4 +1,4 @@
-"""``--params-file``: a YAML, TOML or JSON file mapping param names to values, with spans.
+"""A params file (``--params-file``): YAML, TOML or JSON mapping param names to values, spans too.
 
 It is read as a prompt file is: a regular file only (a pipe or a device is refused unopened),
 at most ``max_params_file_bytes`` of it, within the same limits on nesting, values and keys,
@@ -14,10 +14,10 @@ from dataclasses import dataclass, field, replace
 from itertools import accumulate
 from typing import Any, cast
 
-from wink_decl.cli._paths import existing_path
-from wink_decl.cli._usage import UsageError
 from wink_decl.diagnostic_codes import DiagnosticCode
 from wink_decl.diagnostics import Diagnostic, Span
+from wink_decl.errors import InputError
+from wink_decl.inputs._roots import existing_path
 from wink_decl.limits import DEFAULT_LIMITS, Limits
 from wink_decl.loader import (
     FileKind,
@@ -85,10 +85,10 @@ def load_params_file(text: str, limits: Limits = DEFAULT_LIMITS) -> ParamsFile:
     path = existing_path(text)
     shown = str(path)
     if path.is_dir():
-        raise UsageError(f"--params-file '{text}' is a folder, not a file")
+        raise InputError(f"--params-file '{text}' is a folder, not a file")
     file_format = "json" if path.suffix.lower() == ".json" else detect_format(path)
     if file_format is None:
-        raise UsageError(
+        raise InputError(
             f"--params-file '{text}' is neither YAML, TOML nor JSON",
             hint="use a file whose name ends in .yaml, .yml, .toml or .json",
         )

@@ -1,0 +1,177 @@
+"""Where a front end's files are: checking they exist, the prompt root, the overrides folder.
+
+The messages name the command-line options (``--root``, ``--overrides``) since every front end
+that takes these folders from a person takes them under those names.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+from collections.abc import Callable
+from pathlib import Path
+from typing import cast
+
+from wink_decl.compiler import PROMPT_SUFFIXES, find_prompt_files
+from wink_decl.errors import InputError
+from wink_decl.loader import load_file
+from wink_decl.overrides import default_overrides_root
+from wink_decl.suggestions import close_matches
+
+__all__ = [
+    "configured_folder",
+    "configured_root",
+    "existing_path",
+    "overrides_folder",
+    "prompt_file",
+    "root_finder",
+]
+
+_SUFFIXES = ", ".join(PROMPT_SUFFIXES)
+
+
+def existing_path(text: str) -> Path:
+    """``text`` as a path that exists; a usage error naming a close sibling otherwise."""
+    path = Path(text)
+    if path.exists():
+        return path
+    parent = path.parent
+    siblings = sorted(p.name for p in parent.iterdir()) if parent.is_dir() else []
+    match = next(iter(close_matches(path.name, siblings, most=1)), None)
+    hint = None if match is None else f"did you mean '{parent / match}'?"
+    raise InputError(f"no such file or folder: '{text}'", hint=hint)
+
+
+def prompt_file(text: str) -> Path:
+    """``text`` as one existing prompt file (a folder or a missing file is a usage error)."""
+    path = existing_path(text)
+    if path.is_dir():
+        found = find_prompt_files(path)
+        hint = (
+            f"pass one of its prompt files, such as '{found[0]}'"
+            if found
+            else f"it holds no prompt files ({_SUFFIXES})"
+        )
+        raise InputError(f"'{text}' is a folder; this command takes one prompt file", hint=hint)
+    return path
+
+
+def configured_root(start: Path) -> Path | None:
+    """``[tool.wink-decl] root`` of the nearest ``pyproject.toml`` above ``start``, if set."""
+    return configured_folder(start, "root")
+
+
+def configured_folder(start: Path, key: str) -> Path | None:
+    """``[tool.wink-decl] KEY`` (a folder) of the nearest ``pyproject.toml`` above ``start``."""
+    for folder in (start, *start.parents):
+        candidate = folder / "pyproject.toml"
+        if candidate.is_file():
+            return _folder_setting(candidate, key)
+    return None
+
+
+def _folder_setting(pyproject: Path, key: str) -> Path | None:
+    """The configured folder, which must lie inside the folder of its ``pyproject.toml``.
+
+    The file comes with the checkout, so it is read as prompt files are (a regular file,
+    bounded, linear), and it cannot widen what may be read: ``root = "/"`` would let an
+    include quote any YAML file on the machine. ``--root`` is not held to this.
+    """
+    shown = _shown(pyproject)
+    loaded = load_file(pyproject, display_path=shown)
+    if loaded.file is None:
+        problem = loaded.diagnostics[0]
+        span = problem.span
+        where = "" if span is None else f" (line {span.line}, column {span.column})"
+        raise InputError(
+            f"cannot read {shown}{where}: {problem.message}",
+            hint=f"fix the file, or pass --{key} to choose {_WHAT[key][0]} yourself",
+        )
+    root = _setting(loaded.file.data, "tool", "wink-decl", key)
+    if root is None:
+        return None
+    project = pyproject.parent
+    if not isinstance(root, str) or "\0" in root or not (project / root).is_dir():
+        raise InputError(
+            f"{shown}: [tool.wink-decl] {key} = {root!r} is not a folder",
+            hint=f"set {key} to a folder relative to that pyproject.toml, such as "
+            f"'{_EXAMPLE[key]}'",
+        )
+    if not (project / root).resolve().is_relative_to(project.resolve()):
+        raise InputError(
+            f"{shown}: [tool.wink-decl] {key} = {root!r} lies outside the folder of that "
+            "pyproject.toml",
+            hint=f"set {key} to a folder inside the project, such as '{_EXAMPLE[key]}', or "
+            f"pass --{key} to choose {_WHAT[key][1]} elsewhere",
+        )
+    return project / root
+
+
+_WHAT = {
+    "root": ("the prompt root", "a prompt root"),
+    "overrides": ("the overrides folder", "an overrides folder"),
+}
+_EXAMPLE = {"root": "prompts", "overrides": "overrides"}
+
+
+def _setting(data: object, *keys: str) -> object:
+    """The value under ``keys`` in nested tables, or None where one is missing or no table."""
+    for key in keys:
+        if not isinstance(data, dict):
+            return None
+        data = cast("dict[str, object]", data).get(key)
+    return data
+
+
+def _shown(path: Path) -> str:
+    """``path`` relative to the working directory, as people typed it."""
+    return os.path.relpath(path)
+
+
+def root_finder(explicit: str | None) -> Callable[[Path], Path]:
+    """Where includes resolve and the default ns starts, for each file or folder given.
+
+    ``--root`` wins and must contain every target; then the configured root for targets
+    inside it; otherwise the folder given, or the file's folder.
+    """
+    if explicit is not None:
+        root = existing_path(explicit)
+        if not root.is_dir():
+            raise InputError(f"--root '{explicit}' is not a folder")
+        return functools.partial(_within, root, explicit)
+    return functools.partial(_default_root, configured_root(Path.cwd()))
+
+
+def _within(root: Path, shown: str, target: Path) -> Path:
+    if not _inside(target, root):
+        raise InputError(
+            f"'{target}' lies outside the prompt root '{shown}'",
+            hint="pass a --root that contains it, or leave --root out",
+        )
+    return root
+
+
+def _default_root(configured: Path | None, target: Path) -> Path:
+    if configured is not None and _inside(target, configured):
+        return configured
+    return target if target.is_dir() else target.parent
+
+
+def _inside(target: Path, root: Path) -> bool:
+    # realpath, not resolve(): a loop of links raises RuntimeError there on 3.11 and 3.12.
+    return Path(os.path.realpath(target)).is_relative_to(os.path.realpath(root))
+
+
+def overrides_folder(explicit: str | None, prompt_root: Path, *, root_given: bool) -> Path:
+    """``--overrides``, else the configured folder, else ``overrides`` beside the prompt root.
+
+    With a root given (``--root``), the ``pyproject.toml`` is not read for this either: the
+    folder is the one beside the root given.
+    """
+    if explicit is not None:
+        folder = existing_path(explicit)
+        if not folder.is_dir():
+            raise InputError(f"--overrides '{explicit}' is not a folder")
+        return folder
+    configured = None if root_given else configured_folder(Path.cwd(), "overrides")
+    return configured if configured is not None else default_overrides_root(prompt_root)
