@@ -21,7 +21,14 @@ from wink_decl.runtime.provider import ProviderReply, ProviderToolCall, TokenUsa
 if TYPE_CHECKING:
     from wink_decl.runtime.provider import ProviderMessage, ProviderRequest
 
-__all__ = ["CACHE_FORMAT", "MAX_ENTRY_BYTES", "ResponseCache", "reply_from_json", "reply_to_json", "request_key"]
+__all__ = [
+    "CACHE_FORMAT",
+    "MAX_ENTRY_BYTES",
+    "ResponseCache",
+    "reply_from_json",
+    "reply_to_json",
+    "request_key",
+]
 
 CACHE_FORMAT = 1
 """Part of every key: a change of what a key covers makes every old entry a miss."""

@@ -35,7 +35,12 @@ def _outcome_to_json(outcome: Outcome) -> dict[str, object]:
         "text": outcome.text,
         "output": outcome.output,
         "tool_calls": [
-            {"name": c.name, "arguments": dict(c.arguments), "success": c.success, "message": c.message}
+            {
+                "name": c.name,
+                "arguments": dict(c.arguments),
+                "success": c.success,
+                "message": c.message,
+            }
             for c in outcome.tool_calls
         ],
         "input_tokens": outcome.input_tokens,
@@ -45,7 +50,7 @@ def _outcome_to_json(outcome: Outcome) -> dict[str, object]:
     }
 
 
-class _Malformed(ValueError):
+class _MalformedError(ValueError):
     """A record that is not what ``result_to_json`` writes."""
 
 
@@ -97,40 +102,40 @@ def _check(data: object) -> tuple[str, Score]:
 
 def _mapping(data: object) -> Mapping[str, Any]:
     if not isinstance(data, dict):
-        raise _Malformed("expected an object")
+        raise _MalformedError("expected an object")
     return cast("dict[str, Any]", data)
 
 
 def _list(record: Mapping[str, Any], key: str) -> list[object]:
     value = record.get(key)
     if not isinstance(value, list):
-        raise _Malformed(f"'{key}' must be a list")
+        raise _MalformedError(f"'{key}' must be a list")
     return cast("list[object]", value)
 
 
 def _text(record: Mapping[str, Any], key: str) -> str:
     value = record.get(key)
     if not isinstance(value, str):
-        raise _Malformed(f"'{key}' must be text")
+        raise _MalformedError(f"'{key}' must be text")
     return value
 
 
 def _flag(record: Mapping[str, Any], key: str) -> bool:
     value = record.get(key)
     if not isinstance(value, bool):
-        raise _Malformed(f"'{key}' must be true or false")
+        raise _MalformedError(f"'{key}' must be true or false")
     return value
 
 
 def _count(record: Mapping[str, Any], key: str) -> int:
     value = record.get(key)
     if type(value) is not int or value < 0:
-        raise _Malformed(f"'{key}' must be a whole number, 0 or more")
+        raise _MalformedError(f"'{key}' must be a whole number, 0 or more")
     return value
 
 
 def _number(record: Mapping[str, Any], key: str) -> float:
     value = record.get(key)
-    if type(value) not in (int, float) or not math.isfinite(value):
-        raise _Malformed(f"'{key}' must be a number")
+    if not isinstance(value, int | float) or isinstance(value, bool) or not math.isfinite(value):
+        raise _MalformedError(f"'{key}' must be a number")
     return float(value)
