@@ -59,12 +59,13 @@ class AdapterPool:
 
     def adapter(self, model: ModelChoice) -> ProviderAdapter:
         """This thread's adapter for ``model``."""
-        mine: dict[ModelChoice, ProviderAdapter] | None = getattr(self._local, "adapters", None)
+        mine: dict[str, ProviderAdapter] | None = getattr(self._local, "adapters", None)
         if mine is None:
             mine = self._local.adapters = {}
-        found = mine.get(model)
+        key = json.dumps(model.key_data(), sort_keys=True, default=repr)  # options: a mapping
+        found = mine.get(key)
         if found is None:
-            found = mine[model] = self._make(model)
+            found = mine[key] = self._make(model)
             with self._lock:
                 self._made.append(found)
         return found

@@ -39,14 +39,12 @@ def run_locally(
                 if not _start(pool, pending, in_flight, settings):
                     break
             while in_flight:
-                for finished in _next_done(in_flight):
-                    on_finished(finished)
-                    _start(pool, pending, in_flight, settings)
+                on_finished(_next_done(in_flight))
+                _start(pool, pending, in_flight, settings)
         except KeyboardInterrupt:
             on_stopping(len(in_flight))
             while in_flight:
-                for finished in _next_done(in_flight):
-                    on_finished(finished)
+                on_finished(_next_done(in_flight))
             raise
     finally:
         pool.shutdown(wait=False, cancel_futures=True)
@@ -66,8 +64,12 @@ def _start(
     return True
 
 
-def _next_done(in_flight: set[Future[Finished]]) -> list[Finished]:
-    """The results of the runs that finish next, taken out of ``in_flight``."""
+def _next_done(in_flight: set[Future[Finished]]) -> Finished:
+    """The result of a run that has finished (waiting for one), taken out of ``in_flight``.
+
+    One at a time: others that finished together stay, and are taken at once next time.
+    """
     done, _ = wait(in_flight, return_when=FIRST_COMPLETED)
-    in_flight.difference_update(done)
-    return [future.result() for future in done]
+    future = next(iter(done))
+    in_flight.discard(future)
+    return future.result()
