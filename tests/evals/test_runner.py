@@ -17,7 +17,10 @@ from wink_decl.adapters.scripted import ScriptedAdapter, ScriptedTurn
 from wink_decl.compiler import CompiledPrompt
 from wink_decl.evals._checks import Check
 from wink_decl.evals._driver import Driven, DriverOptions, drive
-from wink_decl.evals._execute import AdapterFactory, _arguments  # pyright: ignore[reportPrivateUsage]
+from wink_decl.evals._execute import (  # pyright: ignore[reportPrivateUsage]
+    AdapterFactory,
+    _arguments,
+)
 from wink_decl.evals._matrix import ModelChoice, plan
 from wink_decl.evals._types import CaseResult, Outcome, Sample, Score, ToolCall
 from wink_decl.prompt.template import Prompt
