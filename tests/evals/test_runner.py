@@ -262,3 +262,30 @@ def test_a_case_that_cannot_be_run_is_an_error_without_secrets(
 
 def test_a_call_the_model_did_not_send_has_no_arguments() -> None:
     assert _arguments(None) == {}
+
+
+def test_a_replay_answers_from_recorded_replies_and_asks_no_model(
+    greet: CompiledPrompt, server: ProviderServer, tmp_path: Path
+) -> None:
+    recorded = _drive(greet, server, tmp_path / "first", ("Ann", "Dee"))
+    asked = len(server.requests)
+    replayed = _drive(
+        greet,
+        server,
+        tmp_path / "second",
+        ("Ann", "Dee", "Bob"),
+        replay=tmp_path / "first" / "cache",
+    )
+    assert (asked, len(server.requests), replayed.hits, replayed.requests) == (3, 3, 3, 0)
+    assert _results(replayed) == [
+        *_results(recorded),
+        (
+            "Bob",
+            False,
+            None,
+            "No recorded reply of openai:gpt-test for this request: the prompt, the case or the "
+            "conversation differs from the recorded run; record it again by running without "
+            "--replay.",
+        ),
+    ]
+    assert not (tmp_path / "second" / "cache").exists()

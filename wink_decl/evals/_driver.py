@@ -15,6 +15,7 @@ from wink_decl.evals._cache import ResponseCache
 from wink_decl.evals._execute import AdapterPool, Finished, RunSettings, Scorer
 from wink_decl.evals._journal import Journal, read_journal
 from wink_decl.evals._local import run_locally
+from wink_decl.evals._replay import replaying
 
 if TYPE_CHECKING:
     from wink_decl.compiler import CompiledPrompt
@@ -35,7 +36,9 @@ class DriverOptions:
     """How to run: ``concurrency`` at once, kept in ``out``, from the cache unless ``no_cache``.
 
     ``resume`` keeps the journal's results for the runs it holds (and runs only the rest);
-    without it, the journal starts anew. ``timeout`` bounds each run in seconds.
+    without it, the journal starts anew. ``timeout`` bounds each run in seconds. ``replay``
+    answers every request from the replies kept in that folder (a response cache) and asks
+    no model: a request it has no reply for is the case's error.
     """
 
     out: Path
@@ -45,6 +48,7 @@ class DriverOptions:
     timeout: float | None = None
     max_turns: int | None = None
     secrets: tuple[str, ...] = field(default=())
+    replay: Path | None = None
 
 
 @dataclass(frozen=True)
@@ -113,16 +117,18 @@ def drive(
         done = {entry.key: entry.result for entry in entries}
     elif journal_path.exists():
         journal_path.replace(out / f"{JOURNAL_NAME}.previous")
-    cache = None if options.no_cache else ResponseCache(out / CACHE_NAME)
+    replay = options.replay
+    cache = None if options.no_cache or replay else ResponseCache(out / CACHE_NAME)
+    lookup = ResponseCache(replay).get if replay else None if cache is None else cache.get
     journal = Journal(journal_path)
     keeper = _Keeper(journal, cache, keys)
     todo = [run for run in runs if keys[id(run)] not in done]
-    adapters = AdapterPool(make_adapter)
+    adapters = AdapterPool(replaying if replay else make_adapter)
     settings = RunSettings(
         prompts,
         adapters,
         score,
-        lookup=None if cache is None else cache.get,
+        lookup=lookup,
         timeout=options.timeout,
         max_turns=options.max_turns,
         secrets=options.secrets,
