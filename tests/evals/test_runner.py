@@ -1,4 +1,5 @@
 """The runner: every case run through the real runtime and a real SDK, kept, cached, resumed."""
+# pyright: reportPrivateUsage=false
 
 from __future__ import annotations
 
@@ -17,7 +18,7 @@ from wink_decl.adapters.scripted import ScriptedAdapter, ScriptedTurn
 from wink_decl.compiler import CompiledPrompt
 from wink_decl.evals._checks import Check
 from wink_decl.evals._driver import Driven, DriverOptions, drive
-from wink_decl.evals._execute import (  # pyright: ignore[reportPrivateUsage]
+from wink_decl.evals._execute import (
     AdapterFactory,
     _arguments,
 )
