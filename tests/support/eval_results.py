@@ -83,3 +83,8 @@ def close(
         value is not None and math.isclose(value, target, rel_tol=rel, abs_tol=within)
         for value, target in zip(got, wanted, strict=True)
     )
+
+
+def lines(*texts: str) -> str:
+    """``texts`` as lines of one text, each ending with a line break."""
+    return "".join(f"{text}\n" for text in texts)

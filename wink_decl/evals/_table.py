@@ -73,7 +73,11 @@ def render_table(report: EvalReport) -> str:
         ]
     failed = [r for r in report.results if not r.passed or r.error is not None]
     if failed:
-        lines += ["", "Failed runs", *_failed_runs(run_counts(report.results), failed)]
+        lines += [
+            "",
+            "Runs that failed or errored",
+            *_failed_runs(run_counts(report.results), failed),
+        ]
     lines += ["", _verdict(report, summaries)]
     return "\n".join(lines) + "\n"
 
@@ -173,7 +177,7 @@ def _failed_runs(counts: RunCounts, failed: Sequence[CaseResult]) -> list[str]:
             lines.append(f"  - and {len(failing) - FAILING_CHECKS_SHOWN} more failing checks")
     if len(failed) > FAILED_RUNS_SHOWN:
         hidden = len(failed) - FAILED_RUNS_SHOWN
-        lines.append(f"and {_count(hidden, 'more failed run')} (the JSON report lists every run)")
+        lines.append(f"and {hidden} more (the JSON report lists every run)")
     return lines
 
 
