@@ -7,6 +7,8 @@ throwaway script of test_report_stats): (1, 1, 0, 0) -0.2726 to 0.9055, (0, 0, 0
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from eval_results import lines, paired, run
 
 import wink_decl.evals
@@ -92,6 +94,12 @@ def test_the_whole_table() -> None:
         "FAIL: threshold 0.80 not met by baseline x openai:gpt-4.1-mini (0.50), "
         "bigger x openai:gpt-4.1 (0.00)",
     )
+
+
+def test_the_documents_example_is_this_table() -> None:
+    doc = (Path(__file__).parents[2] / "docs" / "evals.md").read_text(encoding="utf-8")
+    example = doc.split("\n## The table\n", 1)[1].split("```\n", 2)[1]
+    assert example == render_table(review())
 
 
 def test_every_run_passing_is_a_pass() -> None:

@@ -1,6 +1,6 @@
 """The statistics of a report: percentiles, a paired 95% interval and McNemar's exact test.
 
-Pure Python (``math`` only); docs/evals.md ("The statistics") says which method each is and why.
+Pure Python (``math`` only); docs/evals.md ("The report") says which method each is and why.
 """
 
 from __future__ import annotations
