@@ -24,6 +24,10 @@ if TYPE_CHECKING:
         ToolCallsCheck,
         ToolsSucceededCheck,
     )
+    from wink_decl.evals._json_report import render_json
+    from wink_decl.evals._junit import render_junit
+    from wink_decl.evals._report import Comparison, EvalReport, Summary
+    from wink_decl.evals._table import render_table
     from wink_decl.evals._types import (
         PASSING_RATINGS,
         RATING_VALUES,
@@ -43,6 +47,8 @@ __all__ = [
     "AnyOf",
     "CaseResult",
     "Check",
+    "Comparison",
+    "EvalReport",
     "Evaluator",
     "FieldCheck",
     "JsonSchemaCheck",
@@ -54,11 +60,15 @@ __all__ = [
     "RegexCheck",
     "Sample",
     "Score",
+    "Summary",
     "TextCheck",
     "ToolCall",
     "ToolCalledCheck",
     "ToolCallsCheck",
     "ToolsSucceededCheck",
+    "render_json",
+    "render_junit",
+    "render_table",
 ]
 
 _HOMES: dict[str, str] = {
@@ -94,6 +104,12 @@ _HOMES: dict[str, str] = {
         ),
         "wink_decl.evals._types",
     ),
+    "Comparison": "wink_decl.evals._report",
+    "EvalReport": "wink_decl.evals._report",
+    "Summary": "wink_decl.evals._report",
+    "render_json": "wink_decl.evals._json_report",
+    "render_junit": "wink_decl.evals._junit",
+    "render_table": "wink_decl.evals._table",
 }
 """Each exported name and the module it is imported from on first use."""
 
