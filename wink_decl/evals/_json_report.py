@@ -13,8 +13,9 @@ from collections.abc import Sequence
 from typing import cast
 
 from wink_decl.diagnostics import printable_json
+from wink_decl.evals._records import result_to_json
 from wink_decl.evals._report import Comparison, EvalReport, Summary
-from wink_decl.evals._types import CaseResult, Outcome
+from wink_decl.evals._types import CaseResult
 
 __all__ = ["JSON_REPORT_VERSION", "render_json", "report_to_json"]
 
@@ -83,46 +84,8 @@ def _comparison(comparison: Comparison) -> dict[str, object]:
 
 
 def _case(result: CaseResult) -> dict[str, object]:
-    outcome = result.outcome
-    return {
-        "case": result.case_id,
-        "experiment": result.experiment,
-        "model": result.model,
-        "repeat": result.repeat,
-        "passed": result.passed,
-        "score": _number(result.score),
-        "error": result.error,
-        "outcome": None if outcome is None else _outcome(outcome),
-        "checks": [
-            {
-                "label": label,
-                "passed": score.passed,
-                "value": _number(score.value),
-                "reason": score.reason,
-            }
-            for label, score in result.checks
-        ],
-    }
-
-
-def _outcome(outcome: Outcome) -> dict[str, object]:
-    return {
-        "text": outcome.text,
-        "output": _data(outcome.output),
-        "tool_calls": [
-            {
-                "name": call.name,
-                "arguments": _data(dict(call.arguments)),
-                "success": call.success,
-                "message": call.message,
-            }
-            for call in outcome.tool_calls
-        ],
-        "input_tokens": outcome.input_tokens,
-        "output_tokens": outcome.output_tokens,
-        "turns": outcome.turns,
-        "latency_ms": _number(outcome.latency_ms),
-    }
+    """The run as the results journal keeps it (``_records``), numbers that are not finite null."""
+    return cast("dict[str, object]", _data(result_to_json(result)))
 
 
 def _number(value: float | None) -> float | None:

@@ -8,12 +8,9 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from wink_decl.evals._checks import Check
-from wink_decl.evals._types import Sample
+from wink_decl.evals._types import BASELINE, Sample
 
 __all__ = ["BASELINE", "CaseRun", "Experiment", "ModelChoice", "Variant", "plan"]
-
-BASELINE = "baseline"
-"""The experiment every suite has: the prompt as written, on each of the suite's models."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -12,12 +12,9 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from wink_decl.evals._stats import mcnemar_exact, nearest_rank, paired_difference_interval
-from wink_decl.evals._types import CaseResult
+from wink_decl.evals._types import BASELINE, CaseResult
 
 __all__ = ["BASELINE", "Comparison", "EvalReport", "RunCounts", "Summary", "run_counts", "run_name"]
-
-BASELINE = "baseline"
-"""The experiment with no tag and no model of its own, which the others are compared with."""
 
 Group = tuple[str, str]
 """An experiment and a model."""

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 __all__ = [
+    "BASELINE",
     "PASSING_RATINGS",
     "RATING_VALUES",
     "CaseResult",
@@ -17,6 +18,9 @@ __all__ = [
     "Score",
     "ToolCall",
 ]
+
+BASELINE = "baseline"
+"""The experiment every suite has: the prompt as written, on each of the suite's models."""
 
 Rating = Literal["excellent", "good", "fair", "poor", "wrong"]
 """The five ratings an LLM judge gives, best first."""
