@@ -5,7 +5,7 @@ from __future__ import annotations
 import io
 
 from wink_decl.cli._eval_progress import EvalProgress, time_left
-from wink_decl.evals._types import CaseResult
+from wink_decl.evals import CaseResult
 
 
 def _result(passed: bool, error: str | None = None) -> CaseResult:

@@ -9,7 +9,7 @@ from eval_results import MODEL, close, paired, run
 
 import wink_decl.evals
 from wink_decl.evals import Comparison, EvalReport, Summary
-from wink_decl.evals._report import run_counts, run_name
+from wink_decl.evals._eval_report import run_counts, run_name
 
 OTHER = "openai:qwen3:8b"
 

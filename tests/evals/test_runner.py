@@ -18,12 +18,12 @@ from wink_decl.adapters.scripted import ScriptedAdapter, ScriptedTurn
 from wink_decl.compiler import CompiledPrompt
 from wink_decl.evals._checks import Check
 from wink_decl.evals._driver import Driven, DriverOptions, drive
+from wink_decl.evals._eval_types import CaseResult, Outcome, Sample, Score, ToolCall
 from wink_decl.evals._execute import (
     AdapterFactory,
     _arguments,
 )
 from wink_decl.evals._matrix import ModelChoice, plan
-from wink_decl.evals._types import CaseResult, Outcome, Sample, Score, ToolCall
 from wink_decl.prompt.template import Prompt
 from wink_decl.runtime.adapter import PromptResponse, ProviderAdapter
 from wink_decl.runtime.budget import Budget, BudgetTracker

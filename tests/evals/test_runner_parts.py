@@ -10,11 +10,11 @@ from pathlib import Path
 import pytest
 
 from wink_decl.evals._cache import ResponseCache, reply_from_json, reply_to_json, request_key
+from wink_decl.evals._eval_types import CaseResult, Outcome, Sample, Score, ToolCall
 from wink_decl.evals._execute import AdapterPool
-from wink_decl.evals._journal import Journal, read_journal
 from wink_decl.evals._matrix import CaseRun, Experiment, ModelChoice, Variant, plan, variants
 from wink_decl.evals._records import result_from_json, result_to_json
-from wink_decl.evals._types import CaseResult, Outcome, Sample, Score, ToolCall
+from wink_decl.evals._results_journal import Journal, read_journal
 from wink_decl.runtime.adapter import ProviderAdapter
 from wink_decl.runtime.provider import (
     OutputFormat,

@@ -7,7 +7,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, TextIO
 
 if TYPE_CHECKING:
-    from wink_decl.evals._types import CaseResult
+    from wink_decl.evals import CaseResult
 
 __all__ = ["EvalProgress", "time_left"]
 

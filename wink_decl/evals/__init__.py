@@ -24,11 +24,8 @@ if TYPE_CHECKING:
         ToolCallsCheck,
         ToolsSucceededCheck,
     )
-    from wink_decl.evals._json_report import render_json
-    from wink_decl.evals._junit import render_junit
-    from wink_decl.evals._report import Comparison, EvalReport, Summary
-    from wink_decl.evals._table import render_table
-    from wink_decl.evals._types import (
+    from wink_decl.evals._eval_report import Comparison, EvalReport, Summary
+    from wink_decl.evals._eval_types import (
         PASSING_RATINGS,
         RATING_VALUES,
         CaseResult,
@@ -39,6 +36,9 @@ if TYPE_CHECKING:
         Score,
         ToolCall,
     )
+    from wink_decl.evals._json_report import render_json
+    from wink_decl.evals._junit import render_junit
+    from wink_decl.evals._table import render_table
 
 __all__ = [
     "PASSING_RATINGS",
@@ -102,11 +102,11 @@ _HOMES: dict[str, str] = {
             "Score",
             "ToolCall",
         ),
-        "wink_decl.evals._types",
+        "wink_decl.evals._eval_types",
     ),
-    "Comparison": "wink_decl.evals._report",
-    "EvalReport": "wink_decl.evals._report",
-    "Summary": "wink_decl.evals._report",
+    "Comparison": "wink_decl.evals._eval_report",
+    "EvalReport": "wink_decl.evals._eval_report",
+    "Summary": "wink_decl.evals._eval_report",
     "render_json": "wink_decl.evals._json_report",
     "render_junit": "wink_decl.evals._junit",
     "render_table": "wink_decl.evals._table",

@@ -13,15 +13,15 @@ from typing import TYPE_CHECKING
 
 from wink_decl.evals._cache import ResponseCache
 from wink_decl.evals._execute import AdapterPool, Finished, RunSettings, Scorer
-from wink_decl.evals._journal import Journal, read_journal
 from wink_decl.evals._local import run_locally
 from wink_decl.evals._replay import replaying
+from wink_decl.evals._results_journal import Journal, read_journal
 
 if TYPE_CHECKING:
     from wink_decl.compiler import CompiledPrompt
+    from wink_decl.evals._eval_types import CaseResult
     from wink_decl.evals._execute import AdapterFactory
     from wink_decl.evals._matrix import CaseRun
-    from wink_decl.evals._types import CaseResult
 
 __all__ = ["JOURNAL_NAME", "MAX_JOURNAL_BYTES", "Driven", "DriverOptions", "drive"]
 

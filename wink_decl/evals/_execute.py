@@ -15,8 +15,8 @@ from typing import TYPE_CHECKING, Any, cast
 
 from wink_decl.diagnostics import DiagnosticError
 from wink_decl.errors import PromptEvaluationError, WinkDeclError
+from wink_decl.evals._eval_types import CaseResult, Outcome, Score, ToolCall
 from wink_decl.evals._recording import RecordingAdapter, caches_requests
-from wink_decl.evals._types import CaseResult, Outcome, Score, ToolCall
 from wink_decl.prompt.serde import dump
 from wink_decl.prompt.template import Prompt
 from wink_decl.runtime.budget import Budget
@@ -29,8 +29,8 @@ from wink_decl.runtime.session import ModelResponded, Session, ToolInvoked
 if TYPE_CHECKING:
     from wink_decl.compiler import CompiledPrompt
     from wink_decl.evals._checks import Check
+    from wink_decl.evals._eval_types import Sample
     from wink_decl.evals._matrix import CaseRun, ModelChoice
-    from wink_decl.evals._types import Sample
     from wink_decl.runtime.adapter import PromptResponse, ProviderAdapter
     from wink_decl.runtime.provider import ProviderReply
 

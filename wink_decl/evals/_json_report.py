@@ -13,9 +13,9 @@ from collections.abc import Sequence
 from typing import cast
 
 from wink_decl.diagnostics import printable_json
+from wink_decl.evals._eval_report import Comparison, EvalReport, Summary
+from wink_decl.evals._eval_types import CaseResult
 from wink_decl.evals._records import result_to_json
-from wink_decl.evals._report import Comparison, EvalReport, Summary
-from wink_decl.evals._types import CaseResult
 
 __all__ = ["JSON_REPORT_VERSION", "render_json", "report_to_json"]
 

@@ -12,8 +12,8 @@ import re
 import xml.etree.ElementTree as ET
 from collections.abc import Sequence
 
-from wink_decl.evals._report import EvalReport, RunCounts, run_counts, run_name
-from wink_decl.evals._types import CaseResult
+from wink_decl.evals._eval_report import EvalReport, RunCounts, run_counts, run_name
+from wink_decl.evals._eval_types import CaseResult
 
 __all__ = ["render_junit"]
 

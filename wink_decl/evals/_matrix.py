@@ -8,7 +8,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from wink_decl.evals._checks import Check
-from wink_decl.evals._types import BASELINE, Sample
+from wink_decl.evals._eval_types import BASELINE, Sample
 
 __all__ = ["BASELINE", "CaseRun", "Experiment", "ModelChoice", "Variant", "plan"]
 

@@ -6,7 +6,7 @@ import math
 from collections.abc import Mapping
 from typing import Any, cast
 
-from wink_decl.evals._types import CaseResult, Outcome, Score, ToolCall
+from wink_decl.evals._eval_types import CaseResult, Outcome, Score, ToolCall
 
 __all__ = ["result_from_json", "result_to_json"]
 

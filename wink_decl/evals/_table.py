@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from wink_decl.diagnostics import clip, printable, some_of
-from wink_decl.evals._report import (
+from wink_decl.evals._eval_report import (
     Comparison,
     EvalReport,
     RunCounts,
@@ -17,7 +17,7 @@ from wink_decl.evals._report import (
     run_counts,
     run_name,
 )
-from wink_decl.evals._types import CaseResult
+from wink_decl.evals._eval_types import CaseResult
 
 __all__ = ["FAILED_RUNS_SHOWN", "FAILING_CHECKS_SHOWN", "LINE", "render_table"]
 

@@ -11,8 +11,8 @@ from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
+from wink_decl.evals._eval_types import BASELINE, CaseResult
 from wink_decl.evals._stats import mcnemar_exact, nearest_rank, paired_difference_interval
-from wink_decl.evals._types import BASELINE, CaseResult
 
 __all__ = ["BASELINE", "Comparison", "EvalReport", "RunCounts", "Summary", "run_counts", "run_name"]
 

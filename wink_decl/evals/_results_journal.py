@@ -12,8 +12,8 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import NamedTuple, cast
 
+from wink_decl.evals._eval_types import CaseResult
 from wink_decl.evals._records import result_from_json, result_to_json
-from wink_decl.evals._types import CaseResult
 from wink_decl.loader.regular_files import read_capped
 
 __all__ = ["Journal", "JournalEntry", "read_journal"]
