@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import tomllib
 from pathlib import Path
 
 import pytest
@@ -21,6 +22,7 @@ from wink_decl.evals import (
     make_judge,
 )
 
+REPO = Path(__file__).resolve().parents[2]
 CASE = Sample("add-bug", {"language": "Python", "change": "return a - b"}, "a + b")
 ANSWER = Outcome(text="The change subtracts; it should return a + b.")
 RUBRIC = "Names the bug and the fix."
@@ -113,6 +115,12 @@ class Adapters:
 
 def test_the_bundled_judge_prompt_is_valid() -> None:
     assert wink_decl.validate([JUDGE_PROMPT]) == []
+
+
+def test_the_bundled_judge_prompt_is_package_data() -> None:
+    config = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))
+    assert config["tool"]["setuptools"]["package-data"]["wink_decl.evals"] == [JUDGE_PROMPT.name]
+    assert JUDGE_PROMPT.parent == REPO / "wink_decl" / "evals"
 
 
 @pytest.mark.parametrize(
