@@ -181,10 +181,11 @@ COMMANDS: tuple[Command, ...] = (
     ),
     _deferred(
         name="plugins",
-        summary="List the handlers, policies and predicates: installed and built in.",
+        summary="List the handlers, policies, predicates and evaluators: installed and built in.",
         description=(
-            "Lists every handler, policy and predicate that installed packages register, with "
-            "the package (distribution) and version providing it and the code it points at, "
+            "Lists every handler, policy, predicate and evaluator that installed packages "
+            "register, with the package (distribution) and version providing it and the code it "
+            "points at, "
             "under the signature each kind must have; then the tool, policies and conditions "
             "built into wink-decl, marked built in (docs/plugins.md shows how to write each "
             "kind). "

@@ -24,6 +24,11 @@ if TYPE_CHECKING:
         ToolCallsCheck,
         ToolsSucceededCheck,
     )
+    from wink_decl.evals._combinators import (
+        all_of,
+        any_of,
+        negate,
+    )
     from wink_decl.evals._eval_report import Comparison, EvalReport, Summary
     from wink_decl.evals._eval_types import (
         PASSING_RATINGS,
@@ -36,11 +41,50 @@ if TYPE_CHECKING:
         Score,
         ToolCall,
     )
+    from wink_decl.evals._evaluate import (
+        evaluate,
+        evaluator_of,
+        score_case,
+    )
     from wink_decl.evals._json_report import render_json
+    from wink_decl.evals._judge import (
+        JUDGE_PROMPT,
+        Judge,
+        judge,
+        make_judge,
+    )
     from wink_decl.evals._junit import render_junit
+    from wink_decl.evals._plugin_evaluators import (
+        PluginEvaluators,
+        plugin,
+    )
+    from wink_decl.evals._session_checks import (
+        max_latency_ms,
+        max_tokens,
+        max_turns,
+        tool_called,
+        tool_calls,
+        tool_not_called,
+        tools_succeeded,
+    )
+    from wink_decl.evals._structured_checks import (
+        field_contains,
+        field_equals,
+        json_schema,
+    )
     from wink_decl.evals._table import render_table
+    from wink_decl.evals._text_checks import (
+        MAX_PATTERN_LENGTH,
+        contains,
+        equals,
+        icontains,
+        regex,
+        starts_with,
+    )
 
 __all__ = [
+    "JUDGE_PROMPT",
+    "MAX_PATTERN_LENGTH",
     "PASSING_RATINGS",
     "RATING_VALUES",
     "AllOf",
@@ -52,10 +96,12 @@ __all__ = [
     "Evaluator",
     "FieldCheck",
     "JsonSchemaCheck",
+    "Judge",
     "JudgeCheck",
     "LimitCheck",
     "Outcome",
     "PluginCheck",
+    "PluginEvaluators",
     "Rating",
     "RegexCheck",
     "Sample",
@@ -66,9 +112,33 @@ __all__ = [
     "ToolCalledCheck",
     "ToolCallsCheck",
     "ToolsSucceededCheck",
+    "all_of",
+    "any_of",
+    "contains",
+    "equals",
+    "evaluate",
+    "evaluator_of",
+    "field_contains",
+    "field_equals",
+    "icontains",
+    "json_schema",
+    "judge",
+    "make_judge",
+    "max_latency_ms",
+    "max_tokens",
+    "max_turns",
+    "negate",
+    "plugin",
+    "regex",
     "render_json",
     "render_junit",
     "render_table",
+    "score_case",
+    "starts_with",
+    "tool_called",
+    "tool_calls",
+    "tool_not_called",
+    "tools_succeeded",
 ]
 
 _HOMES: dict[str, str] = {
@@ -89,6 +159,69 @@ _HOMES: dict[str, str] = {
             "ToolsSucceededCheck",
         ),
         "wink_decl.evals._checks",
+    ),
+    **dict.fromkeys(
+        (
+            "all_of",
+            "any_of",
+            "negate",
+        ),
+        "wink_decl.evals._combinators",
+    ),
+    **dict.fromkeys(
+        (
+            "evaluate",
+            "evaluator_of",
+            "score_case",
+        ),
+        "wink_decl.evals._evaluate",
+    ),
+    **dict.fromkeys(
+        (
+            "JUDGE_PROMPT",
+            "Judge",
+            "judge",
+            "make_judge",
+        ),
+        "wink_decl.evals._judge",
+    ),
+    **dict.fromkeys(
+        (
+            "PluginEvaluators",
+            "plugin",
+        ),
+        "wink_decl.evals._plugin_evaluators",
+    ),
+    **dict.fromkeys(
+        (
+            "max_latency_ms",
+            "max_tokens",
+            "max_turns",
+            "tool_called",
+            "tool_calls",
+            "tool_not_called",
+            "tools_succeeded",
+        ),
+        "wink_decl.evals._session_checks",
+    ),
+    **dict.fromkeys(
+        (
+            "field_contains",
+            "field_equals",
+            "json_schema",
+        ),
+        "wink_decl.evals._structured_checks",
+    ),
+    **dict.fromkeys(
+        (
+            "MAX_PATTERN_LENGTH",
+            "contains",
+            "equals",
+            "icontains",
+            "regex",
+            "starts_with",
+        ),
+        "wink_decl.evals._text_checks",
     ),
     **dict.fromkeys(
         (

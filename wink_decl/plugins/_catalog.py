@@ -16,6 +16,7 @@ if TYPE_CHECKING:
     from importlib.metadata import Distribution, EntryPoint
 
 __all__ = [
+    "EVALUATORS",
     "GROUPS",
     "HANDLERS",
     "POLICIES",
@@ -26,6 +27,7 @@ __all__ = [
     "PluginLoadError",
     "PluginProblem",
     "normalise_distribution",
+    "plugin_raised",
 ]
 
 HANDLERS = "wink_decl.handlers"
@@ -34,10 +36,17 @@ POLICIES = "wink_decl.policies"
 """Tool policies: objects (or factories of objects) satisfying ``ToolPolicy``."""
 PREDICATES = "wink_decl.predicates"
 """Predicates for section visibility and enablement."""
-GROUPS = (HANDLERS, POLICIES, PREDICATES)
+EVALUATORS = "wink_decl.evaluators"
+"""Evaluators for eval files' ``plugin`` checks: factories of ``(outcome, sample) -> Score``."""
+GROUPS = (HANDLERS, POLICIES, PREDICATES, EVALUATORS)
 """Every group the catalog indexes."""
 
-_NOUNS = {HANDLERS: "handler", POLICIES: "policy", PREDICATES: "predicate"}
+_NOUNS = {
+    HANDLERS: "handler",
+    POLICIES: "policy",
+    PREDICATES: "predicate",
+    EVALUATORS: "evaluator",
+}
 _CODES = {
     HANDLERS: DiagnosticCode.HANDLER,
     POLICIES: DiagnosticCode.POLICY,
@@ -119,11 +128,7 @@ class PluginCallError(PromptRenderError):
     def __init__(
         self, error: Exception, *, entry: PluginEntry, expected: str, span: Span | None
     ) -> None:
-        noun = _NOUNS[entry.group].capitalize()
-        message = (
-            f"{noun} '{entry.name}' (entry point in {entry.group}, from {_provider(entry)}, "
-            f"value '{entry.value}') raised {_one_line(error)}"
-        )
+        message = plugin_raised(entry, error)
         super().__init__(message)
         self.message = message
         self.entry = entry
@@ -142,6 +147,18 @@ class PluginCallError(PromptRenderError):
             f"another {_NOUNS[self.entry.group]}",
             path=path,
         )
+
+
+def plugin_raised(entry: PluginEntry, error: Exception) -> str:
+    """``Handler 'x' (entry point in wink_decl.handlers, from d 1.0, value 'm:f') raised ...``.
+
+    How plugin code that raised when called is blamed, whatever the kind of plugin.
+    """
+    noun = _NOUNS[entry.group].capitalize()
+    return (
+        f"{noun} '{entry.name}' (entry point in {entry.group}, from {_provider(entry)}, "
+        f"value '{entry.value}') raised {_one_line(error)}"
+    )
 
 
 def _one_line(error: Exception) -> str:
