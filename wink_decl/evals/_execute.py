@@ -10,6 +10,7 @@ import json
 import threading
 import time
 from collections.abc import Callable, Mapping
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, cast
 
@@ -34,7 +35,7 @@ if TYPE_CHECKING:
     from wink_decl.runtime.adapter import PromptResponse, ProviderAdapter
     from wink_decl.runtime.provider import ProviderReply
 
-__all__ = ["AdapterPool", "Finished", "RunSettings", "Scorer", "execute"]
+__all__ = ["JUDGE_REPLIES", "AdapterPool", "Finished", "RunSettings", "Scorer", "execute"]
 
 Scorer = Callable[
     ["tuple[Check, ...]", Outcome, "Sample"], "tuple[bool, float, tuple[tuple[str, Score], ...]]"
@@ -42,6 +43,11 @@ Scorer = Callable[
 """Checks a run's outcome: whether the case passed, its score, each check's score."""
 
 AdapterFactory = Callable[["ModelChoice"], "ProviderAdapter"]
+
+JUDGE_REPLIES: ContextVar[list[tuple[str, ProviderReply]] | None] = ContextVar(
+    "JUDGE_REPLIES", default=None
+)
+"""While a run's checks are scored: where a judge's new replies go (kept with the run's)."""
 
 
 class AdapterPool:
@@ -130,7 +136,14 @@ def execute(run: CaseRun, settings: RunSettings) -> Finished:
         return _failed(run, recorder, _reason(error, settings.secrets))
     latency = (time.perf_counter() - started) * 1000
     outcome = _outcome(response, session, latency)
-    passed, score, checks = settings.score(run.checks, outcome, run.sample)
+    judged: list[tuple[str, ProviderReply]] = []
+    token = JUDGE_REPLIES.set(judged)
+    try:
+        passed, score, checks = settings.score(run.checks, outcome, run.sample)
+    finally:
+        JUDGE_REPLIES.reset(token)
+    if recorder is not None:  # a judge's replies are kept with the run's, for the cache
+        recorder.recorded.extend(judged)
     result = CaseResult(
         run.sample.id,
         variant.experiment,
