@@ -74,6 +74,7 @@ class DiagnosticCode(StrEnum):
     UNKNOWN_PLUGIN = "unknown-plugin"
     UNKNOWN_PROMPT = "unknown-prompt"
     UNKNOWN_SECTION = "unknown-section"
+    UNKNOWN_TAG = "unknown-tag"
     UNKNOWN_TOOL = "unknown-tool"
     UNREADABLE = "unreadable"
     UNUSED_POLICY = "unused-policy"

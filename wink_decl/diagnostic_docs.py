@@ -462,6 +462,18 @@ CODE_DOCS: Final[Mapping[DiagnosticCode, CodeDoc]] = {
         {"prompt.wink.yaml": _PROMPT},
         "wink-decl render prompt.wink.yaml --open intor",
     ),
+    _C.UNKNOWN_TAG: CodeDoc(
+        "The prompt has no override file for the tag asked for (`--tag`, `tag=`): it is used as "
+        "written. The message lists the tags it has. A warning; an error with `--strict`.",
+        "Name a tag the prompt has (the hint names the nearest), or write a file for the tag "
+        "with `wink-decl overrides seed`.",
+        {
+            "prompt.wink.yaml": "ns: docs\n" + _PROMPT,
+            _OVERRIDE_FILE.replace("exp", "concise"): "sections:\n  intro:\n    template:\n"
+            f"      hash: {_INTRO_HASH}\n      text: Review it.\n",
+        },
+        "wink-decl render prompt.wink.yaml --tag concize --overrides overrides",
+    ),
     _C.UNKNOWN_TOOL: CodeDoc(
         "A section or policy names a tool that is not declared under `tools:`.",
         "Declare the tool, or correct the name (the hint names the nearest).",

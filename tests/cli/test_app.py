@@ -42,7 +42,7 @@ commands:
 options:
   -h, --help     show this help and exit
   --version      show the version and exit
-  -v, --verbose  show the traceback when wink-decl fails unexpectedly
+  -v, --verbose  show the traceback when wink-decl or a plugin fails unexpectedly
 
 examples:
   wink-decl validate prompts/
@@ -74,7 +74,7 @@ wink-decl. Editors that read JSON Schema use it to complete and check prompt fil
 
 options:
   -h, --help     show this help and exit
-  -v, --verbose  show the traceback when wink-decl fails unexpectedly
+  -v, --verbose  show the traceback when wink-decl or a plugin fails unexpectedly
   --output FILE  write the schema to FILE (replaced atomically; its folder must exist) instead of
                  printing it
 
@@ -103,7 +103,7 @@ positional arguments:
 
 options:
   -h, --help            show this help and exit
-  -v, --verbose         show the traceback when wink-decl fails unexpectedly
+  -v, --verbose         show the traceback when wink-decl or a plugin fails unexpectedly
   --root DIR            the prompt root: includes resolve against it and the default ns is the
                         file's folder below it (default: [tool.wink-decl] root in the nearest
                         pyproject.toml, else the file's folder)

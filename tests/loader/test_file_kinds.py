@@ -89,7 +89,7 @@ def test_a_file_too_large_to_read_is_worded_for_the_kind(tmp_path: Path) -> None
             Span("n.yaml", 1, 1),
             "This file is 50 bytes long, more than the limit of 20 bytes.",
             "a file of at most 20 bytes",
-            "keep fewer notes, or allow more with --limit max_notes_bytes=40",
+            "keep fewer notes, or allow more with --limit max_notes_bytes=80",
         ),
     )
 

@@ -10,8 +10,11 @@ from wink_decl.inputs import overrides_folder
 __all__ = ["add_overrides_option", "overrides_root"]
 
 
-def add_overrides_option(parser: argparse.ArgumentParser) -> None:
-    """``--overrides DIR`` and ``--strict``: where override files are, how stale ones count."""
+def add_overrides_option(parser: argparse.ArgumentParser, *, tags: bool = False) -> None:
+    """``--overrides DIR`` and ``--strict``: where override files are, how stale ones count.
+
+    ``tags``: the command applies a tag, and a tag without a file counts as ``--strict`` says.
+    """
     parser.add_argument(
         "--overrides",
         metavar="DIR",
@@ -22,7 +25,9 @@ def add_overrides_option(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--strict",
         action="store_true",
-        help="count a stale override (one whose base text has changed) as an error, not a warning",
+        help="count a stale override (one whose base text has changed)"
+        + (", and a tag the prompt has no override file for," if tags else "")
+        + " as an error, not a warning",
     )
 
 

@@ -4,11 +4,18 @@ from __future__ import annotations
 
 import argparse
 import os
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 
-from wink_decl.cli._checking import PARALLEL_MIN_FILES, Job, available_cpus, check_all
+from wink_decl._checking import (
+    PARALLEL_MIN_FILES,
+    Job,
+    Overrides,
+    available_cpus,
+    check_all,
+    overrides_in,
+)
 from wink_decl.cli._command import Console
 from wink_decl.cli._commands import implemented
 from wink_decl.cli._overrides_folder import add_overrides_option, overrides_root
@@ -74,7 +81,15 @@ def _positive(text: str) -> int:
 
 
 def _run(args: argparse.Namespace, console: Console) -> int:
-    jobs = _gather(args.paths, args.root, args.cache_dir, limits_from(args), args.import_plugins)
+    cache_dir = _usable_cache(args.cache_dir, console)
+    jobs = _gather(
+        args.paths,
+        args.root,
+        cache_dir,
+        limits_from(args),
+        args.import_plugins,
+        lambda root: overrides_in(overrides_root(args, root), strict=args.strict),
+    )
     workers = args.jobs or (available_cpus() if len(jobs) >= PARALLEL_MIN_FILES else 1)
     show = console.interactive and args.format == "text" and len(jobs) >= PROGRESS_MIN_FILES
     progress = Progress(console.err if show else None, len(jobs))
@@ -83,17 +98,13 @@ def _run(args: argparse.Namespace, console: Console) -> int:
             results = check_all(jobs, min(workers, len(jobs)), progress.advance)
     finally:
         progress.close()
-    roots = dict.fromkeys(job.root for job in jobs)  # in order; most runs have one
-    if any(overrides_root(args, Path(root)).is_dir() for root in roots):
-        # Only then: the overrides command's code costs start-up time (docs/overrides.md).
-        from wink_decl.cli._overrides import with_override_checks  # noqa: PLC0415
-
-        results = with_override_checks(args, jobs, results)
     diagnostics = sort_diagnostics(d for checked in results for d in checked.diagnostics)
+    sources = {name: text for checked in results for name, text in checked.sources.items()}
     if args.format == "json":
         console.out.write(render_json_array(diagnostics))
+        if console.verbose:  # stdout stays one JSON array: tracebacks go with their text form
+            report(console, [d for d in diagnostics if d.cause is not None], sources)
     else:
-        sources = {name: text for checked in results for name, text in checked.sources.items()}
         report(console, diagnostics, sources)
         invalid = sum(not checked.ok for checked in results)
         errors = sum(d.severity == "error" for d in diagnostics)
@@ -106,6 +117,22 @@ def _run(args: argparse.Namespace, console: Console) -> int:
             summary += f" ({_count(errors, 'error')}, {_count(warnings, 'warning')})"
         console.err.write(summary + "\n")
     return 0 if all(checked.ok for checked in results) else 1
+
+
+def _usable_cache(cache_dir: str | None, console: Console) -> str | None:
+    """``--cache-dir`` when it can keep results; otherwise None, said in one note.
+
+    An unusable cache changes nothing but the time taken: the run goes on without it.
+    """
+    if cache_dir is None:
+        return None
+    from wink_decl.compiler import cache_problem  # noqa: PLC0415  # --cache-dir only
+
+    problem = cache_problem(cache_dir)
+    if problem is None:
+        return cache_dir
+    console.err.write(f"wink-decl: note: not using --cache-dir '{cache_dir}': {problem}\n")
+    return None
 
 
 @contextmanager
@@ -136,15 +163,24 @@ def _gather(
     cache_dir: str | None,
     limits: Limits,
     import_plugins: bool,
+    overrides_for: Callable[[Path], Overrides | None],
 ) -> list[Job]:
-    """Every prompt file named or found under a folder, once each, in the order given."""
+    """Every prompt file named or found under a folder, once each, in the order given.
+
+    ``overrides_for`` gives a prompt root's override files, asked once per root.
+    """
     find_root = root_finder(root)
     real_path = _RealPaths()
+    overrides: dict[str, Overrides | None] = {}
     seen: set[str] = set()
     jobs: list[Job] = []
     for text in paths:
         target = existing_path(text)
-        prompt_root = str(find_root(target))
+        found_root = find_root(target)
+        prompt_root = str(found_root)
+        if prompt_root not in overrides:
+            overrides[prompt_root] = overrides_for(found_root)
+        root_overrides = overrides[prompt_root]
         files: Sequence[tuple[str, bool | None]]  # each with whether it is a link, if known
         files = prompt_entries(target) if target.is_dir() else [(str(target), None)]
         if not files:
@@ -156,7 +192,9 @@ def _gather(
             key = real_path(file, is_link)
             if key not in seen:
                 seen.add(key)
-                jobs.append(Job(file, prompt_root, cache_dir, limits, import_plugins))
+                jobs.append(
+                    Job(file, prompt_root, cache_dir, limits, import_plugins, root_overrides)
+                )
     return jobs
 
 

@@ -11,7 +11,9 @@ TYPE_CHECKING = False
 
 if TYPE_CHECKING:
     from wink_decl.compiler._artifact import ARTIFACT_FORMAT, artifact_json
+    from wink_decl.compiler._claims import claimed_address
     from wink_decl.compiler._confined import outside_root
+    from wink_decl.compiler._disk_cache import cache_problem
     from wink_decl.compiler._lazy import LazyTool
     from wink_decl.compiler._prompt_files import (
         PROMPT_SUFFIXES,
@@ -26,6 +28,7 @@ if TYPE_CHECKING:
         bind_plugins,
         compile_file,
         compile_loaded,
+        default_catalog,
     )
     from wink_decl.compiler.registry import CachedResult, PromptRegistry
 
@@ -40,8 +43,11 @@ __all__ = [
     "PromptRegistry",
     "artifact_json",
     "bind_plugins",
+    "cache_problem",
+    "claimed_address",
     "compile_file",
     "compile_loaded",
+    "default_catalog",
     "find_prompt_files",
     "make_params",
     "outside_root",
@@ -60,8 +66,11 @@ _HOMES: dict[str, str] = {
     "PromptRegistry": "wink_decl.compiler.registry",
     "artifact_json": "wink_decl.compiler._artifact",
     "bind_plugins": "wink_decl.compiler.compile",
+    "cache_problem": "wink_decl.compiler._disk_cache",
+    "claimed_address": "wink_decl.compiler._claims",
     "compile_file": "wink_decl.compiler.compile",
     "compile_loaded": "wink_decl.compiler.compile",
+    "default_catalog": "wink_decl.compiler.compile",
     "find_prompt_files": "wink_decl.compiler._prompt_files",
     "make_params": "wink_decl.compiler._render_params",
     "outside_root": "wink_decl.compiler._confined",
