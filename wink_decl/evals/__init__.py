@@ -46,6 +46,7 @@ if TYPE_CHECKING:
         evaluator_of,
         score_case,
     )
+    from wink_decl.evals._html import render_html
     from wink_decl.evals._json_report import render_json
     from wink_decl.evals._judge import (
         JUDGE_PROMPT,
@@ -130,6 +131,7 @@ __all__ = [
     "negate",
     "plugin",
     "regex",
+    "render_html",
     "render_json",
     "render_junit",
     "render_table",
@@ -240,6 +242,7 @@ _HOMES: dict[str, str] = {
     "Comparison": "wink_decl.evals._eval_report",
     "EvalReport": "wink_decl.evals._eval_report",
     "Summary": "wink_decl.evals._eval_report",
+    "render_html": "wink_decl.evals._html",
     "render_json": "wink_decl.evals._json_report",
     "render_junit": "wink_decl.evals._junit",
     "render_table": "wink_decl.evals._table",
