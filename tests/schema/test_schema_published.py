@@ -19,6 +19,7 @@ from wink_decl.schema import (
     SCHEMA_DIALECT,
     SCHEMA_FILE_NAME,
     SCHEMA_ID,
+    build_eval_schema,
     build_schema,
     dump_schema,
     load_published_schema,
@@ -135,16 +136,21 @@ def test_module_prints_the_schema() -> None:
     assert out.getvalue() == dump_schema(build_schema())
 
 
-def test_module_writes_both_copies(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(cli, "PACKAGED", tmp_path / "packaged.json")
-    monkeypatch.setattr(cli, "PUBLISHED", tmp_path / "published.json")
+def test_module_writes_both_copies_of_both_schemas(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    names = ("packaged.json", "published.json", "eval-packaged.json", "eval-published.json")
+    for attribute, name in zip(
+        ("PACKAGED", "PUBLISHED", "EVAL_PACKAGED", "EVAL_PUBLISHED"), names, strict=True
+    ):
+        monkeypatch.setattr(cli, attribute, tmp_path / name)
     out = io.StringIO()
     with redirect_stdout(out):
         assert cli.main(["--write"]) == 0
-    expected = dump_schema(build_schema())
-    assert (tmp_path / "packaged.json").read_text(encoding="utf-8") == expected
-    assert (tmp_path / "published.json").read_text(encoding="utf-8") == expected
-    assert out.getvalue().count("wrote ") == 2
+    prompt, evals = dump_schema(build_schema()), dump_schema(build_eval_schema())
+    written = [(tmp_path / name).read_text(encoding="utf-8") for name in names]
+    assert written == [prompt, prompt, evals, evals]
+    assert out.getvalue() == "".join(f"wrote {tmp_path / name}\n" for name in names)
 
 
 def test_module_refuses_unknown_arguments() -> None:
@@ -157,6 +163,8 @@ def test_module_refuses_unknown_arguments() -> None:
 def test_module_paths_point_into_the_repository() -> None:
     assert cli.PACKAGED == PACKAGED
     assert cli.PUBLISHED == PUBLISHED
+    assert cli.EVAL_PACKAGED == PACKAGED.with_name("wink-decl-eval.schema.json")
+    assert cli.EVAL_PUBLISHED == PUBLISHED.with_name("wink-decl-eval.schema.json")
 
 
 # -- form ---------------------------------------------------------------------------------------

@@ -1,4 +1,4 @@
-"""Checking many prompt files, in worker processes when there are enough to pay for them."""
+"""Checking many prompt and eval files, in worker processes when there are enough for it."""
 
 from __future__ import annotations
 
@@ -9,14 +9,23 @@ from contextlib import contextmanager
 from types import MappingProxyType
 from typing import TYPE_CHECKING, NamedTuple
 
-from wink_decl.compiler import compile_file
+from wink_decl.compiler import EVAL_SUFFIXES, compile_file
 from wink_decl.diagnostics import Diagnostic, sort_diagnostics
 from wink_decl.limits import DEFAULT_LIMITS, Limits
 
 if TYPE_CHECKING:
     from wink_decl.compiler import CompileResult, PromptRegistry
 
-__all__ = ["PARALLEL_MIN_FILES", "Checked", "Job", "available_cpus", "check_all", "check_chunk"]
+__all__ = [
+    "PARALLEL_MIN_FILES",
+    "Checked",
+    "EvalSettings",
+    "Job",
+    "available_cpus",
+    "check_all",
+    "check_chunk",
+    "is_eval_file",
+]
 
 PARALLEL_MIN_FILES = 64
 """Below this many files, starting worker processes costs more than it saves (measured)."""
@@ -27,6 +36,17 @@ _CHUNKS_PER_WORKER = 4
 
 # Tuples, not dataclasses: one of each is made for every file, and a named tuple costs a
 # tenth of a frozen dataclass to define and a third to make (start-up and per file, measured).
+
+
+class EvalSettings(NamedTuple):
+    """Where an eval file's prompt and tags are looked for (``check_suite`` says how)."""
+
+    root: str | None = None
+    """``--root``: the prompt root, fixed."""
+    configured_root: str | None = None
+    """``[tool.wink-decl] root``, when no ``--root`` is given."""
+    overrides: str | None = None
+    """``--overrides`` or ``[tool.wink-decl] overrides``; None: beside the prompt root."""
 
 
 class Job(NamedTuple):
@@ -40,6 +60,8 @@ class Job(NamedTuple):
     """What checking the file may cost (``--limit``)."""
     import_plugins: bool = False
     """Also import the plugins the file names and check them (``--import-plugins``)."""
+    evals: EvalSettings | None = None
+    """Set for an eval file (``*.wink-eval.*``): it is checked as one, not compiled."""
 
 
 class Checked(NamedTuple):
@@ -68,6 +90,8 @@ _Found = tuple[bool, tuple[Diagnostic, ...], Mapping[str, str]]
 
 
 def _check(job: Job) -> _Found:
+    if job.evals is not None:
+        return _check_eval(job, job.evals)
     if job.import_plugins:
         # Binding needs the compiled prompt, which a result kept on disk does not hold.
         if job.cache_dir is None:
@@ -80,6 +104,25 @@ def _check(job: Job) -> _Found:
         return ok, result.diagnostics, result.sources
     found = _registry(job.root, job.cache_dir, job.limits).check(job.path)
     return found.ok, found.diagnostics, found.sources
+
+
+def _check_eval(job: Job, settings: EvalSettings) -> _Found:
+    """An eval file, checked (no plugin code and no provider SDK imported, no cache kept)."""
+    from wink_decl.evals import check_suite  # noqa: PLC0415  # a tree with eval files only
+
+    checked = check_suite(
+        job.path,
+        root=settings.root,
+        configured_root=settings.configured_root,
+        overrides=settings.overrides,
+        limits=job.limits,
+    )
+    return checked.ok, checked.diagnostics, checked.sources
+
+
+def is_eval_file(path: str) -> bool:
+    """True for a file named as an eval file (``*.wink-eval.yaml|yml|toml``, any case)."""
+    return path.lower().endswith(EVAL_SUFFIXES)
 
 
 def _compile(job: Job, *, check_only: bool = False) -> CompileResult:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, cast
@@ -27,7 +26,7 @@ from wink_decl.diagnostics import Diagnostic, DiagnosticError
 from wink_decl.plugins import PluginCallError
 from wink_decl.prompt.template import RenderedPrompt
 from wink_decl.prompt.visibility import SectionPath, SectionVisibility
-from wink_decl.schema import fits_type, type_words
+from wink_decl.schema import param_from_text, param_misfit
 from wink_decl.suggestions import close_matches, did_you_mean
 
 if TYPE_CHECKING:
@@ -43,12 +42,6 @@ __all__ = [
     "render_from_args",
 ]
 
-_ITEMS = {
-    "string": ("text", '["a", "b"]'),
-    "integer": ("whole numbers", "[1, 2]"),
-    "number": ("numbers", "[0.5, 2]"),
-    "boolean": ("true or false values", "[true, false]"),
-}
 _MISSING_HINT = "pass --param {name}=VALUE or put it in --params-file, or give it a default"
 _DECIDING_HINT = (
     "it decides which tools are offered (a section with tools is shown or summarized by it): "
@@ -220,7 +213,7 @@ class _Inputs:
                     unknown_param(name, declared, source.key_span(name), source.path)
                 )
                 continue
-            expected = _misfit(spec, value)
+            expected = param_misfit(spec, value)
             if expected is None:
                 self.values[name] = value
                 continue
@@ -237,7 +230,7 @@ class _Inputs:
         if spec is None:
             self.values[name] = text  # make_params reports it, with its did-you-mean
             return
-        value, expected = _convert(spec, text)
+        value, expected = param_from_text(spec, text)
         self.failed.pop(name, None)  # the command line wins over the params file
         if expected is None:
             self.values[name] = value
@@ -280,47 +273,6 @@ class _Inputs:
             for name, spec in self.declared.items()
             if spec.default is None and name not in deciding
         }
-
-
-def _convert(spec: ParamSpec, text: str) -> tuple[object, str | None]:
-    """The command-line text as a value of the declared type, or what was expected."""
-    kind = spec.type
-    value: object = text
-    try:
-        if kind == "boolean" and text.lower() in ("true", "false"):
-            value = text.lower() == "true"
-        elif kind == "integer":
-            value = int(text)
-        elif kind == "number":
-            value = float(text)
-        elif kind == "array":
-            value = json.loads(text)
-    except ValueError:  # json.JSONDecodeError is a ValueError too
-        value = None
-    expected = _misfit(spec, value)
-    if expected is not None and spec.items is not None:  # an array: only arrays have items
-        expected += f", written as JSON such as {_ITEMS[spec.items.type][1]}"
-    return value, expected
-
-
-def _misfit(spec: ParamSpec, value: object) -> str | None:
-    """What ``value`` should have been, or None when it fits the declaration."""
-    kind = spec.type
-    if spec.items is not None:  # an array: only arrays have items, and every array has them
-        item = spec.items.type
-        items = cast("list[object]", value) if isinstance(value, list) else None
-        fits = items is not None and all(_fits(item, v) for v in items)
-        return None if fits else f"a list of {_ITEMS[item][0]}"
-    allowed = spec.enum
-    if allowed is not None:
-        fits = _fits(kind, value) and value in allowed
-        return None if fits else "one of " + ", ".join(str(v) for v in allowed)
-    return None if _fits(kind, value) else type_words(kind)
-
-
-def _fits(kind: str, value: object) -> bool:
-    # Finite only: NaN and infinity have no JSON form, so no model could be shown them.
-    return fits_type(kind, value) and not (isinstance(value, float) and not math.isfinite(value))
 
 
 def _enum_hint(spec: ParamSpec, value: object) -> str | None:

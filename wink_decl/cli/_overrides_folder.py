@@ -9,7 +9,7 @@ from wink_decl.cli._paths import configured_folder, existing_path
 from wink_decl.cli._usage import UsageError
 from wink_decl.overrides import default_overrides_root
 
-__all__ = ["add_overrides_option", "overrides_root"]
+__all__ = ["add_overrides_option", "chosen_overrides", "overrides_root"]
 
 
 def add_overrides_option(parser: argparse.ArgumentParser) -> None:
@@ -34,10 +34,15 @@ def overrides_root(args: argparse.Namespace, prompt_root: Path) -> Path:
     With ``--root``, the ``pyproject.toml`` is not read for this either: the folder is the one
     beside the root given.
     """
+    chosen = chosen_overrides(args)
+    return chosen if chosen is not None else default_overrides_root(prompt_root)
+
+
+def chosen_overrides(args: argparse.Namespace) -> Path | None:
+    """``--overrides``, else the configured folder (not read with ``--root``), else None."""
     if args.overrides is not None:
         folder = existing_path(args.overrides)
         if not folder.is_dir():
             raise UsageError(f"--overrides '{args.overrides}' is not a folder")
         return folder
-    configured = None if args.root is not None else configured_folder(Path.cwd(), "overrides")
-    return configured if configured is not None else default_overrides_root(prompt_root)
+    return None if args.root is not None else configured_folder(Path.cwd(), "overrides")

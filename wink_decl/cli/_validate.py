@@ -1,4 +1,4 @@
-"""``wink-decl validate``: check prompt files and folders, reporting every problem found."""
+"""``wink-decl validate``: check prompt and eval files and folders, reporting every problem."""
 
 from __future__ import annotations
 
@@ -8,15 +8,23 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 
-from wink_decl.cli._checking import PARALLEL_MIN_FILES, Job, available_cpus, check_all
+from wink_decl.cli._checking import (
+    PARALLEL_MIN_FILES,
+    Checked,
+    EvalSettings,
+    Job,
+    available_cpus,
+    check_all,
+    is_eval_file,
+)
 from wink_decl.cli._command import Console
 from wink_decl.cli._commands import implemented
-from wink_decl.cli._overrides_folder import add_overrides_option, overrides_root
-from wink_decl.cli._paths import existing_path, root_finder
+from wink_decl.cli._overrides_folder import add_overrides_option, chosen_overrides, overrides_root
+from wink_decl.cli._paths import configured_root, existing_path, root_finder
 from wink_decl.cli._progress import Progress
 from wink_decl.cli._prompt import add_limit_option, add_root_option, limits_from, report
 from wink_decl.cli._usage import UsageError
-from wink_decl.compiler import PROMPT_SUFFIXES, prompt_entries
+from wink_decl.compiler import EVAL_SUFFIXES, PROMPT_SUFFIXES, prompt_entries
 from wink_decl.diagnostics import render_json_array, sort_diagnostics
 from wink_decl.limits import Limits
 
@@ -31,8 +39,8 @@ def _configure(parser: argparse.ArgumentParser) -> None:
         "paths",
         nargs="+",
         metavar="PATH",
-        help=f"a prompt file, or a folder searched for {', '.join(PROMPT_SUFFIXES)} files "
-        "(hidden folders are skipped)",
+        help=f"a prompt or eval file, or a folder searched for {', '.join(PROMPT_SUFFIXES)} "
+        f"and {', '.join(EVAL_SUFFIXES)} files (hidden folders are skipped)",
     )
     add_root_option(parser)
     add_limit_option(parser)
@@ -74,7 +82,7 @@ def _positive(text: str) -> int:
 
 
 def _run(args: argparse.Namespace, console: Console) -> int:
-    jobs = _gather(args.paths, args.root, args.cache_dir, limits_from(args), args.import_plugins)
+    jobs = _gather(args, limits_from(args))
     workers = args.jobs or (available_cpus() if len(jobs) >= PARALLEL_MIN_FILES else 1)
     show = console.interactive and args.format == "text" and len(jobs) >= PROGRESS_MIN_FILES
     progress = Progress(console.err if show else None, len(jobs))
@@ -86,10 +94,10 @@ def _run(args: argparse.Namespace, console: Console) -> int:
     roots = dict.fromkeys(job.root for job in jobs)  # in order; most runs have one
     if any(overrides_root(args, Path(root)).is_dir() for root in roots):
         # Only then: the overrides command's code costs start-up time (docs/overrides.md).
-        from wink_decl.cli._overrides import with_override_checks  # noqa: PLC0415
-
-        results = with_override_checks(args, jobs, results)
-    diagnostics = sort_diagnostics(d for checked in results for d in checked.diagnostics)
+        results = _with_override_checks(args, jobs, results)
+    # An eval file reports its prompt's diagnostics too: once each, when both are checked.
+    found = dict.fromkeys(d for checked in results for d in checked.diagnostics)
+    diagnostics = sort_diagnostics(found)
     if args.format == "json":
         console.out.write(render_json_array(diagnostics))
     else:
@@ -106,6 +114,20 @@ def _run(args: argparse.Namespace, console: Console) -> int:
             summary += f" ({_count(errors, 'error')}, {_count(warnings, 'warning')})"
         console.err.write(summary + "\n")
     return 0 if all(checked.ok for checked in results) else 1
+
+
+def _with_override_checks(
+    args: argparse.Namespace, jobs: Sequence[Job], results: list[Checked]
+) -> list[Checked]:
+    """``results`` with the override diagnostics of each prompt file (eval files have none)."""
+    from wink_decl.cli._overrides import with_override_checks  # noqa: PLC0415  # see _run
+
+    prompts = [index for index, job in enumerate(jobs) if job.evals is None]
+    checked = with_override_checks(args, [jobs[i] for i in prompts], [results[i] for i in prompts])
+    merged = list(results)
+    for index, result in zip(prompts, checked, strict=True):
+        merged[index] = result
+    return merged
 
 
 @contextmanager
@@ -130,23 +152,22 @@ def _without_pydantic_plugins() -> Iterator[None]:
 _PYDANTIC_PLUGINS = "PYDANTIC_DISABLE_PLUGINS"
 
 
-def _gather(
-    paths: Sequence[str],
-    root: str | None,
-    cache_dir: str | None,
-    limits: Limits,
-    import_plugins: bool,
-) -> list[Job]:
-    """Every prompt file named or found under a folder, once each, in the order given."""
-    find_root = root_finder(root)
+def _gather(args: argparse.Namespace, limits: Limits) -> list[Job]:
+    """Every prompt and eval file named or found under a folder, once each, in the order given."""
+    paths: Sequence[str] = args.paths
+    find_root = root_finder(args.root)
     real_path = _RealPaths()
     seen: set[str] = set()
     jobs: list[Job] = []
+    evals: EvalSettings | None = None  # worked out at the first eval file (most runs have none)
     for text in paths:
         target = existing_path(text)
         prompt_root = str(find_root(target))
         files: Sequence[tuple[str, bool | None]]  # each with whether it is a link, if known
-        files = prompt_entries(target) if target.is_dir() else [(str(target), None)]
+        if target.is_dir():
+            files = prompt_entries(target, PROMPT_SUFFIXES + EVAL_SUFFIXES)
+        else:
+            files = [(str(target), None)]
         if not files:
             raise UsageError(
                 f"no prompt files under '{text}'",
@@ -154,10 +175,26 @@ def _gather(
             )
         for file, is_link in files:
             key = real_path(file, is_link)
-            if key not in seen:
-                seen.add(key)
-                jobs.append(Job(file, prompt_root, cache_dir, limits, import_plugins))
+            if key in seen:
+                continue
+            seen.add(key)
+            job = Job(file, prompt_root, args.cache_dir, limits, args.import_plugins)
+            if is_eval_file(file):
+                evals = evals or _eval_settings(args)
+                job = job._replace(evals=evals)
+            jobs.append(job)
     return jobs
+
+
+def _eval_settings(args: argparse.Namespace) -> EvalSettings:
+    """Where eval files' prompts and tags are found: as for prompt files (docs/evals.md)."""
+    configured = None if args.root is not None else configured_root(Path.cwd())
+    overrides = chosen_overrides(args)
+    return EvalSettings(
+        args.root,
+        None if configured is None else str(configured),
+        None if overrides is None else str(overrides),
+    )
 
 
 class _RealPaths:

@@ -13,7 +13,9 @@ if TYPE_CHECKING:
     from wink_decl.compiler._artifact import ARTIFACT_FORMAT, artifact_json
     from wink_decl.compiler._confined import outside_root
     from wink_decl.compiler._lazy import LazyTool
+    from wink_decl.compiler._numbers import number_problems
     from wink_decl.compiler._prompt_files import (
+        EVAL_SUFFIXES,
         PROMPT_SUFFIXES,
         FoundFile,
         find_prompt_files,
@@ -31,6 +33,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "ARTIFACT_FORMAT",
+    "EVAL_SUFFIXES",
     "PROMPT_SUFFIXES",
     "CachedResult",
     "CompileResult",
@@ -44,6 +47,7 @@ __all__ = [
     "compile_loaded",
     "find_prompt_files",
     "make_params",
+    "number_problems",
     "outside_root",
     "prompt_entries",
     "unknown_param",
@@ -51,6 +55,7 @@ __all__ = [
 
 _HOMES: dict[str, str] = {
     "ARTIFACT_FORMAT": "wink_decl.compiler._artifact",
+    "EVAL_SUFFIXES": "wink_decl.compiler._prompt_files",
     "PROMPT_SUFFIXES": "wink_decl.compiler._prompt_files",
     "CachedResult": "wink_decl.compiler.registry",
     "CompileResult": "wink_decl.compiler.compile",
@@ -64,6 +69,7 @@ _HOMES: dict[str, str] = {
     "compile_loaded": "wink_decl.compiler.compile",
     "find_prompt_files": "wink_decl.compiler._prompt_files",
     "make_params": "wink_decl.compiler._render_params",
+    "number_problems": "wink_decl.compiler._numbers",
     "outside_root": "wink_decl.compiler._confined",
     "prompt_entries": "wink_decl.compiler._prompt_files",
     "unknown_param": "wink_decl.compiler._render_params",

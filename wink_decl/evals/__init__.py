@@ -24,6 +24,9 @@ if TYPE_CHECKING:
         ToolCallsCheck,
         ToolsSucceededCheck,
     )
+    from wink_decl.evals._dataset import Dataset
+    from wink_decl.evals._suite import SuiteCheck, check_suite, load_suite
+    from wink_decl.evals._suite_types import BASELINE, Experiment, ModelSpec, Suite, SuiteCase
     from wink_decl.evals._types import (
         PASSING_RATINGS,
         RATING_VALUES,
@@ -37,31 +40,46 @@ if TYPE_CHECKING:
     )
 
 __all__ = [
+    "BASELINE",
     "PASSING_RATINGS",
     "RATING_VALUES",
     "AllOf",
     "AnyOf",
     "CaseResult",
     "Check",
+    "Dataset",
     "Evaluator",
+    "Experiment",
     "FieldCheck",
     "JsonSchemaCheck",
     "JudgeCheck",
     "LimitCheck",
+    "ModelSpec",
     "Outcome",
     "PluginCheck",
     "Rating",
     "RegexCheck",
     "Sample",
     "Score",
+    "Suite",
+    "SuiteCase",
+    "SuiteCheck",
     "TextCheck",
     "ToolCall",
     "ToolCalledCheck",
     "ToolCallsCheck",
     "ToolsSucceededCheck",
+    "check_suite",
+    "load_suite",
 ]
 
 _HOMES: dict[str, str] = {
+    "Dataset": "wink_decl.evals._dataset",
+    **dict.fromkeys(("SuiteCheck", "check_suite", "load_suite"), "wink_decl.evals._suite"),
+    **dict.fromkeys(
+        ("BASELINE", "Experiment", "ModelSpec", "Suite", "SuiteCase"),
+        "wink_decl.evals._suite_types",
+    ),
     **dict.fromkeys(
         (
             "AllOf",

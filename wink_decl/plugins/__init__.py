@@ -1,4 +1,4 @@
-"""Entry-point plugins: find handlers, policies and predicates, load them lazily, check them.
+"""Entry-point plugins: find handlers, policies, predicates and evaluators, load them lazily.
 
 Each name below is imported from its module on first use: checking a file looks plugins up by
 name and needs none of the code that checks an imported handler.
@@ -11,6 +11,7 @@ TYPE_CHECKING = False
 
 if TYPE_CHECKING:
     from wink_decl.plugins._catalog import (
+        EVALUATORS,
         GROUPS,
         HANDLERS,
         POLICIES,
@@ -30,6 +31,7 @@ if TYPE_CHECKING:
     )
 
 __all__ = [
+    "EVALUATORS",
     "GROUPS",
     "HANDLERS",
     "POLICIES",
@@ -47,6 +49,7 @@ __all__ = [
 ]
 
 _HOMES: dict[str, str] = {
+    "EVALUATORS": "wink_decl.plugins._catalog",
     "GROUPS": "wink_decl.plugins._catalog",
     "HANDLERS": "wink_decl.plugins._catalog",
     "POLICIES": "wink_decl.plugins._catalog",

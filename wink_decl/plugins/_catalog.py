@@ -16,6 +16,7 @@ if TYPE_CHECKING:
     from importlib.metadata import Distribution, EntryPoint
 
 __all__ = [
+    "EVALUATORS",
     "GROUPS",
     "HANDLERS",
     "POLICIES",
@@ -35,15 +36,24 @@ POLICIES = "wink_decl.policies"
 PREDICATES = "wink_decl.predicates"
 """Predicates for section visibility and enablement."""
 GROUPS = (HANDLERS, POLICIES, PREDICATES)
+"""The groups prompt files name (``wink-decl plugins`` lists them)."""
+EVALUATORS = "wink_decl.evaluators"
+"""Evaluators an eval file's ``plugin`` checks name (docs/evals.md)."""
+_INDEXED = (*GROUPS, EVALUATORS)
 """Every group the catalog indexes."""
 
-_NOUNS = {HANDLERS: "handler", POLICIES: "policy", PREDICATES: "predicate"}
+_NOUNS = {HANDLERS: "handler", POLICIES: "policy", PREDICATES: "predicate", EVALUATORS: "evaluator"}
 _CODES = {
     HANDLERS: DiagnosticCode.HANDLER,
     POLICIES: DiagnosticCode.POLICY,
     PREDICATES: DiagnosticCode.PREDICATE,
 }
 _LIST_HINT = "Run 'wink-decl plugins' to list what is installed."
+_LIST_HINTS = {
+    EVALUATORS: "Evaluators are entry points in the group wink_decl.evaluators of an installed "
+    "distribution."
+}
+"""Where to look for the names of a group ``wink-decl plugins`` does not list."""
 _COUNTS = {2: "two", 3: "three", 4: "four"}
 
 
@@ -195,7 +205,7 @@ class PluginCatalog:
             import importlib.metadata  # noqa: PLC0415  # costs more than the rest of a small check
 
             installed = importlib.metadata.entry_points()
-            for group in GROUPS:
+            for group in _INDEXED:
                 found.extend(installed.select(group=group))
         found.extend(self._entry_points or ())
         found.extend(_from_distributions(self._distributions or ()))
@@ -292,7 +302,7 @@ class PluginCatalog:
         return PluginProblem(
             code=DiagnosticCode.UNKNOWN_PLUGIN,
             message=f"No {noun} named '{name}' is installed.",
-            hint=f"{did_you_mean}{_LIST_HINT}",
+            hint=f"{did_you_mean}{_LIST_HINTS.get(group, _LIST_HINT)}",
             suggestions=suggestions,
         )
 
@@ -320,10 +330,10 @@ def _unknown_distribution(
 
 
 def _indexed(found: Iterable[EntryPoint]) -> dict[tuple[str, str], tuple[PluginEntry, ...]]:
-    """One entry per distribution for each (group, name) of ``GROUPS``, by distribution."""
+    """One entry per distribution for each (group, name) of the indexed groups."""
     index: dict[tuple[str, str], dict[str, PluginEntry]] = {}
     for point in found:
-        if point.group not in GROUPS:
+        if point.group not in _INDEXED:
             continue
         entry = _entry(point)
         by_distribution = index.setdefault((entry.group, entry.name), {})
