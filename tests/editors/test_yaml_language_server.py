@@ -382,3 +382,26 @@ def test_the_schema_line_of_a_new_file_outside_the_repository_is_followed(
         ((23, 4, 23, 5), 'Missing property "title".', "yaml-schema: Section"),
         ((24, 4, 24, 10), "Property tittle is not allowed.", "yaml-schema: Section"),
     ]
+
+
+# -- eval files -----------------------------------------------------------------------------------
+
+EVAL_FILE = REPO / "evals" / "code-review.wink-eval.yaml"
+
+
+def test_the_bundled_eval_file_has_no_diagnostics(server: LspClient) -> None:
+    uri = server.open_document(EVAL_FILE, "yaml")
+    assert server.diagnostics(uri) == []
+
+
+def test_a_broken_eval_file_is_reported_where_the_mistake_is(server: LspClient) -> None:
+    text = replace_once(EVAL_FILE.read_text(encoding="utf-8"), "threshold:", "treshold:")
+    text = replace_once(text, "- icontains: return", "- icontians: return")
+    uri = server.open_document(REPO / "evals" / "probe.wink-eval.yaml", "yaml", text)
+    # A misspelled check key matches no alternative of the check union: the server blames the
+    # first one (equals), as it does for sections; validate names the key and its nearest.
+    assert found(server.diagnostics(uri)) == [
+        ((26, 8, 26, 9), 'Missing property "equals".', "yaml-schema: Equals check"),
+        ((26, 8, 26, 17), "Property icontians is not allowed.", "yaml-schema: Equals check"),
+        ((54, 0, 54, 8), "Property treshold is not allowed.", "yaml-schema: wink-decl eval"),
+    ]

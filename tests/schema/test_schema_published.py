@@ -30,6 +30,8 @@ from wink_decl.schema._types import RULES_BY_PATTERN
 REPO = Path(__file__).resolve().parents[2]
 PUBLISHED = REPO / "schema" / SCHEMA_FILE_NAME
 PACKAGED = REPO / "wink_decl" / "schema" / SCHEMA_FILE_NAME
+EVAL_PUBLISHED = REPO / "schema" / "wink-decl-eval.schema.json"
+EVAL_PACKAGED = REPO / "wink_decl" / "schema" / "wink-decl-eval.schema.json"
 REGENERATE = "regenerate with: python -m wink_decl.schema --write"
 
 # Keywords that draft 2019-09 / 2020-12 added; a draft-07 reader would silently ignore them.
@@ -163,8 +165,8 @@ def test_module_refuses_unknown_arguments() -> None:
 def test_module_paths_point_into_the_repository() -> None:
     assert cli.PACKAGED == PACKAGED
     assert cli.PUBLISHED == PUBLISHED
-    assert cli.EVAL_PACKAGED == PACKAGED.with_name("wink-decl-eval.schema.json")
-    assert cli.EVAL_PUBLISHED == PUBLISHED.with_name("wink-decl-eval.schema.json")
+    assert cli.EVAL_PACKAGED == EVAL_PACKAGED
+    assert cli.EVAL_PUBLISHED == EVAL_PUBLISHED
 
 
 # -- form ---------------------------------------------------------------------------------------

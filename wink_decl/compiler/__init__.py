@@ -11,6 +11,7 @@ TYPE_CHECKING = False
 
 if TYPE_CHECKING:
     from wink_decl.compiler._artifact import ARTIFACT_FORMAT, artifact_json
+    from wink_decl.compiler._claims import claimed_address
     from wink_decl.compiler._confined import outside_root
     from wink_decl.compiler._lazy import LazyTool
     from wink_decl.compiler._numbers import number_problems
@@ -43,6 +44,7 @@ __all__ = [
     "PromptRegistry",
     "artifact_json",
     "bind_plugins",
+    "claimed_address",
     "compile_file",
     "compile_loaded",
     "find_prompt_files",
@@ -65,6 +67,7 @@ _HOMES: dict[str, str] = {
     "PromptRegistry": "wink_decl.compiler.registry",
     "artifact_json": "wink_decl.compiler._artifact",
     "bind_plugins": "wink_decl.compiler.compile",
+    "claimed_address": "wink_decl.compiler._claims",
     "compile_file": "wink_decl.compiler.compile",
     "compile_loaded": "wink_decl.compiler.compile",
     "find_prompt_files": "wink_decl.compiler._prompt_files",

@@ -209,7 +209,9 @@ class CheckBuilder:
                     span,
                     DiagnosticCode.REGEX,
                     expected="a Python regular expression (the re module)",
-                    hint="in YAML, write it in single quotes so backslashes stay as written",
+                    hint="in YAML, write it in single quotes so backslashes stay as written"
+                    if span.path.lower().endswith((".yaml", ".yml"))
+                    else None,
                 )
             )
 

@@ -118,11 +118,12 @@ def _limited(found: Iterator[RawCase | Diagnostic], text: str, limits: Limits, b
 
 def too_many_cases(span: Span, limit: int) -> Diagnostic:
     """The case at ``span`` is past ``max_cases`` (inline cases and the dataset's together)."""
+    cases = f"{limit:,} case" + ("" if limit == 1 else "s")
     return Diagnostic(
-        f"This case is past the limit of {limit:,} cases per eval file.",
+        f"This case is past the limit of {cases} per eval file.",
         span,
         DiagnosticCode.TOO_MANY_CASES,
-        expected=f"at most {limit:,} cases, the eval file's and its dataset's together",
+        expected=f"at most {cases}, the eval file's and its dataset's together",
         hint=or_raise(_SPLIT, "max_cases", limit),
     )
 

@@ -20,6 +20,7 @@ from wink_decl.compiler import PROMPT_SUFFIXES, compile_file
 from wink_decl.diagnostic_codes import DiagnosticCode
 from wink_decl.diagnostics import Diagnostic, DiagnosticError, Span, clip
 from wink_decl.evals._nearby import nearby
+from wink_decl.loader import read_bytes
 from wink_decl.suggestions import close_matches
 
 if TYPE_CHECKING:
@@ -113,12 +114,14 @@ def _no_file(written: str, path: str, span: Span) -> Diagnostic:
     )
 
 
-def _compiled(result: CompileResult, path: str, root: str, span: Span) -> FoundPrompt:
+def _compiled(
+    result: CompileResult, path: str, root: str, span: Span, named: str | None = None
+) -> FoundPrompt:
+    """The prompt of ``result`` (at ``path``), or its errors and one saying so at ``span``."""
     if result.prompt is not None:
         return FoundPrompt(result.prompt, path, root, result.diagnostics, result.sources)
-    return FoundPrompt(
-        None, path, root, (_invalid(path, span), *result.diagnostics), result.sources
-    )
+    problem = _invalid(named or path, span)
+    return FoundPrompt(None, path, root, (problem, *result.diagnostics), result.sources)
 
 
 def _invalid(prompt: str, span: Span) -> Diagnostic:
@@ -139,14 +142,28 @@ def _by_address(address: str, span: Span, folder: str, search: PromptSearch) -> 
     registry = PromptRegistry(root, catalog=search.catalog, limits=search.limits)
     try:
         prompt = registry.get(address)
-    except DiagnosticError as error:
-        if [d.code for d in error.diagnostics] != [DiagnosticCode.UNKNOWN_PROMPT]:
-            files = {d.file for d in error.diagnostics if d.file.endswith(PROMPT_SUFFIXES)}
-            sources = {k: v for f in sorted(files) for k, v in registry.compile(f).sources.items()}
-            diagnostics = (_invalid(address, span), *error.diagnostics)
-            return FoundPrompt(None, "", root, diagnostics, sources)
+    except DiagnosticError:
+        broken = _claimed_by(address, registry, search.limits)
+        if broken is not None:
+            return _compiled(broken[1], broken[0], root, span, address)
         return FoundPrompt(None, "", root, (_no_address(address, span, root, registry),))
     return _compiled(registry.compile(prompt.source), prompt.source, root, span)
+
+
+def _claimed_by(
+    address: str, registry: PromptRegistry, limits: Limits
+) -> tuple[str, CompileResult] | None:
+    """A file that claims ``address`` but does not compile, and its result; None: none does."""
+    from wink_decl.compiler import claimed_address  # noqa: PLC0415  # see _by_address
+
+    for path in registry.files():
+        try:
+            content = read_bytes(path, limits)
+        except OSError:
+            continue  # not a prompt anyone can use: the address is unknown, not broken
+        if claimed_address(content, os.fspath(path), registry.root) == address:
+            return os.fspath(path), registry.compile(path)
+    return None
 
 
 def _no_address(address: str, span: Span, root: str, registry: PromptRegistry) -> Diagnostic:
