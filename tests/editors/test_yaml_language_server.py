@@ -405,3 +405,18 @@ def test_a_broken_eval_file_is_reported_where_the_mistake_is(server: LspClient) 
         ((26, 8, 26, 17), "Property icontians is not allowed.", "yaml-schema: Equals check"),
         ((54, 0, 54, 8), "Property treshold is not allowed.", "yaml-schema: wink-decl eval"),
     ]
+
+
+def test_the_yaml_schemas_setting_associates_both_schemas_by_file_name(tmp_path: Path) -> None:
+    text = replace_once(EVAL_FILE.read_text(encoding="utf-8"), "threshold:", "treshold:")
+    eval_file = tmp_path / "review.wink-eval.yaml"
+    eval_file.write_text(without_schema_line(text), encoding="utf-8")
+    schemas = {  # the setting docs/editors.md shows for eval files
+        "./schema/wink-decl.schema.json": "*.wink.yaml",
+        "./schema/wink-decl-eval.schema.json": "*.wink-eval.yaml",
+    }
+    with start(schemas) as client:
+        uri = client.open_document(eval_file, "yaml")
+        assert found(client.diagnostics(uri)) == [
+            ((54, 0, 54, 8), "Property treshold is not allowed.", "yaml-schema: wink-decl eval")
+        ]

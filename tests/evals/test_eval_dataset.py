@@ -6,9 +6,10 @@ from pathlib import Path
 
 import pytest
 
-from wink_decl.diagnostics import DiagnosticError
+from wink_decl.diagnostics import DiagnosticError, Span
 from wink_decl.evals import Dataset, LimitCheck, Sample, SuiteCase, TextCheck, ToolCalledCheck
 from wink_decl.evals._labels import label_of
+from wink_decl.limits import Limits
 from wink_decl.schema.eval_model import CaseDoc
 from wink_decl.schema.model import ParamSpec
 
@@ -173,3 +174,92 @@ def test_a_label_is_the_check_as_written_on_one_line(
 ) -> None:
     (check,) = CaseDoc.model_validate({"id": "x", "assert": [written]}).assert_
     assert label_of(check) == label
+
+
+def problems(tmp_path: Path, name: str, text: str | bytes, **limits: int) -> list[str]:
+    """``line:column: code: message`` of each problem ``Dataset.load`` finds in the file."""
+    path = tmp_path / name
+    if isinstance(text, bytes):
+        path.write_bytes(text)
+    else:
+        path.write_text(text)
+    with pytest.raises(DiagnosticError) as raised:
+        Dataset.load(path, params=PARAMS, limits=Limits(**limits))
+    return [
+        f"{d.span.line}:{d.span.column}: {d.code}: {d.message}" if d.span else d.message
+        for d in raised.value.diagnostics
+    ]
+
+
+def test_jsonl_lines_past_the_limits_on_depth_keys_and_digits(tmp_path: Path) -> None:
+    text = (
+        '{"params": {"change": "[[[[{{{{", "count": 1.5}}\n'
+        '{"params": {"change": [["x"]]}}\n'
+        '{"params": {"changes": "x"}}\n'
+        '{"params": {"count": ' + "9" * 5000 + "}}\n"
+    )
+    assert problems(tmp_path, "cases.jsonl", text, max_depth=3, max_key_length=6) == [
+        "1:1: param-value: Param 'count' must be a whole number, not 1.5.",
+        "2:24: too-deep: Values are nested more than 3 levels deep here.",
+        "3:1: too-long: This key is 7 characters long, more than the limit of 6.",
+        "4:1: dataset: Line 4 holds a number too large to read.",
+    ]
+
+
+def test_a_dataset_must_be_utf8_without_a_byte_order_mark(tmp_path: Path) -> None:
+    assert problems(tmp_path, "cases.jsonl", b"\xef\xbb\xbf{}\n") == [
+        "1:1: bom: The file starts with a byte-order mark; save it as UTF-8 without BOM."
+    ]
+
+
+@pytest.mark.parametrize(
+    ("text", "found"),
+    [
+        ("", ["1:1: dataset: This CSV file has no header row."]),
+        ("id,,change\n", ["1:4: dataset: The header has an empty column name."]),
+        (
+            "id,changes\n",
+            ["1:4: too-long: This key is 7 characters long, more than the limit of 6."],
+        ),
+        (
+            "x" * 200_000 + "\n",
+            ["1:1: dataset: Line 1 is not a CSV row: field larger than field limit (131072)."],
+        ),
+        (
+            "change\n\nx\n\n" + "y" * 200_000 + "\n",
+            ["5:1: dataset: Line 5 is not a CSV row: field larger than field limit (131072)."],
+        ),
+    ],
+    ids=["empty", "empty-column-name", "long-column-name", "header-too-large", "row-too-large"],
+)
+def test_csv_files_that_cannot_be_read(tmp_path: Path, text: str, found: list[str]) -> None:
+    assert problems(tmp_path, "cases.csv", text, max_key_length=6) == found
+
+
+def test_blank_csv_lines_are_passed_over(tmp_path: Path) -> None:
+    (tmp_path / "cases.csv").write_text("change\n\nx\n\ny\n")
+    dataset = Dataset.load(tmp_path / "cases.csv", params=PARAMS)
+    assert [sample.id for sample in dataset.samples] == ["line-3", "line-5"]
+
+
+@pytest.mark.parametrize(
+    ("text", "found"),
+    [
+        ("- {params: {change: x}\n", "yaml-syntax"),
+        ("- params: {count: .inf}\n", "number"),
+        ("", "dataset"),
+    ],
+    ids=["syntax", "number", "empty"],
+)
+def test_yaml_datasets_are_read_as_prompt_files_are(tmp_path: Path, text: str, found: str) -> None:
+    assert [line.split(": ")[1] for line in problems(tmp_path, "cases.yaml", text)] == [found]
+
+
+def test_places_name_their_files(tmp_path: Path) -> None:
+    from wink_decl.evals._places import LinePlace, MapPlace  # noqa: PLC0415  # private parts
+    from wink_decl.loader import load_text  # noqa: PLC0415
+
+    loaded = load_text("a: 1\n", path="f.yaml", format="yaml")
+    assert loaded.file is not None
+    assert MapPlace(loaded.file.source_map).path == "f.yaml"
+    assert LinePlace(Span("g.jsonl", 2, 1)).path == "g.jsonl"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from importlib.metadata import entry_points
 from pathlib import Path
 
@@ -380,3 +381,42 @@ def test_the_bundled_example_loads(monkeypatch: pytest.MonkeyPatch) -> None:
     )
     assert [case.sample.id for case in suite.cases] == ["add-bug", "off-by-one", "strict-errors"]
     assert Path(suite.overrides).is_absolute()
+
+
+def test_a_dataset_outside_the_eval_folder_or_in_a_missing_one(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    small_project(tmp_path, "../prompts/agents/tiny.wink.yaml")
+    (tmp_path / "cases.jsonl").write_text("{}\n")
+    monkeypatch.chdir(tmp_path)
+    eval_file = tmp_path / "evals" / "tiny.wink-eval.yaml"
+    found: list[tuple[str, str | None]] = []
+    for dataset in ("../cases.jsonl", "sub/cases.jsonl"):
+        eval_file.write_text(
+            SMALL.format(prompt="../prompts/agents/tiny.wink.yaml") + f"dataset: {dataset}\n"
+        )
+        checked = check_suite("evals/tiny.wink-eval.yaml")
+        found.extend((d.message, d.hint) for d in checked.diagnostics)
+    assert found == [
+        (
+            "The dataset 'cases.jsonl' lies outside the eval file's folder, so it is not read.",
+            "move the dataset beside the eval file, or into a folder below it",
+        ),
+        (
+            "There is no dataset file 'evals/sub/cases.jsonl' (the path is relative to the eval "
+            "file).",
+            None,
+        ),
+    ]
+
+
+def test_a_file_under_the_root_that_cannot_be_read_claims_no_address(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    small_project(tmp_path, "agents/nothing")
+    os.mkfifo(tmp_path / "prompts" / "agents" / "pipe.wink.yaml")
+    monkeypatch.chdir(tmp_path)
+    checked = check_suite("evals/tiny.wink-eval.yaml", root="prompts")
+    assert [(d.code, d.message) for d in checked.diagnostics] == [
+        ("unknown-prompt", "No prompt under 'prompts' has the address 'agents/nothing'.")
+    ]

@@ -351,9 +351,8 @@ def _out_of_bounds(error: _Error) -> Diagnostic:
     """A number past its bound: ``'threshold' must be at most 1; found 2``."""
     name, words = next((name, words) for name, words in _BOUNDS if name in error.context)
     bound: float = error.context[name]
-    shown = int(bound) if float(bound).is_integer() else bound
     return error.diagnostic(
-        f"{error.label} must be {words} {shown}; found {describe(error.value)}",
+        f"{error.label} must be {words} {bound:g}; found {describe(error.value)}",
         DiagnosticCode.VALUE,
     )
 
