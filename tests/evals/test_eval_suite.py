@@ -325,8 +325,38 @@ def test_a_prompt_outside_the_root_given_is_refused(
     assert [(d.code, d.message) for d in checked.diagnostics] == [
         (
             "outside-root",
-            "The prompt file 'prompts/agents/tiny.wink.yaml' lies outside the prompt root 'evals'.",
+            "The prompt file 'prompts/agents/tiny.wink.yaml' lies outside the prompt root "
+            "'evals', so it is not read.",
         )
+    ]
+
+
+def test_without_a_root_a_prompt_outside_the_working_folder_is_refused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    small_project(tmp_path, "../prompts/agents/tiny.wink.yaml")
+    judge = tmp_path / "evals" / "judge.wink.yaml"
+    judge.symlink_to(tmp_path / "prompts" / "agents" / "tiny.wink.yaml")
+    (tmp_path / "evals" / "tiny.wink-eval.yaml").write_text(
+        SMALL.format(prompt="../prompts/agents/tiny.wink.yaml")
+        + "    assert:\n      - judge: {rubric: Fine., prompt: judge.wink.yaml}\n"
+    )
+    monkeypatch.chdir(tmp_path / "evals")
+    checked = check_suite("tiny.wink-eval.yaml")
+    assert [(d.code, d.message, d.expected) for d in checked.diagnostics] == [
+        (
+            "outside-root",
+            "The prompt file '../prompts/agents/tiny.wink.yaml' lies outside the working "
+            "folder, so it is not read.",
+            "a prompt file inside the working folder (links included)",
+        ),
+        (
+            "unknown-prompt",
+            "The judge's prompt file 'judge.wink.yaml' is not a prompt file in this eval file's "
+            "folder.",
+            "a path, relative to the eval file and inside its folder, of a file ending in "
+            ".wink.yaml, .wink.yml or .wink.toml",
+        ),
     ]
 
 

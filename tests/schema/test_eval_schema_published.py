@@ -135,7 +135,8 @@ def test_a_tag_follows_the_override_store_rule() -> None:
 
 
 def load(text: str) -> Any:
-    return YAML(typ="safe", pure=True).load(text)
+    yaml: Any = YAML(typ="safe", pure=True)
+    return yaml.load(text)
 
 
 def test_the_bundled_example_is_valid_under_both() -> None:

@@ -13,6 +13,7 @@ import re
 from collections.abc import Callable, Collection
 from typing import TYPE_CHECKING, Any, ClassVar, Final, Literal, TypedDict
 
+from wink_decl.compiler import PROMPT_SUFFIXES
 from wink_decl.diagnostic_codes import DiagnosticCode
 from wink_decl.diagnostics import Diagnostic, Span, clip
 from wink_decl.evals._checks import (
@@ -73,8 +74,6 @@ class _Common(TypedDict):
 
 LONGEST_PATTERN: Final = 1_000
 """Characters of a regular expression at most: compiling one costs time in its length."""
-
-_PROMPT_SUFFIXES: Final = (".wink.yaml", ".wink.yml", ".wink.toml")
 
 
 class CheckBuilder:
@@ -249,17 +248,20 @@ class CheckBuilder:
         )
 
     def _judge_prompt(self, written: str, span: Span) -> str | None:
+        """The judge's prompt file: a prompt file inside the eval file's folder, links resolved."""
         path = os.path.normpath(os.path.join(self.folder, written))  # noqa: PTH118
-        if path.lower().endswith(_PROMPT_SUFFIXES) and os.path.isfile(path):  # noqa: PTH113
+        folder = os.path.realpath(self.folder or os.curdir)
+        inside = os.path.realpath(path).startswith(folder.rstrip(os.sep) + os.sep)
+        if path.lower().endswith(PROMPT_SUFFIXES) and inside and os.path.isfile(path):  # noqa: PTH113
             return path
         self._add(
             Diagnostic(
-                f"The judge's prompt file '{clip(written)}' is not a prompt file next to this "
-                "eval file.",
+                f"The judge's prompt file '{clip(written)}' is not a prompt file in this eval "
+                "file's folder.",
                 span,
                 DiagnosticCode.UNKNOWN_PROMPT,
-                expected="a path, relative to the eval file, of a file ending in .wink.yaml, "
-                ".wink.yml or .wink.toml",
+                expected="a path, relative to the eval file and inside its folder, of a file "
+                "ending in .wink.yaml, .wink.yml or .wink.toml",
             )
         )
         return None

@@ -2,9 +2,10 @@
 
 The prompt root is found as the command line finds one: ``root`` when given (the prompt file
 must lie inside it); else ``configured_root`` (the ``[tool.wink-decl] root`` setting) when it
-holds the prompt file; else the prompt file's folder. An address is looked up under ``root``,
-else under ``configured_root``, else under the eval file's folder. The prompt is compiled
-(no plugin code imported): its diagnostics are the eval file's too.
+holds the prompt file; else the prompt file's folder, which must lie in the working folder. An
+address is looked up under ``root``, else under ``configured_root``, else under the eval
+file's folder. The prompt is compiled (no plugin code imported): its diagnostics are the eval
+file's too.
 """
 
 from __future__ import annotations
@@ -76,27 +77,35 @@ def _by_path(written: str, span: Span, folder: str, search: PromptSearch) -> Fou
     path = os.path.normpath(os.path.join(folder, written))  # noqa: PTH118
     if not os.path.lexists(path):
         return FoundPrompt(None, path, "", (_no_file(written, path, span),))
-    root = _root_of(path, search)
-    if search.root is not None and not _inside(path, search.root):
+    root, bound = _root_of(path, search)
+    if bound is not None:
         problem = Diagnostic(
-            f"The prompt file '{path}' lies outside the prompt root '{search.root}'.",
+            f"The prompt file '{path}' lies outside {bound}, so it is not read.",
             span,
             DiagnosticCode.OUTSIDE_ROOT,
-            expected="a prompt file inside the prompt root",
-            hint="pass a --root that holds it, or leave --root out",
+            expected=f"a prompt file inside {bound} (links included)",
+            hint="pass a --root that holds it",
         )
         return FoundPrompt(None, path, root, (problem,))
     result = compile_file(path, root=root, limits=search.limits, catalog=search.catalog)
     return _compiled(result, path, root, span)
 
 
-def _root_of(path: str, search: PromptSearch) -> str:
+def _root_of(path: str, search: PromptSearch) -> tuple[str, str | None]:
+    """The prompt root of the file at ``path``, and what it lies outside of (None: nothing).
+
+    An untrusted eval file chooses the path, so it may not lead (links resolved) out of
+    ``--root``; without one, out of the configured root holding it, or else of the working
+    folder, where the command runs.
+    """
     if search.root is not None:
-        return search.root
+        inside = _inside(path, search.root)
+        return search.root, None if inside else f"the prompt root '{search.root}'"
     configured = search.configured_root
     if configured is not None and _inside(path, configured):
-        return configured
-    return os.path.dirname(path) or os.curdir  # noqa: PTH120
+        return configured, None
+    inside = _inside(path, os.curdir)
+    return os.path.dirname(path) or os.curdir, None if inside else "the working folder"  # noqa: PTH120
 
 
 def _inside(path: str, root: str) -> bool:

@@ -222,21 +222,22 @@ class _Checker:
             model = None
             if written.model is not None:
                 model = self._model(written.model, ("experiments", name, "model"))
-            if written.tag is not None and found.prompt is not None:
+            prompt = found.prompt
+            if written.tag is not None and prompt is not None:
                 if tags is None:
-                    tags = _tags(folder, found.prompt.address)
-                self._known_tag(written.tag, tags, name, found, folder)
+                    tags = _tags(folder, prompt.address)
+                if written.tag not in tags:
+                    self._unknown_tag(written.tag, tags, name, (prompt.address, found.path), folder)
             experiments.append(Experiment(name, written.tag, model))
         return experiments
 
-    def _known_tag(
-        self, tag: str, tags: list[str], name: str, found: FoundPrompt, folder: str
+    def _unknown_tag(
+        self, tag: str, tags: list[str], name: str, prompt: tuple[str, str], folder: str
     ) -> None:
-        if tag in tags:
-            return
-        address = found.prompt.address if found.prompt is not None else ""
+        """The tag of experiment ``name``, which ``prompt`` (address, file) has no file for."""
+        address, path = prompt
         hint = did_you_mean(tag, tags) or (
-            f"write one with 'wink-decl overrides seed {found.path} --tag {tag}'"
+            f"write one with 'wink-decl overrides seed {path} --tag {tag}'"
         )
         self.problems.append(
             Diagnostic(
