@@ -94,12 +94,14 @@ package metadata only: no plugin code is imported. What needs a plugin's code is
 compile, render, tools and run, or here with --import-plugins: signatures and, for a tool that
 leaves its params to its handler, those params and its reads:, writes: and examples. Every problem
 of every file is reported, sorted by file and line; where an overrides folder exists, each valid
-prompt's override files are checked too (stale, unknown and refused entries). Exit status: 0 every
-file is valid (warnings allowed), 1 a file has errors, 2 usage error.
+prompt's override files are checked too (stale, unknown and refused entries). Eval files found
+beside them are checked too: their prompt, models, params, checks and dataset (docs/evals.md).
+Exit status: 0 every file is valid (warnings allowed), 1 a file has errors, 2 usage error.
 
 positional arguments:
-  PATH                  a prompt file, or a folder searched for .wink.yaml, .wink.yml, .wink.toml
-                        files (hidden folders are skipped)
+  PATH                  a prompt or eval file, or a folder searched for .wink.yaml, .wink.yml,
+                        .wink.toml and .wink-eval.yaml, .wink-eval.yml, .wink-eval.toml files
+                        (hidden folders are skipped)
 
 options:
   -h, --help            show this help and exit
@@ -127,6 +129,7 @@ options:
 
 examples:
   wink-decl validate prompts/
+  wink-decl validate prompts/ evals/
   wink-decl validate prompts/agents/code-review.wink.yaml --format json
   wink-decl validate prompts/ --cache-dir .wink-decl-cache
   wink-decl validate prompts/ --import-plugins

@@ -57,6 +57,11 @@ _CODES = {
     PREDICATES: DiagnosticCode.PREDICATE,
 }
 _LIST_HINT = "Run 'wink-decl plugins' to list what is installed."
+_LIST_HINTS = {
+    EVALUATORS: "Evaluators are entry points in the group wink_decl.evaluators of an installed "
+    "distribution."
+}
+"""Where to look for the names of a group ``wink-decl plugins`` does not list."""
 _COUNTS = {2: "two", 3: "three", 4: "four"}
 
 
@@ -392,7 +397,7 @@ class PluginCatalog:
         return PluginProblem(
             code=DiagnosticCode.UNKNOWN_PLUGIN,
             message=f"No {noun} named '{name}' is installed.",
-            hint=f"{did_you_mean}{_LIST_HINT}",
+            hint=f"{did_you_mean}{_LIST_HINTS.get(group, _LIST_HINT)}",
             suggestions=suggestions,
         )
 
@@ -420,7 +425,7 @@ def _unknown_distribution(
 
 
 def _indexed(found: Iterable[EntryPoint]) -> dict[tuple[str, str], tuple[PluginEntry, ...]]:
-    """One entry per distribution for each (group, name) of ``GROUPS``, by distribution."""
+    """One entry per distribution for each (group, name) of the indexed groups."""
     index: dict[tuple[str, str], dict[str, PluginEntry]] = {}
     for point in found:
         if point.group not in GROUPS:
