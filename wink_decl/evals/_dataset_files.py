@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any, Final, NamedTuple, cast
 from wink_decl.compiler import number_problems
 from wink_decl.diagnostic_codes import DiagnosticCode
 from wink_decl.diagnostics import Diagnostic, JSONPath, Span, clip
+from wink_decl.errors import WinkDeclError
 from wink_decl.evals._places import LinePlace, MapPlace, Place
 from wink_decl.loader import FileKind, Holds, decode, load_text
 from wink_decl.loader.limit_diagnostics import or_raise, too_deep, too_long_key
@@ -131,7 +132,7 @@ def too_many_cases(span: Span, limit: int) -> Diagnostic:
 # -- JSONL ----------------------------------------------------------------------------------------
 
 
-class _RefusedError(ValueError):
+class _RefusedError(WinkDeclError, ValueError):
     """A JSON value the dataset may not hold: the message says why.
 
     ``key_length`` is set for a key longer than ``max_key_length`` (its own diagnostic).

@@ -57,11 +57,6 @@ _CODES = {
     PREDICATES: DiagnosticCode.PREDICATE,
 }
 _LIST_HINT = "Run 'wink-decl plugins' to list what is installed."
-_LIST_HINTS = {
-    EVALUATORS: "Evaluators are entry points in the group wink_decl.evaluators of an installed "
-    "distribution."
-}
-"""Where to look for the names of a group ``wink-decl plugins`` does not list."""
 _COUNTS = {2: "two", 3: "three", 4: "four"}
 
 
@@ -397,7 +392,7 @@ class PluginCatalog:
         return PluginProblem(
             code=DiagnosticCode.UNKNOWN_PLUGIN,
             message=f"No {noun} named '{name}' is installed.",
-            hint=f"{did_you_mean}{_LIST_HINTS.get(group, _LIST_HINT)}",
+            hint=f"{did_you_mean}{_LIST_HINT}",
             suggestions=suggestions,
         )
 
