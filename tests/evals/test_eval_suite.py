@@ -210,8 +210,7 @@ def test_load_suite_raises_every_diagnostic_as_the_report(folder: Path) -> None:
         "review.wink-eval.yaml:38:24: error: No evaluator named 'myevals.polite' is installed.\n"
         "  38 |       - plugin: {name: myevals.polite, args: {min: 0.5}}\n"
         "     |                        ^^^^^^^^^^^^^^\n"
-        "  hint: evaluators are entry points in the group wink_decl.evaluators of an installed "
-        "distribution"
+        "  hint: run 'wink-decl plugins' to list what is installed"
     )
 
 
