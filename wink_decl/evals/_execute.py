@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any, cast
 from wink_decl.diagnostics import DiagnosticError
 from wink_decl.errors import PromptEvaluationError, WinkDeclError
 from wink_decl.evals._eval_types import CaseResult, Outcome, Score, ToolCall
+from wink_decl.evals._matrix import model_key
 from wink_decl.evals._recording import RecordingAdapter, caches_requests
 from wink_decl.prompt.serde import dump
 from wink_decl.prompt.template import Prompt
@@ -31,7 +32,8 @@ if TYPE_CHECKING:
     from wink_decl.compiler import CompiledPrompt
     from wink_decl.evals._checks import Check
     from wink_decl.evals._eval_types import Sample
-    from wink_decl.evals._matrix import CaseRun, ModelChoice
+    from wink_decl.evals._matrix import CaseRun
+    from wink_decl.evals._suite_types import ModelSpec
     from wink_decl.runtime.adapter import PromptResponse, ProviderAdapter
     from wink_decl.runtime.provider import ProviderReply
 
@@ -42,7 +44,7 @@ Scorer = Callable[
 ]
 """Checks a run's outcome: whether the case passed, its score, each check's score."""
 
-AdapterFactory = Callable[["ModelChoice"], "ProviderAdapter"]
+AdapterFactory = Callable[["ModelSpec"], "ProviderAdapter"]
 
 JUDGE_REPLIES: ContextVar[list[tuple[str, ProviderReply]] | None] = ContextVar(
     "JUDGE_REPLIES", default=None
@@ -63,12 +65,12 @@ class AdapterPool:
         self._made: list[ProviderAdapter] = []
         self._lock = threading.Lock()
 
-    def adapter(self, model: ModelChoice) -> ProviderAdapter:
+    def adapter(self, model: ModelSpec) -> ProviderAdapter:
         """This thread's adapter for ``model``."""
         mine: dict[str, ProviderAdapter] | None = getattr(self._local, "adapters", None)
         if mine is None:
             mine = self._local.adapters = {}
-        key = json.dumps(model.key_data(), sort_keys=True, default=repr)  # options: a mapping
+        key = json.dumps(model_key(model), sort_keys=True, default=repr)  # options: a mapping
         found = mine.get(key)
         if found is None:
             found = mine[key] = self._make(model)
@@ -126,7 +128,7 @@ def execute(run: CaseRun, settings: RunSettings) -> Finished:
         if caches_requests(adapter):
             recorder = RecordingAdapter(
                 adapter,
-                model=variant.model.key_data(),
+                model=model_key(variant.model),
                 repeat=run.repeat,
                 lookup=settings.lookup,
             )
@@ -147,7 +149,7 @@ def execute(run: CaseRun, settings: RunSettings) -> Finished:
     result = CaseResult(
         run.sample.id,
         variant.experiment,
-        variant.model.spec,
+        variant.model.name,
         run.repeat,
         passed,
         score,
@@ -233,7 +235,7 @@ def _failed(run: CaseRun, recorder: RecordingAdapter | None, reason: str) -> Fin
     result = CaseResult(
         run.sample.id,
         variant.experiment,
-        variant.model.spec,
+        variant.model.name,
         run.repeat,
         passed=False,
         score=0.0,
