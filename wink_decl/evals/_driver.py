@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from wink_decl.evals._cache import ResponseCache
-from wink_decl.evals._execute import AdapterPool, Finished, RunSettings, Scorer
+from wink_decl.evals._execute import AdapterPool, Finished, ModelAdapters, RunSettings, Scorer
 from wink_decl.evals._local import run_locally
 from wink_decl.evals._replay import replaying
 from wink_decl.evals._results_journal import Journal, read_journal
@@ -97,11 +97,13 @@ def drive(
     *,
     options: DriverOptions,
     make_adapter: AdapterFactory,
-    score: Scorer,
+    score: Callable[[ModelAdapters], Scorer],
     on_finished: Callable[[CaseResult], None] = lambda _result: None,
     on_stopping: Callable[[int], None] = lambda _in_flight: None,
 ) -> Driven:
     """Run ``runs`` (each prompt by tag, and its digest), keeping results in ``options.out``.
+
+    ``score`` makes the checker of the runs, given how its judges reach their models.
 
     ``on_finished`` sees each result as it is kept (a progress bar); a ``KeyboardInterrupt``
     escapes after the runs in flight are kept (see ``run_locally``).
@@ -127,7 +129,7 @@ def drive(
     settings = RunSettings(
         prompts,
         adapters,
-        score,
+        score(ModelAdapters(adapters, lookup)),
         lookup=lookup,
         timeout=options.timeout,
         max_turns=options.max_turns,
