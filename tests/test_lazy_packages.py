@@ -1,4 +1,4 @@
-"""The compiler, plugins and overrides packages import each export from its module on first use.
+"""The compiler, evals, plugins and overrides packages import each export on first use.
 
 Each package lists its names three times (for type checkers, in ``__all__`` and in
 ``_HOMES``); these tests keep the three the same and every name the object of its module.
@@ -17,10 +17,11 @@ from types import ModuleType
 import pytest
 
 import wink_decl.compiler
+import wink_decl.evals
 import wink_decl.overrides
 import wink_decl.plugins
 
-PACKAGES = (wink_decl.compiler, wink_decl.overrides, wink_decl.plugins)
+PACKAGES = (wink_decl.compiler, wink_decl.evals, wink_decl.overrides, wink_decl.plugins)
 IDS = [package.__name__ for package in PACKAGES]
 
 
@@ -67,7 +68,7 @@ def test_dir_lists_every_exported_name_sorted(package: ModuleType) -> None:
 
 IMPORT_ONLY = """
 import json, sys
-import wink_decl.compiler, wink_decl.overrides, wink_decl.plugins
+import wink_decl.compiler, wink_decl.evals, wink_decl.overrides, wink_decl.plugins
 print(json.dumps(sorted(m for m in sys.modules if m.startswith("wink_decl"))))
 """
 
@@ -81,6 +82,7 @@ def test_importing_the_packages_imports_none_of_their_modules() -> None:
         "wink_decl._exports",
         "wink_decl._launch",
         "wink_decl.compiler",
+        "wink_decl.evals",
         "wink_decl.overrides",
         "wink_decl.plugins",
     ]

@@ -33,6 +33,8 @@ def test_the_defaults_and_the_names() -> None:
         "max_include_files",
         "max_sections",
         "max_params_file_bytes",
+        "max_dataset_bytes",
+        "max_cases",
     )
     assert (DEFAULT_LIMITS.max_bytes, DEFAULT_LIMITS.max_depth) == (1_000_000, 64)
 
@@ -143,7 +145,7 @@ def test_the_command_line_raises_and_lowers_limits(
             "wink-decl: error: --limit max_bytes=big: must be a whole number of at least 1\n"
             "  hint: write it as NAME=VALUE with NAME one of max_bytes, max_depth, max_nodes, "
             "max_key_length, max_include_depth, max_include_files, max_sections, "
-            "max_params_file_bytes\n",
+            "max_params_file_bytes, max_dataset_bytes, max_cases\n",
         ),
     ],
     ids=["misspelled", "not-a-number"],

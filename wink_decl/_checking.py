@@ -1,4 +1,4 @@
-"""Checking prompt files, as ``wink-decl validate`` and ``wink_decl.validate`` both do.
+"""Checking prompt and eval files, as ``wink-decl validate`` and ``wink_decl.validate`` do.
 
 Each file is compiled once; a valid prompt with override files is checked against them in the
 same step (and with ``--cache-dir``, kept on disk with it). Many files are checked in worker
@@ -15,7 +15,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import TYPE_CHECKING, NamedTuple
 
-from wink_decl.compiler import compile_file
+from wink_decl.compiler import EVAL_SUFFIXES, compile_file
 from wink_decl.diagnostics import Diagnostic, sort_diagnostics
 from wink_decl.limits import DEFAULT_LIMITS, Limits
 
@@ -26,11 +26,13 @@ if TYPE_CHECKING:
 __all__ = [
     "PARALLEL_MIN_FILES",
     "Checked",
+    "EvalSettings",
     "Job",
     "Overrides",
     "available_cpus",
     "check_all",
     "check_chunk",
+    "is_eval_file",
     "overrides_in",
 ]
 
@@ -69,6 +71,17 @@ def overrides_in(folder: str | os.PathLike[str], *, strict: bool = False) -> Ove
     return Overrides(os.fspath(folder), tagged, strict) if tagged else None
 
 
+class EvalSettings(NamedTuple):
+    """Where an eval file's prompt and tags are looked for (``check_suite`` says how)."""
+
+    root: str | None = None
+    """``--root``: the prompt root, fixed."""
+    configured_root: str | None = None
+    """``[tool.wink-decl] root``, when no ``--root`` is given."""
+    overrides: str | None = None
+    """``--overrides`` or ``[tool.wink-decl] overrides``; None: beside the prompt root."""
+
+
 class Job(NamedTuple):
     """One file to check, as shown in reports, and the root it compiles under."""
 
@@ -82,6 +95,8 @@ class Job(NamedTuple):
     """Also import the plugins the file names and check them (``--import-plugins``)."""
     overrides: Overrides | None = None
     """The root's override files (None: it has none): a prompt with some is checked with them."""
+    evals: EvalSettings | None = None
+    """Set for an eval file (``*.wink-eval.*``): it is checked as one, not compiled."""
 
 
 class Checked(NamedTuple):
@@ -110,6 +125,8 @@ _Found = tuple[bool, tuple[Diagnostic, ...], Mapping[str, str]]
 
 
 def _check(job: Job) -> _Found:
+    if job.evals is not None:
+        return _check_eval(job, job.evals)
     if job.import_plugins:
         # Binding needs the compiled prompt, which a result kept on disk does not hold.
         if job.cache_dir is None:
@@ -124,6 +141,25 @@ def _check(job: Job) -> _Found:
     result = _compile_for(job)
     ok = not any(d.severity == "error" for d in result.diagnostics)
     return _with_overrides(job, (ok, result.diagnostics, result.sources), result.prompt)
+
+
+def _check_eval(job: Job, settings: EvalSettings) -> _Found:
+    """An eval file, checked (no plugin code and no provider SDK imported, no cache kept)."""
+    from wink_decl.evals import check_suite  # noqa: PLC0415  # a tree with eval files only
+
+    checked = check_suite(
+        job.path,
+        root=settings.root,
+        configured_root=settings.configured_root,
+        overrides=settings.overrides,
+        limits=job.limits,
+    )
+    return checked.ok, checked.diagnostics, checked.sources
+
+
+def is_eval_file(path: str) -> bool:
+    """True for a file named as an eval file (``*.wink-eval.yaml|yml|toml``, any case)."""
+    return path.lower().endswith(EVAL_SUFFIXES)
 
 
 def _compile(job: Job, *, check_only: bool = False, content: bytes | None = None) -> CompileResult:

@@ -46,6 +46,7 @@ __all__ = [
     "clip",
     "close_matches",
     "printable",
+    "printable_json",
     "render_json",
     "render_json_array",
     "render_text",
@@ -309,6 +310,15 @@ def printable(text: str) -> str:
     return _UNSAFE.sub(_escape, text)
 
 
+def printable_json(text: str) -> str:
+    """JSON text from ``json.dumps(..., ensure_ascii=False)`` with what it leaves raw escaped.
+
+    C1 controls, DEL and the marks that reorder text become JSON's own escapes (U+0085 as
+    six characters): the same data, safe to print in a terminal.
+    """
+    return _JSON_UNSAFE.sub(_json_escape, text)
+
+
 _YAML_BREAKS = re.compile("\r\n|[\r\n\x85\u2028\u2029]")
 
 
@@ -385,7 +395,7 @@ def render_json(diagnostics: Iterable[Diagnostic]) -> str:
     import json  # noqa: PLC0415  # reports in JSON only: text reports and checks never load it
 
     return "\n".join(
-        _JSON_UNSAFE.sub(_json_escape, json.dumps(d.to_json(), ensure_ascii=False))
+        printable_json(json.dumps(d.to_json(), ensure_ascii=False))
         for d in sort_diagnostics(diagnostics)
     )
 
@@ -396,7 +406,7 @@ def render_json_array(diagnostics: Iterable[Diagnostic]) -> str:
 
     objects = [d.to_json() for d in sort_diagnostics(diagnostics)]
     text = json.dumps(objects, indent=2, ensure_ascii=False)
-    return _JSON_UNSAFE.sub(_json_escape, text) + "\n"
+    return printable_json(text) + "\n"
 
 
 def _json_escape(match: re.Match[str]) -> str:

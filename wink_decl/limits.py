@@ -1,4 +1,4 @@
-"""``Limits``: what checking and compiling prompt files may cost, each with a default to raise.
+"""``Limits``: what checking prompt and eval files may cost, each with a default to raise.
 
 Prompt files arrive from people who are not trusted (pull requests checked in CI). Every
 bound below keeps the work linear in the input and stops a file written to hurt with a clear
@@ -46,6 +46,10 @@ class Limits:
     """Sections of one prompt after its includes are expanded."""
     max_params_file_bytes: int = 1_000_000
     """Bytes of a ``--params-file``."""
+    max_dataset_bytes: int = 20_000_000
+    """Bytes of an eval file's dataset (JSONL, CSV or YAML)."""
+    max_cases: int = 100_000
+    """Cases of one eval file: its inline cases and its dataset's together."""
 
     def __post_init__(self) -> None:
         """Every limit is a positive integer; ``max_depth`` stays where loaders can check it."""

@@ -30,6 +30,7 @@ commands:
   validate   Check prompt files and folders, reporting every problem with its line.
   render     Render a prompt file as a model receives it: the text, then the tools.
   run        Run a prompt file against a model, executing the tools it calls, to an answer.
+  eval       Run an eval file's cases under its experiments and models, and report.
   tools      Print the tools a rendered prompt offers, as JSON Schema or provider JSON.
   preview    Serve a local page that shows prompt files as a model receives them, live.
   compile    Compile a prompt file to its JSON artifact, importing and checking its plugins.
@@ -94,12 +95,14 @@ package metadata only: no plugin code is imported. What needs a plugin's code is
 compile, render, tools and run, or here with --import-plugins: signatures and, for a tool that
 leaves its params to its handler, those params and its reads:, writes: and examples. Every problem
 of every file is reported, sorted by file and line; where an overrides folder exists, each valid
-prompt's override files are checked too (stale, unknown and refused entries). Exit status: 0 every
-file is valid (warnings allowed), 1 a file has errors, 2 usage error.
+prompt's override files are checked too (stale, unknown and refused entries). Eval files found
+beside them are checked too: their prompt, models, params, checks and dataset (docs/evals.md).
+Exit status: 0 every file is valid (warnings allowed), 1 a file has errors, 2 usage error.
 
 positional arguments:
-  PATH                  a prompt file, or a folder searched for .wink.yaml, .wink.yml, .wink.toml
-                        files (hidden folders are skipped)
+  PATH                  a prompt or eval file, or a folder searched for .wink.yaml, .wink.yml,
+                        .wink.toml and .wink-eval.yaml, .wink-eval.yml, .wink-eval.toml files
+                        (hidden folders are skipped)
 
 options:
   -h, --help            show this help and exit
@@ -127,6 +130,7 @@ options:
 
 examples:
   wink-decl validate prompts/
+  wink-decl validate prompts/ evals/
   wink-decl validate prompts/agents/code-review.wink.yaml --format json
   wink-decl validate prompts/ --cache-dir .wink-decl-cache
   wink-decl validate prompts/ --import-plugins
@@ -150,6 +154,7 @@ def test_commands_are_listed_in_order() -> None:
         "validate",
         "render",
         "run",
+        "eval",
         "tools",
         "preview",
         "compile",
@@ -204,7 +209,7 @@ HELP_LIST = "  run 'wink-decl --help' for the list of commands\n"
         (
             [],
             "wink-decl: error: no command given\n"
-            "  hint: choose one of validate, render, run, tools, preview, compile, schema, "
+            "  hint: choose one of validate, render, run, eval, tools, preview, compile, schema, "
             "plugins, new, convert, overrides\n" + HELP_LIST,
         ),
         (["-v"], None),

@@ -18,7 +18,14 @@ from wink_decl.cli._plugins import (
     plugin_report,
     plugin_warnings,
 )
-from wink_decl.plugins import HANDLERS, POLICIES, PREDICATES, PluginCatalog, PluginProblem
+from wink_decl.plugins import (
+    EVALUATORS,
+    HANDLERS,
+    POLICIES,
+    PREDICATES,
+    PluginCatalog,
+    PluginProblem,
+)
 
 FILES = MemoryDistribution(
     "wink-decl-files",
@@ -42,6 +49,11 @@ GUARDS = MemoryDistribution(
         },
     },
 )
+GRADERS = MemoryDistribution(
+    "wink-decl-graders",
+    "2.0",
+    {EVALUATORS: {"graders.polite": "wink_decl_graders:polite"}},
+)
 BROKEN = MemoryDistribution(
     "broken-plugin", "0.1", {HANDLERS: {"broken.tool": "not a module path"}}
 )
@@ -53,6 +65,7 @@ POLICIES_HEAD = (
     "PolicyDecision and on_result(tool, params, result, *, context) -> None\n"
 )
 PREDICATES_HEAD = "predicates: predicate(params, *, session) -> bool\n"
+EVALUATORS_HEAD = "evaluators: factory(**args) -> an evaluator(outcome, sample) -> Score\n"
 BUILT_IN_TEXT = (
     "\n"
     "built in: part of wink-decl, written in prompt files by name\n"
@@ -81,7 +94,7 @@ def run(*argv: str) -> tuple[int, str, str]:
 
 
 def test_text_lists_every_kind_sorted_with_distribution_and_target() -> None:
-    assert plugin_report(catalog(FILES, GUARDS), "text") == (
+    assert plugin_report(catalog(FILES, GUARDS, GRADERS), "text") == (
         HANDLERS_HEAD
         + "  files.list_dir     wink-decl-files 1.0     wink_decl_files.handlers:list_dir\n"
         "  files.read_file    wink-decl-files 1.0     wink_decl_files.handlers:read_file\n"
@@ -92,6 +105,9 @@ def test_text_lists_every_kind_sorted_with_distribution_and_target() -> None:
         + PREDICATES_HEAD
         + "  guards.has_budget  wink-decl-guards 0.3.1  wink_decl_guards.when:has_budget\n"
         "  guards.is_weekday  wink-decl-guards 0.3.1  wink_decl_guards.when:is_weekday\n"
+        "\n"
+        + EVALUATORS_HEAD
+        + "  graders.polite     wink-decl-graders 2.0   wink_decl_graders:polite\n"
         + BUILT_IN_TEXT
     )
 
@@ -104,7 +120,8 @@ def test_a_conflict_lists_each_entry_by_the_reference_that_picks_it() -> None:
         "  files.read_file@wink-decl-files  wink-decl-files 1.0  "
         "wink_decl_files.handlers:read_file\n"
         "\n" + POLICIES_HEAD + "  (none installed)\n"
-        "\n" + PREDICATES_HEAD + "  (none installed)\n" + BUILT_IN_TEXT
+        "\n" + PREDICATES_HEAD + "  (none installed)\n"
+        "\n" + EVALUATORS_HEAD + "  (none installed)\n" + BUILT_IN_TEXT
     )
 
 
@@ -131,6 +148,8 @@ def test_an_empty_catalog_says_none_installed_for_each_kind() -> None:
         + POLICIES_HEAD
         + "  (none installed)\n\n"
         + PREDICATES_HEAD
+        + "  (none installed)\n\n"
+        + EVALUATORS_HEAD
         + "  (none installed)\n"
         + BUILT_IN_TEXT
     )
@@ -159,7 +178,7 @@ def test_an_entry_without_a_distribution_is_shown_as_unknown() -> None:
 
 
 def test_json_is_one_object_with_every_kind_and_the_conflicts() -> None:
-    assert plugin_report(catalog(FILES, FORK, GUARDS), "json") == (
+    assert plugin_report(catalog(FILES, FORK, GUARDS, GRADERS), "json") == (
         json.dumps(
             {
                 "handlers": [
@@ -210,10 +229,20 @@ def test_json_is_one_object_with_every_kind_and_the_conflicts() -> None:
                         "target": "wink_decl_guards.when:is_weekday",
                     },
                 ],
+                "evaluators": [
+                    {
+                        "name": "graders.polite",
+                        "reference": "graders.polite",
+                        "distribution": "wink-decl-graders",
+                        "version": "2.0",
+                        "target": "wink_decl_graders:polite",
+                    }
+                ],
                 "signatures": {
                     "handlers": HANDLERS_HEAD.removeprefix("handlers: ").rstrip(),
                     "policies": POLICIES_HEAD.removeprefix("policies: ").rstrip(),
                     "predicates": PREDICATES_HEAD.removeprefix("predicates: ").rstrip(),
+                    "evaluators": EVALUATORS_HEAD.removeprefix("evaluators: ").rstrip(),
                 },
                 "built_in": [
                     {"name": name, "kind": kind, "written": written, "distribution": "built in"}

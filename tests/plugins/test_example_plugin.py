@@ -2,9 +2,9 @@
 
 A copy of the package is installed with ``pip --target`` (no dependencies: wink-decl is the
 one under test); each command runs in a fresh interpreter that finds it through
-``PYTHONPATH``: ``wink-decl plugins`` lists its three entry points, the example prompt
-validates (its plugins imported), renders and gives its tools, and the package's own tests
-pass.
+``PYTHONPATH``: ``wink-decl plugins`` lists its four entry points, the example prompt
+validates (its plugins imported), renders and gives its tools, a ``plugin`` check scores with
+its evaluator, and the package's own tests pass.
 """
 
 from __future__ import annotations
@@ -21,6 +21,16 @@ from plugin_support import PLUGINS, pip_install_into
 EXAMPLE = PLUGINS / "wink-decl-example"
 CLI = "import sys\nfrom wink_decl.cli import main\nsys.exit(main(sys.argv[1:]))\n"
 PYTEST = "import sys, pytest\nsys.exit(pytest.main(sys.argv[1:]))\n"
+EVALUATE = """\
+from wink_decl.evals import Outcome, PluginCheck, Sample, evaluate
+
+check = PluginCheck(name="example.max_words", args={"limit": 3})
+case = Sample("short")
+for text in ("one two three", "one two three four", "a b c d e f"):
+    print(evaluate(check, Outcome(text=text), case))
+print(evaluate(PluginCheck(name="example.max_word"), Outcome(text=""), case))
+print(evaluate(PluginCheck(name="example.max_words", args={"limt": 3}), Outcome(text=""), case))
+"""
 
 
 @pytest.fixture(scope="module")
@@ -64,6 +74,12 @@ def test_plugins_lists_the_example_with_its_distribution(installed: tuple[Path, 
             "1.0.0",
             "wink_decl_example.predicates:long_text",
         ],
+        [
+            "example.max_words",
+            "wink-decl-example",
+            "1.0.0",
+            "wink_decl_example.evaluators:max_words",
+        ],
     ]
 
 
@@ -99,7 +115,26 @@ def test_the_example_prompt_validates_renders_and_gives_its_tools(
     )
 
 
+def test_a_plugin_check_scores_with_the_example_evaluator(installed: tuple[Path, Path]) -> None:
+    label = (
+        "'example.max_words' (wink-decl-example 1.0.0, value "
+        "'wink_decl_example.evaluators:max_words')"
+    )
+    assert child(installed, EVALUATE) == (
+        0,
+        "Score(value=1.0, passed=True, reason='3 words (at most 3)')\n"
+        "Score(value=0.75, passed=False, reason='4 words; at most 3')\n"
+        "Score(value=0.5, passed=False, reason='6 words; at most 3')\n"
+        "Score(value=0.0, passed=False, reason=\"No evaluator named 'example.max_word' is "
+        "installed. Did you mean 'example.max_words'? Run 'wink-decl plugins' to list what is "
+        'installed.")\n'
+        f"Score(value=0.0, passed=False, reason=\"Evaluator {label} has no arg 'limt'; it takes "
+        "limit. Did you mean 'limit'?\")\n",
+        "",
+    )
+
+
 def test_the_example_passes_its_own_tests(installed: tuple[Path, Path]) -> None:
     status, out, err = child(installed, PYTEST, "-q", "-p", "no:cacheprovider", "tests")
     assert status == 0, out + err
-    assert out.splitlines()[-1].startswith("4 passed")
+    assert out.splitlines()[-1].startswith("5 passed")

@@ -78,14 +78,19 @@ def test_entries_give_one_per_distribution_sorted_by_distribution() -> None:
     assert catalog().entries(POLICIES, "files.read_file") == ()
 
 
-def test_groups_are_the_three_wink_decl_groups() -> None:
-    assert GROUPS == ("wink_decl.handlers", "wink_decl.policies", "wink_decl.predicates")
+def test_groups_are_the_four_wink_decl_groups() -> None:
+    assert GROUPS == (
+        "wink_decl.handlers",
+        "wink_decl.policies",
+        "wink_decl.predicates",
+        "wink_decl.evaluators",
+    )
 
 
 def test_entry_points_of_other_groups_are_ignored() -> None:
     scripts = memory_entries("tool", "1.0", {"tool": "tool.cli:main"}, group="console_scripts")
     found = PluginCatalog(scripts)
-    assert [found.names(group) for group in (*GROUPS, "console_scripts")] == [(), (), (), ()]
+    assert [found.names(group) for group in (*GROUPS, "console_scripts")] == [(), (), (), (), ()]
 
 
 def test_one_name_in_two_groups_is_two_plugins() -> None:

@@ -1,9 +1,9 @@
 """A model provider played by the test: an HTTP server on 127.0.0.1 that answers from a script.
 
-Each request gets the next scripted ``Reply`` (a JSON body, an error status with headers, or a
-stream of server-sent events) and is recorded (method, path, query, headers, JSON body), so a
-test drives a real provider SDK end to end and then asserts exactly what the SDK sent. Nothing
-leaves the machine.
+Each request gets the next scripted ``Reply``, or the one a ``responder`` makes of it (a JSON
+body, an error status with headers, or a stream of server-sent events), and is recorded
+(method, path, query, headers, JSON body), so a test drives a real provider SDK end to end and
+then asserts exactly what the SDK sent. Nothing leaves the machine.
 
 ```python
 with ProviderServer([Reply(json={...}), Reply(status=429, headers={"retry-after": "0"})]) as s:
@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import json
 import threading
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any, Self
@@ -75,8 +75,15 @@ class ProviderServer:
     ``requests`` shows how many were made.
     """
 
-    def __init__(self, replies: Iterable[Reply]) -> None:
+    def __init__(
+        self,
+        replies: Iterable[Reply] = (),
+        *,
+        responder: Callable[[RecordedRequest], Reply] | None = None,
+    ) -> None:
+        """Answer from ``replies`` in order, or (``responder``) by what each request holds."""
         self._replies = list(replies)
+        self._responder = responder
         self._lock = threading.Lock()
         self._stopping = threading.Event()
         self.requests: list[RecordedRequest] = []
@@ -120,6 +127,8 @@ class ProviderServer:
         """Record ``request`` and take the next reply (a 500 when the script is used up)."""
         with self._lock:
             self.requests.append(request)
+            if self._responder is not None:
+                return self._responder(request)
             if not self._replies:
                 return Reply(status=500, json={"error": {"message": "the test's script ran out"}})
             return self._replies.pop(0)

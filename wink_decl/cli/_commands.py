@@ -55,11 +55,13 @@ COMMANDS: tuple[Command, ...] = (
             "those params and its reads:, writes: and examples. Every problem of "
             "every file is reported, sorted by file and line; where an overrides folder "
             "exists, each valid prompt's override files are checked too (stale, unknown and "
-            "refused entries). Exit status: 0 every file is valid "
-            "(warnings allowed), 1 a file has errors, 2 usage error."
+            "refused entries). Eval files found beside them are checked too: their prompt, "
+            "models, params, checks and dataset (docs/evals.md). Exit status: 0 every file is "
+            "valid (warnings allowed), 1 a file has errors, 2 usage error."
         ),
         examples=(
             "wink-decl validate prompts/",
+            "wink-decl validate prompts/ evals/",
             "wink-decl validate prompts/agents/code-review.wink.yaml --format json",
             "wink-decl validate prompts/ --cache-dir .wink-decl-cache",
             "wink-decl validate prompts/ --import-plugins",
@@ -106,6 +108,33 @@ COMMANDS: tuple[Command, ...] = (
             "wink-decl run prompts/release/pipeline.wink.toml --model anthropic:claude-sonnet-4-5"
             " --param version=1.4.0 --workspace . --transcript run.jsonl",
             "wink-decl run review.wink.yaml --model openai:qwen3 --base-url http://127.0.0.1:8000/v1",
+        ),
+    ),
+    _deferred(
+        name="eval",
+        summary="Run an eval file's cases under its experiments and models, and report.",
+        description=(
+            "Check each eval file (as validate does), then run every case under every "
+            "experiment (the baseline and each override tag or model) and model, each "
+            "repetition apart, through the real runtime: tools run under the prompt's policies, "
+            "read_section opens summarized sections, and every answer is checked. At most "
+            "--concurrency runs are in flight at once. Every finished run is appended to the "
+            "journal in --out as it finishes (--resume goes on from it after Ctrl-C or a kill), "
+            "and every model reply is kept in a response cache there, so an unchanged suite runs "
+            "again without a request (--no-cache asks again; --replay DIR answers from recorded "
+            "replies and asks no model). The report gives each experiment and model's pass "
+            "rate, mean score, errors, latency and tokens, and each experiment against the "
+            "baseline on the same cases (the change with its 95% interval, McNemar's exact "
+            "test): as a table, JSON or JUnit XML, and with --html as one self-contained page "
+            "(docs/evals.md). Exit status: 0 every experiment and model reaches the suite's "
+            "threshold, 1 one does not (or a file has errors), 2 usage error, 130 interrupted."
+        ),
+        examples=(
+            "wink-decl eval evals/code-review.wink-eval.yaml",
+            "wink-decl eval evals/code-review.wink-eval.yaml --replay evals/recorded",
+            "wink-decl eval suite.wink-eval.yaml --model openai:gpt-4.1-mini --concurrency 16"
+            " --format junit > eval.xml",
+            "wink-decl eval suite.wink-eval.yaml --experiment concise --filter 'add-*' --resume",
         ),
     ),
     _deferred(
@@ -181,10 +210,11 @@ COMMANDS: tuple[Command, ...] = (
     ),
     _deferred(
         name="plugins",
-        summary="List the handlers, policies and predicates: installed and built in.",
+        summary="List the handlers, policies, predicates and evaluators: installed and built in.",
         description=(
-            "Lists every handler, policy and predicate that installed packages register, with "
-            "the package (distribution) and version providing it and the code it points at, "
+            "Lists every handler, policy, predicate and evaluator that installed packages "
+            "register, with the package (distribution) and version providing it and the code it "
+            "points at, "
             "under the signature each kind must have; then the tool, policies and conditions "
             "built into wink-decl, marked built in (docs/plugins.md shows how to write each "
             "kind). "

@@ -5,9 +5,10 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from wink_decl.inputs import chosen_overrides as chosen_folder
 from wink_decl.inputs import overrides_folder
 
-__all__ = ["add_overrides_option", "overrides_root"]
+__all__ = ["add_overrides_option", "chosen_overrides", "overrides_root"]
 
 
 def add_overrides_option(parser: argparse.ArgumentParser, *, tags: bool = False) -> None:
@@ -34,3 +35,8 @@ def add_overrides_option(parser: argparse.ArgumentParser, *, tags: bool = False)
 def overrides_root(args: argparse.Namespace, prompt_root: Path) -> Path:
     """The overrides folder of the command line's ``--overrides`` and ``--root``."""
     return overrides_folder(args.overrides, prompt_root, root_given=args.root is not None)
+
+
+def chosen_overrides(args: argparse.Namespace) -> Path | None:
+    """``--overrides``, else the configured folder (not read with ``--root``), else None."""
+    return chosen_folder(args.overrides, root_given=args.root is not None)

@@ -1,4 +1,4 @@
-"""``wink-decl plugins``: every handler, policy and predicate, and who provides it.
+"""``wink-decl plugins``: every handler, policy, predicate and evaluator, and who provides it.
 
 The installed ones (entry points) by kind, each kind headed by the shape its objects must
 have; then what wink-decl itself provides, marked "built in". Only entry-point metadata is
@@ -18,6 +18,7 @@ from typing import Literal
 from wink_decl.cli._command import Console
 from wink_decl.cli._commands import implemented
 from wink_decl.plugins import (
+    EVALUATORS,
     GROUPS,
     HANDLERS,
     POLICIES,
@@ -31,14 +32,25 @@ __all__ = ["COMMAND", "plugin_report", "plugin_warnings"]
 
 ReportFormat = Literal["text", "json"]
 
-_KINDS = {HANDLERS: "handlers", POLICIES: "policies", PREDICATES: "predicates"}
-_NOUNS = {HANDLERS: "handler", POLICIES: "policy", PREDICATES: "predicate"}
+_KINDS = {
+    HANDLERS: "handlers",
+    POLICIES: "policies",
+    PREDICATES: "predicates",
+    EVALUATORS: "evaluators",
+}
+_NOUNS = {
+    HANDLERS: "handler",
+    POLICIES: "policy",
+    PREDICATES: "predicate",
+    EVALUATORS: "evaluator",
+}
 _GAP = "  "
 SIGNATURES = {
     HANDLERS: "handler(params, *, context) -> ToolResult, a def function (not async)",
     POLICIES: "factory(**config) -> an object with check(tool, params, *, context) -> "
     "PolicyDecision and on_result(tool, params, result, *, context) -> None",
     PREDICATES: "predicate(params, *, session) -> bool",
+    EVALUATORS: "factory(**args) -> an evaluator(outcome, sample) -> Score",
 }
 """The shape each kind of plugin must have (docs/plugins.md shows each in a package)."""
 BUILT_IN = (

@@ -1,4 +1,4 @@
-"""``wink-decl validate``: check prompt files and folders, reporting every problem found."""
+"""``wink-decl validate``: check prompt and eval files and folders, reporting every problem."""
 
 from __future__ import annotations
 
@@ -10,21 +10,23 @@ from pathlib import Path
 
 from wink_decl._checking import (
     PARALLEL_MIN_FILES,
+    EvalSettings,
     Job,
     Overrides,
     available_cpus,
     check_all,
+    is_eval_file,
     overrides_in,
 )
 from wink_decl.cli._command import Console
 from wink_decl.cli._commands import implemented
-from wink_decl.cli._overrides_folder import add_overrides_option, overrides_root
+from wink_decl.cli._overrides_folder import add_overrides_option, chosen_overrides, overrides_root
 from wink_decl.cli._progress import Progress
 from wink_decl.cli._prompt import add_limit_option, add_root_option, limits_from, report
 from wink_decl.cli._usage import UsageError
-from wink_decl.compiler import PROMPT_SUFFIXES, prompt_entries
+from wink_decl.compiler import EVAL_SUFFIXES, PROMPT_SUFFIXES, prompt_entries
 from wink_decl.diagnostics import render_json_array, sort_diagnostics
-from wink_decl.inputs import existing_path, root_finder
+from wink_decl.inputs import configured_root, existing_path, root_finder
 from wink_decl.limits import Limits
 
 __all__ = ["COMMAND", "PROGRESS_MIN_FILES"]
@@ -38,8 +40,8 @@ def _configure(parser: argparse.ArgumentParser) -> None:
         "paths",
         nargs="+",
         metavar="PATH",
-        help=f"a prompt file, or a folder searched for {', '.join(PROMPT_SUFFIXES)} files "
-        "(hidden folders are skipped)",
+        help=f"a prompt or eval file, or a folder searched for {', '.join(PROMPT_SUFFIXES)} "
+        f"and {', '.join(EVAL_SUFFIXES)} files (hidden folders are skipped)",
     )
     add_root_option(parser)
     add_limit_option(parser)
@@ -83,11 +85,9 @@ def _positive(text: str) -> int:
 def _run(args: argparse.Namespace, console: Console) -> int:
     cache_dir = _usable_cache(args.cache_dir, console)
     jobs = _gather(
-        args.paths,
-        args.root,
+        args,
         cache_dir,
         limits_from(args),
-        args.import_plugins,
         lambda root: overrides_in(overrides_root(args, root), strict=args.strict),
     )
     workers = args.jobs or (available_cpus() if len(jobs) >= PARALLEL_MIN_FILES else 1)
@@ -98,7 +98,9 @@ def _run(args: argparse.Namespace, console: Console) -> int:
             results = check_all(jobs, min(workers, len(jobs)), progress.advance)
     finally:
         progress.close()
-    diagnostics = sort_diagnostics(d for checked in results for d in checked.diagnostics)
+    # An eval file reports its prompt's diagnostics too: once each, when both are checked.
+    found = dict.fromkeys(d for checked in results for d in checked.diagnostics)
+    diagnostics = sort_diagnostics(found)
     sources = {name: text for checked in results for name, text in checked.sources.items()}
     if args.format == "json":
         console.out.write(render_json_array(diagnostics))
@@ -158,22 +160,22 @@ _PYDANTIC_PLUGINS = "PYDANTIC_DISABLE_PLUGINS"
 
 
 def _gather(
-    paths: Sequence[str],
-    root: str | None,
+    args: argparse.Namespace,
     cache_dir: str | None,
     limits: Limits,
-    import_plugins: bool,
     overrides_for: Callable[[Path], Overrides | None],
 ) -> list[Job]:
-    """Every prompt file named or found under a folder, once each, in the order given.
+    """Every prompt and eval file named or found under a folder, once each, in the order given.
 
     ``overrides_for`` gives a prompt root's override files, asked once per root.
     """
-    find_root = root_finder(root)
+    paths: Sequence[str] = args.paths
+    find_root = root_finder(args.root)
     real_path = _RealPaths()
     overrides: dict[str, Overrides | None] = {}
     seen: set[str] = set()
     jobs: list[Job] = []
+    evals: EvalSettings | None = None  # worked out at the first eval file (most runs have none)
     for text in paths:
         target = existing_path(text)
         found_root = find_root(target)
@@ -182,7 +184,10 @@ def _gather(
             overrides[prompt_root] = overrides_for(found_root)
         root_overrides = overrides[prompt_root]
         files: Sequence[tuple[str, bool | None]]  # each with whether it is a link, if known
-        files = prompt_entries(target) if target.is_dir() else [(str(target), None)]
+        if target.is_dir():
+            files = prompt_entries(target, PROMPT_SUFFIXES + EVAL_SUFFIXES)
+        else:
+            files = [(str(target), None)]
         if not files:
             raise UsageError(
                 f"no prompt files under '{text}'",
@@ -190,12 +195,26 @@ def _gather(
             )
         for file, is_link in files:
             key = real_path(file, is_link)
-            if key not in seen:
-                seen.add(key)
-                jobs.append(
-                    Job(file, prompt_root, cache_dir, limits, import_plugins, root_overrides)
-                )
+            if key in seen:
+                continue
+            seen.add(key)
+            job = Job(file, prompt_root, cache_dir, limits, args.import_plugins, root_overrides)
+            if is_eval_file(file):
+                evals = evals or _eval_settings(args)
+                job = job._replace(evals=evals)
+            jobs.append(job)
     return jobs
+
+
+def _eval_settings(args: argparse.Namespace) -> EvalSettings:
+    """Where eval files' prompts and tags are found: as for prompt files (docs/evals.md)."""
+    configured = None if args.root is not None else configured_root(Path.cwd())
+    overrides = chosen_overrides(args)
+    return EvalSettings(
+        args.root,
+        None if configured is None else str(configured),
+        None if overrides is None else str(overrides),
+    )
 
 
 class _RealPaths:

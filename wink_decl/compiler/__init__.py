@@ -15,7 +15,9 @@ if TYPE_CHECKING:
     from wink_decl.compiler._confined import outside_root
     from wink_decl.compiler._disk_cache import cache_problem
     from wink_decl.compiler._lazy import LazyTool
+    from wink_decl.compiler._numbers import number_problems
     from wink_decl.compiler._prompt_files import (
+        EVAL_SUFFIXES,
         PROMPT_SUFFIXES,
         FoundFile,
         find_prompt_files,
@@ -34,6 +36,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "ARTIFACT_FORMAT",
+    "EVAL_SUFFIXES",
     "PROMPT_SUFFIXES",
     "CachedResult",
     "CompileResult",
@@ -50,6 +53,7 @@ __all__ = [
     "default_catalog",
     "find_prompt_files",
     "make_params",
+    "number_problems",
     "outside_root",
     "prompt_entries",
     "unknown_param",
@@ -57,6 +61,7 @@ __all__ = [
 
 _HOMES: dict[str, str] = {
     "ARTIFACT_FORMAT": "wink_decl.compiler._artifact",
+    "EVAL_SUFFIXES": "wink_decl.compiler._prompt_files",
     "PROMPT_SUFFIXES": "wink_decl.compiler._prompt_files",
     "CachedResult": "wink_decl.compiler.registry",
     "CompileResult": "wink_decl.compiler.compile",
@@ -73,6 +78,7 @@ _HOMES: dict[str, str] = {
     "default_catalog": "wink_decl.compiler.compile",
     "find_prompt_files": "wink_decl.compiler._prompt_files",
     "make_params": "wink_decl.compiler._render_params",
+    "number_problems": "wink_decl.compiler._numbers",
     "outside_root": "wink_decl.compiler._confined",
     "prompt_entries": "wink_decl.compiler._prompt_files",
     "unknown_param": "wink_decl.compiler._render_params",

@@ -8,10 +8,14 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from wink_decl.errors import PromptRenderError
-from wink_decl.plugins import PluginCallError, PluginLoadError, describe_exception
+from wink_decl.plugins import (
+    PluginCallError,
+    PluginLoadError,
+    describe_exception,
+    settings_misfit,
+)
 from wink_decl.prompt.callables import builtin_name
 from wink_decl.prompt.tool import BuiltinToolHandler, Tool
-from wink_decl.suggestions import did_you_mean_sentence
 
 if TYPE_CHECKING:
     from wink_decl.diagnostics import Diagnostic, Span
@@ -35,8 +39,6 @@ _set = object.__setattr__
 _POLICY_METHODS = ("check", "on_result")
 _PREDICATE = "(params, *, session)"
 _PREDICATE_SHAPE = "a function (params, *, session) that returns true or false without raising"
-_SETTABLE = (inspect.Parameter.POSITIONAL_OR_KEYWORD, inspect.Parameter.KEYWORD_ONLY)
-"""Parameters a config can set: it is passed as keyword arguments."""
 
 
 class _PluginRef:
@@ -247,7 +249,7 @@ def _build_policy(
     where = f"Policy {entry.label}"
     if not callable(factory):
         return None, f"{where} is a value of type '{type(factory).__name__}', not a function."
-    misfit = _config_misfit(factory, config)
+    misfit = settings_misfit(factory, config)
     if misfit is not None:
         return None, f"{where} {misfit}"
     try:
@@ -263,37 +265,6 @@ def _build_policy(
             f"{where} built a {type(built).__name__}, which has no {' or '.join(missing)}().",
         )
     return built, None
-
-
-def _config_misfit(factory: Callable[..., object], config: dict[str, Any]) -> str | None:
-    """What in ``config`` the factory's parameters cannot take, or None when all fit.
-
-    Checked before the call, in our own words: from 3.13 Python adds a "Did you mean" of its
-    own to the TypeError of an unknown keyword, and the message must read the same on all.
-    """
-    parameters = _parameters(factory)
-    if parameters is None:
-        return None  # nothing to check against: the call itself tells
-    settable = [p.name for p in parameters if p.kind in _SETTABLE]
-    if not any(p.kind is p.VAR_KEYWORD for p in parameters):
-        unknown = next((key for key in config if key not in settable), None)
-        if unknown is not None:
-            takes = ", ".join(settable) if settable else "no settings"
-            suggestion = did_you_mean_sentence(unknown, settable)
-            return f"has no config setting '{unknown}'; it takes {takes}.{suggestion}"
-    required = [p.name for p in parameters if p.kind in _SETTABLE and p.default is p.empty]
-    needed = next((name for name in required if name not in config), None)
-    return None if needed is None else f"needs the config setting '{needed}'."
-
-
-def _parameters(factory: Callable[..., object]) -> list[inspect.Parameter] | None:
-    """The factory's parameters, or None for a builtin or a signature that cannot be read."""
-    if builtin_name(factory) is not None:
-        return None  # what inspect reads from C differs from one Python to the next
-    try:
-        return list(inspect.signature(factory).parameters.values())
-    except (TypeError, ValueError):
-        return None
 
 
 class LazyTool(_AnyTool):

@@ -27,6 +27,7 @@ if TYPE_CHECKING:
         prepare,
     )
     from wink_decl.inputs._roots import (
+        chosen_overrides,
         configured_folder,
         configured_root,
         existing_path,
@@ -46,6 +47,7 @@ __all__ = [
     "Prepared",
     "PromptRequest",
     "Report",
+    "chosen_overrides",
     "configured_folder",
     "configured_root",
     "existing_path",
@@ -70,6 +72,7 @@ _HOMES: dict[str, str] = {
     "Prepared": "wink_decl.inputs._request",
     "PromptRequest": "wink_decl.inputs._request",
     "Report": "wink_decl.inputs._report",
+    "chosen_overrides": "wink_decl.inputs._roots",
     "configured_folder": "wink_decl.inputs._roots",
     "configured_root": "wink_decl.inputs._roots",
     "existing_path": "wink_decl.inputs._roots",

@@ -1,4 +1,4 @@
-"""Entry-point plugins: find handlers, policies and predicates, load them lazily, check them.
+"""Entry-point plugins: find handlers, policies, predicates and evaluators, load them lazily.
 
 Each name below is imported from its module on first use: checking a file looks plugins up by
 name and needs none of the code that checks an imported handler.
@@ -11,6 +11,7 @@ TYPE_CHECKING = False
 
 if TYPE_CHECKING:
     from wink_decl.plugins._catalog import (
+        EVALUATORS,
         GROUPS,
         HANDLERS,
         POLICIES,
@@ -22,8 +23,10 @@ if TYPE_CHECKING:
         PluginProblem,
         describe_exception,
         normalise_distribution,
+        plugin_raised,
     )
     from wink_decl.plugins._compare_params import compare_params
+    from wink_decl.plugins._factories import settings_misfit
     from wink_decl.plugins._handlers import (
         check_handler,
         handler_params_type,
@@ -31,6 +34,7 @@ if TYPE_CHECKING:
     )
 
 __all__ = [
+    "EVALUATORS",
     "GROUPS",
     "HANDLERS",
     "POLICIES",
@@ -46,9 +50,12 @@ __all__ = [
     "handler_params_type",
     "handler_result_type",
     "normalise_distribution",
+    "plugin_raised",
+    "settings_misfit",
 ]
 
 _HOMES: dict[str, str] = {
+    "EVALUATORS": "wink_decl.plugins._catalog",
     "GROUPS": "wink_decl.plugins._catalog",
     "HANDLERS": "wink_decl.plugins._catalog",
     "POLICIES": "wink_decl.plugins._catalog",
@@ -64,6 +71,8 @@ _HOMES: dict[str, str] = {
     "handler_params_type": "wink_decl.plugins._handlers",
     "handler_result_type": "wink_decl.plugins._handlers",
     "normalise_distribution": "wink_decl.plugins._catalog",
+    "plugin_raised": "wink_decl.plugins._catalog",
+    "settings_misfit": "wink_decl.plugins._factories",
 }
 """Each exported name and the module it is imported from on first use."""
 

@@ -19,6 +19,7 @@ if TYPE_CHECKING:
     from importlib.metadata import Distribution, EntryPoint
 
 __all__ = [
+    "EVALUATORS",
     "GROUPS",
     "HANDLERS",
     "POLICIES",
@@ -30,6 +31,7 @@ __all__ = [
     "PluginProblem",
     "describe_exception",
     "normalise_distribution",
+    "plugin_raised",
 ]
 
 HANDLERS = "wink_decl.handlers"
@@ -38,10 +40,17 @@ POLICIES = "wink_decl.policies"
 """Tool policies: objects (or factories of objects) satisfying ``ToolPolicy``."""
 PREDICATES = "wink_decl.predicates"
 """Predicates for section visibility and enablement."""
-GROUPS = (HANDLERS, POLICIES, PREDICATES)
+EVALUATORS = "wink_decl.evaluators"
+"""Evaluators for eval files' ``plugin`` checks: factories of ``(outcome, sample) -> Score``."""
+GROUPS = (HANDLERS, POLICIES, PREDICATES, EVALUATORS)
 """Every group the catalog indexes."""
 
-_NOUNS = {HANDLERS: "handler", POLICIES: "policy", PREDICATES: "predicate"}
+_NOUNS = {
+    HANDLERS: "handler",
+    POLICIES: "policy",
+    PREDICATES: "predicate",
+    EVALUATORS: "evaluator",
+}
 _CODES = {
     HANDLERS: DiagnosticCode.HANDLER,
     POLICIES: DiagnosticCode.POLICY,
@@ -126,11 +135,7 @@ class PluginCallError(PromptRenderError):
     def __init__(
         self, error: Exception, *, entry: PluginEntry, expected: str, span: Span | None
     ) -> None:
-        noun = _NOUNS[entry.group].capitalize()
-        message = (
-            f"{noun} '{entry.name}' (entry point in {entry.group}, from {_provider(entry)}, "
-            f"value '{entry.value}') raised {_one_line(error)}"
-        )
+        message = plugin_raised(entry, error)
         super().__init__(message)
         self.message = message
         self.error = error
@@ -152,6 +157,18 @@ class PluginCallError(PromptRenderError):
             path=path,
             cause=self.error,
         )
+
+
+def plugin_raised(entry: PluginEntry, error: Exception) -> str:
+    """``Handler 'x' (entry point in wink_decl.handlers, from d 1.0, value 'm:f') raised ...``.
+
+    How plugin code that raised when called is blamed, whatever the kind of plugin.
+    """
+    noun = _NOUNS[entry.group].capitalize()
+    return (
+        f"{noun} '{entry.name}' (entry point in {entry.group}, from {_provider(entry)}, "
+        f"value '{entry.value}') raised {_one_line(error)}"
+    )
 
 
 def _one_line(error: Exception) -> str:
@@ -403,7 +420,7 @@ def _unknown_distribution(
 
 
 def _indexed(found: Iterable[EntryPoint]) -> dict[tuple[str, str], tuple[PluginEntry, ...]]:
-    """One entry per distribution for each (group, name) of ``GROUPS``, by distribution."""
+    """One entry per distribution for each (group, name) of the indexed groups."""
     index: dict[tuple[str, str], dict[str, PluginEntry]] = {}
     for point in found:
         if point.group not in GROUPS:

@@ -5,12 +5,14 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, cast
 
+from wink_decl_example.evaluators import max_words
 from wink_decl_example.handlers import CountParams, WordCount, count_words
 from wink_decl_example.policies import max_length
 from wink_decl_example.predicates import long_text
 
 import wink_decl
 from wink_decl import ToolContext
+from wink_decl.evals import Outcome, Sample, Score
 
 PROMPT = Path(__file__).resolve().parents[1] / "prompts" / "count.wink.yaml"
 NO_CONTEXT = cast("ToolContext", None)  # these plugins never look at it
@@ -33,6 +35,15 @@ def test_the_predicate_reads_the_text_param() -> None:
     assert long_text(CountParams("x" * 201), session=None)
     assert not long_text(CountParams("short"), session=None)
     assert not long_text(None, session=None)
+
+
+def test_the_evaluator_scores_the_share_of_words_that_fit() -> None:
+    check = max_words(limit=3)
+    case = Sample("short")
+    fits = Score(1.0, passed=True, reason="3 words (at most 3)")
+    assert check(Outcome(text="one two three"), case) == fits
+    too_long = Score(0.75, passed=False, reason="4 words; at most 3")
+    assert check(Outcome(text="one two three four"), case) == too_long
 
 
 def test_the_prompt_loads_with_every_plugin_and_renders() -> None:

@@ -1,1 +1,1 @@
-"""Example wink-decl plugins: a handler, a policy and a predicate (docs/plugins.md)."""
+"""Example wink-decl plugins: a handler, a policy, a predicate, an evaluator (docs/plugins.md)."""
