@@ -218,7 +218,11 @@ def test_a_plugin_that_cannot_bind_stops_the_suite_before_any_run(
     here: Path, cli: Run, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     problem = Diagnostic("cannot import the handler", None, DiagnosticCode.HANDLER, path="p")
-    monkeypatch.setattr(wink_decl.inputs._request, "bind_plugins", lambda *_a, **_k: [problem])
+
+    def bind_plugins(*_args: object, **_options: object) -> list[Diagnostic]:
+        return [problem]
+
+    monkeypatch.setattr(wink_decl.inputs._request, "bind_plugins", bind_plugins)
     assert cli("eval", SUITE, "--replay", RECORDED) == (
         1,
         "",

@@ -11,7 +11,6 @@ from __future__ import annotations
 import json
 import re
 import shutil
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -59,7 +58,7 @@ def stand_in(request: RecordedRequest) -> Reply:
 
 
 @pytest.fixture
-def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """A copy of the repository's prompts and evals, the working folder."""
     shutil.copytree(REPO / "prompts", tmp_path / "prompts")
     shutil.copytree(REPO / "evals", tmp_path / "evals")
