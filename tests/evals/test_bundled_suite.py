@@ -61,7 +61,7 @@ def stand_in(request: RecordedRequest) -> Reply:
 def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """A copy of the repository's prompts and evals, the working folder."""
     shutil.copytree(REPO / "prompts", tmp_path / "prompts")
-    shutil.copytree(REPO / "evals", tmp_path / "evals")
+    shutil.copytree(REPO / "evals", tmp_path / "evals", ignore=shutil.ignore_patterns(".wink-eval"))
     shutil.copy(REPO / "pyproject.toml", tmp_path / "pyproject.toml")
     monkeypatch.chdir(tmp_path)
     return tmp_path
