@@ -58,12 +58,18 @@ def test_several_files_give_one_document_each_format(here: Path, cli: Run) -> No
     status, out, _ = cli("eval", *files, "--replay", RECORDED, "--format", "junit", "--out", "o")
     root = ET.fromstring(out)  # noqa: S314  # the command's own XML
     assert (status, root.get("tests"), root.get("failures"), len(root)) == (0, "12", "2", 4)
-    status, out, _ = cli("eval", *files, "--replay", RECORDED, "--out", "o", "--html", "r.html")
-    assert (status, out.count("\nPASS\n"), (here / "r.html").read_text()[:15]) == (
-        0,
+    status, out, _ = cli("eval", *files, "--replay", RECORDED, "--out", "o")
+    assert (status, out.count("\nPASS\n")) == (0, 2)
+    assert cli("eval", *files, "--replay", RECORDED, "--html", "r.html") == (
         2,
-        "<!DOCTYPE html>",
+        "",
+        "wink-decl: error: --html writes the page of one eval file, and several are given\n"
+        "  hint: run one file at a time with --html, or leave --html out\n"
+        "  run 'wink-decl eval --help' for its options\n",
     )
+    status, _, _ = cli("eval", SUITE, "--replay", RECORDED, "--html", "r.html")
+    page = (here / "r.html").read_text()
+    assert (status, page[:15], f"<title>{SUITE}</title>" in page) == (0, "<!DOCTYPE html>", True)
 
 
 def test_one_file_in_junit(here: Path, cli: Run) -> None:

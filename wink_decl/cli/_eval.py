@@ -161,6 +161,12 @@ def _seconds(text: str) -> float:
 
 def _run(args: argparse.Namespace, console: Console) -> int:
     files = [existing_path(text) for text in args.files]
+    if args.html is not None and len(files) > 1:
+        raise UsageError(
+            "--html writes the page of one eval file, and several are given",
+            hint="run one file at a time with --html, or leave --html out",
+            command="eval",
+        )
     models = tuple(_model_spec(text) for text in args.model)
     replay = None if args.replay is None else _folder(args.replay, "--replay")
     suites = _checked(args, console, files)
@@ -222,6 +228,8 @@ def _run_one(console: Console, suite: Suite, options: RunOptions, out: Path) -> 
         report(console, error.diagnostics, error.sources)
         return None
     except KeyboardInterrupt:
+        for bar in progress:  # the line the bar drew goes before the message
+            bar.close()
         console.err.write(
             f"wink-decl: interrupted: {len(kept)} run{'s' * (len(kept) != 1)} kept in "
             f"{out / JOURNAL_NAME}\n  hint: run the same command with --resume to go on\n"
@@ -290,10 +298,9 @@ def _write_reports(args: argparse.Namespace, console: Console, reports: list[Eva
         console.out.write(_junit(reports))
     else:
         console.out.write("\n".join(render_table(report) for report in reports))
-    if args.html is not None:
-        title = ", ".join(report.suite or "" for report in reports)
-        pages = [render_html(report, title=title) for report in reports[:1]]
-        write_output(args.html, pages[0])
+    if args.html is not None:  # one file: the command refuses --html with several
+        (only,) = reports
+        write_output(args.html, render_html(only, title=only.suite or "wink-decl eval"))
 
 
 def _json_array(texts: Sequence[str]) -> str:
