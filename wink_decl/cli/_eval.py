@@ -14,7 +14,7 @@ from wink_decl.cli._command import Console
 from wink_decl.cli._commands import implemented
 from wink_decl.cli._eval_progress import EvalProgress
 from wink_decl.cli._model_option import model_from_text
-from wink_decl.cli._overrides_folder import chosen_overrides
+from wink_decl.cli._overrides_folder import eval_settings
 from wink_decl.cli._paths import write_output
 from wink_decl.cli._prompt import add_limit_option, add_root_option, limits_from, report
 from wink_decl.cli._secrets import secrets_from_environment
@@ -36,7 +36,7 @@ from wink_decl.evals import (
     render_table,
     run_suite,
 )
-from wink_decl.inputs import configured_root, existing_path
+from wink_decl.inputs import existing_path
 
 if TYPE_CHECKING:
     from wink_decl.evals import CaseResult
@@ -251,16 +251,15 @@ def _checked(
     args: argparse.Namespace, console: Console, files: Sequence[Path]
 ) -> list[Suite] | None:
     """Each eval file, checked as validate checks it; None (all reported) when one fails."""
-    configured = None if args.root is not None else configured_root(Path.cwd())
-    overrides = chosen_overrides(args)
+    where = eval_settings(args)
     suites: list[Suite] = []
     failed = False
     for path in files:
         checked = check_suite(
             str(path),
-            root=args.root,
-            configured_root=configured,
-            overrides=overrides,
+            root=where.root,
+            configured_root=where.configured_root,
+            overrides=where.overrides,
             limits=limits_from(args),
         )
         report(console, checked.diagnostics, checked.sources)

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, cast
 
 from wink_decl.diagnostics import DiagnosticError
-from wink_decl.errors import PromptEvaluationError, WinkDeclError
+from wink_decl.errors import PromptEvaluationError
 from wink_decl.evals._eval_types import CaseResult, Outcome, Score, ToolCall
 from wink_decl.evals._matrix import model_key
 from wink_decl.evals._recording import RecordingAdapter, Tally, caches_requests
@@ -165,7 +165,7 @@ def execute(run: CaseRun, settings: RunSettings) -> Finished:
             )
         session = Session()
         response = _evaluate(compiled, params, recorder or adapter, session, settings)
-    except (WinkDeclError, ValueError, TypeError) as error:
+    except Exception as error:  # noqa: BLE001  # whatever a run meets is that run's error
         return _failed(run, recorder, _reason(error, settings.secrets))
     latency = (time.perf_counter() - started) * 1000
     outcome = _outcome(response, session, latency)
