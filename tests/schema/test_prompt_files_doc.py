@@ -23,6 +23,8 @@ from typing import Any, NamedTuple
 
 import pytest
 
+from wink_decl.cli._starter import starter_text
+
 REPO = Path(__file__).resolve().parents[2]
 PAGE = REPO / "docs" / "prompt-files.md"
 PARTS = {
@@ -280,3 +282,18 @@ def test_a_broken_example_would_fail(tmp_path: Path) -> None:
     completed = _validate(root, tmp_path / "site")
     assert completed.returncode == 1
     assert str(broken.relative_to(root)) in completed.stderr
+
+
+# -- links ---------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", list(PARTS.values()))
+def test_each_published_schema_points_to_the_page(name: str) -> None:
+    schema = json.loads((REPO / "schema" / name).read_text(encoding="utf-8"))
+    assert "docs/prompt-files.md" in schema["description"]
+
+
+def test_the_starter_and_the_readme_point_to_the_page() -> None:
+    for fmt in ("yaml", "toml"):
+        assert "docs/prompt-files.md" in starter_text("x", fmt, "s.json", f"x.wink.{fmt}")
+    assert "`docs/prompt-files.md` lists every key" in (REPO / "README.md").read_text()
