@@ -153,6 +153,19 @@ CODE_DOCS: Final[Mapping[DiagnosticCode, CodeDoc]] = {
         {"review.wink.yaml": _PROMPT},
         "wink-decl new review",
     ),
+    _C.FOREIGN_SYNTAX: CodeDoc(
+        "A template, summary or summary suffix holds the syntax of another template language, "
+        "which the model would read as written (a warning). Reported: `{{name}}` and "
+        "`{{ name | filter }}` (Mustache, Handlebars, Jinja); blocks `{% ... %}`, `{{#if x}}`, "
+        "`{{/if}}`, `{{else}}`; comments `{# ... #}`; and `{name}` (f-strings, LangChain) only "
+        "when `name` is a declared param, since `{id}` in a route, JSON such as "
+        '`{"a": 1}`, code such as `return {}` and CSS such as `a { color: red }` are '
+        "ordinary text. `${name}` and `$${name}` are never reported.",
+        "Write `${name}` for a param. Conditions go in `enabled:`: put the text an `if` "
+        "guards in a section of its own with `enabled: {param: name}`. A loop or filter has no "
+        "equivalent: write the text out, or pass the value ready to use.",
+        {"prompt.wink.yaml": _PARAM_PROMPT.replace("${topic}", "{{topic}}")},
+    ),
     _C.HANDLER: CodeDoc(
         "A tool's handler cannot serve it: it is not importable, takes the wrong arguments, "
         "or declares other params than the file.",

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple, TypeAlias, cast
 
 from wink_decl.compiler._condition_compiler import Check, compile_condition
 from wink_decl.compiler._context import CompileContext
+from wink_decl.compiler._foreign_syntax import check_foreign_syntax
 from wink_decl.compiler._readable import readable
 from wink_decl.diagnostic_codes import DiagnosticCode
 from wink_decl.diagnostics import clip, some_of
@@ -345,6 +346,7 @@ def _check_placeholders(
     extra: frozenset[str],
 ) -> bool:
     """Check the section's text ``name``; the path to it is made only to report a mistake."""
+    check_foreign_syntax(ctx, (*section_path, name), text, (scope.params, extra))
     try:
         compiled = compile_text(text, where="text")
     except PromptValidationError:
