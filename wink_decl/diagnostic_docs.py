@@ -583,8 +583,7 @@ CODE_DOCS: Final[Mapping[DiagnosticCode, CodeDoc]] = {
         "A policy, or an entry of one, can never refuse a call: it watches tools the prompt "
         "does not declare, `read_before_write` watches no tool that writes, or a `sequential` "
         "entry makes its tool wait for none (`{deploy: []}`) (a warning).",
-        "Name the tools the policy should watch, or list what each tool waits for; or remove "
-        "it.",
+        "Name the tools the policy should watch, or list what each tool waits for; or remove it.",
         {
             "prompt.wink.yaml": "key: review\npolicies:\n  - read_before_write: {}\n"
             + _PROMPT.split("\n", 1)[1]

@@ -21,7 +21,9 @@ __all__ = ["check_foreign_syntax"]
 
 _NAME = r"[A-Za-z_][A-Za-z0-9_]*"
 
-_DOUBLE = re.compile(rf"(?<!\$)\{{\{{[-~]?[ \t]*({_NAME})[ \t]*([|.(\[][^{{}}\n]*?)?[ \t]*[-~]?\}}\}}")
+_DOUBLE = re.compile(
+    rf"(?<!\$)\{{\{{[-~]?[ \t]*({_NAME})[ \t]*([|.(\[][^{{}}\n]*?)?[ \t]*[-~]?\}}\}}"
+)
 """``{{name}}``, ``{{ name }}``, ``{{ name | upper }}``: Mustache, Handlebars, Jinja."""
 
 _BLOCK = re.compile(

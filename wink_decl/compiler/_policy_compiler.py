@@ -145,12 +145,10 @@ class PolicyCompiler:
         elif not writing:  # it watches reads only: it never has a write to refuse
             ctx.error(
                 DiagnosticCode.UNUSED_POLICY,
-                "read_before_write watches no tool that writes: this policy never refuses a "
-                "call.",
+                "read_before_write watches no tool that writes: this policy never refuses a call.",
                 ctx.key_span(path),
                 severity="warning",
-                hint="name the tools that change files with write_tools:, or give each one "
-                "writes:",
+                hint="name the tools that change files with write_tools:, or give each one writes:",
             )
         return policy
 

@@ -276,10 +276,7 @@ def _conflict(text: str, path: str, lines: LineIndex, problem: str, index: int) 
             f"{opener}{shown}{closer} cannot start a table here."
         )
         if opener == "[[" and earlier == key_path and _is_header(text, scan.first[earlier]):
-            hint = (
-                f"Write [[{shown}]] above the first item too: "
-                f"{_WHY_TWO_BRACKETS.format(shown)}."
-            )
+            hint = f"Write [[{shown}]] above the first item too: {_WHY_TWO_BRACKETS.format(shown)}."
     elif earlier == key_path and _under_header(text, start):
         message = f"Key '{shown}' appears twice in this table (first on line {first_line})."
         table = display_key(key_path[:-1])
