@@ -28,6 +28,7 @@ class DiagnosticCode(StrEnum):
     ENUM = "enum"
     EXAMPLE = "example"
     FILE_EXISTS = "file-exists"
+    FOREIGN_SYNTAX = "foreign-syntax"
     HANDLER = "handler"
     INCLUDE_CYCLE = "include-cycle"
     INCLUDE_DEPTH = "include-depth"
