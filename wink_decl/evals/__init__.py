@@ -73,6 +73,7 @@ if TYPE_CHECKING:
         json_schema,
     )
     from wink_decl.evals._table import render_table
+    from wink_decl.evals._tagged_prompts import TaggedPrompts
     from wink_decl.evals._text_checks import (
         MAX_PATTERN_LENGTH,
         contains,
@@ -107,6 +108,7 @@ __all__ = [
     "Sample",
     "Score",
     "Summary",
+    "TaggedPrompts",
     "TextCheck",
     "ToolCall",
     "ToolCalledCheck",
@@ -243,6 +245,7 @@ _HOMES: dict[str, str] = {
     "render_json": "wink_decl.evals._json_report",
     "render_junit": "wink_decl.evals._junit",
     "render_table": "wink_decl.evals._table",
+    "TaggedPrompts": "wink_decl.evals._tagged_prompts",
 }
 """Each exported name and the module it is imported from on first use."""
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal
 
 from wink_decl.evals._cache import ResponseCache
 from wink_decl.evals._execute import AdapterPool, Finished, RunSettings, Scorer
@@ -38,7 +38,8 @@ class DriverOptions:
     ``resume`` keeps the journal's results for the runs it holds (and runs only the rest);
     without it, the journal starts anew. ``timeout`` bounds each run in seconds. ``replay``
     answers every request from the replies kept in that folder (a response cache) and asks
-    no model: a request it has no reply for is the case's error.
+    no model: a request it has no reply for is the case's error. ``executor`` ``ray`` runs
+    the cases on the Ray cluster at ``ray_address`` (None: a local one), see ``run_on_ray``.
     """
 
     out: Path
@@ -49,6 +50,8 @@ class DriverOptions:
     max_turns: int | None = None
     secrets: tuple[str, ...] = field(default=())
     replay: Path | None = None
+    executor: Literal["local", "ray"] = "local"
+    ray_address: str | None = None
 
 
 @dataclass(frozen=True)
@@ -139,16 +142,55 @@ def drive(
         on_finished(run.result)
 
     try:
-        run_locally(
-            todo,
-            settings,
-            concurrency=options.concurrency,
-            on_finished=finished,
-            on_stopping=on_stopping,
-        )
+        if options.executor == "ray":
+            make = replaying if replay else make_adapter
+            _on_ray(todo, settings, make, options, finished, on_stopping)
+        else:
+            run_locally(
+                todo,
+                settings,
+                concurrency=options.concurrency,
+                on_finished=finished,
+                on_stopping=on_stopping,
+            )
     finally:
         journal.close()
         adapters.close()
     results = tuple(keeper.results.get(id(run)) or done[keys[id(run)]] for run in runs)
     resumed = len(runs) - len(todo)
     return Driven(results, resumed, skipped, keeper.requests, keeper.hits)
+
+
+def _on_ray(
+    todo: Sequence[CaseRun],
+    settings: RunSettings,
+    make_adapter: AdapterFactory,
+    options: DriverOptions,
+    on_finished: Callable[[Finished], None],
+    on_stopping: Callable[[int], None],
+) -> None:
+    """Run ``todo`` on Ray, each worker making settings like ``settings`` of its own.
+
+    Each worker makes its adapters with ``make_adapter``; ``settings.prompts`` must be a
+    ``TaggedPrompts``: see ``WorkerSettings``.
+    """
+    from wink_decl.evals._ray import WorkerSettings, run_on_ray  # noqa: PLC0415  # Ray's only
+
+    replies = options.replay or (None if settings.lookup is None else options.out / CACHE_NAME)
+    made_of = WorkerSettings(
+        settings.prompts,
+        make_adapter,
+        settings.score,
+        replies=None if replies is None else replies.absolute(),  # the workers' folder is not ours
+        timeout=settings.timeout,
+        max_turns=settings.max_turns,
+        secrets=settings.secrets,
+    )
+    run_on_ray(
+        todo,
+        made_of,
+        address=options.ray_address,
+        concurrency=options.concurrency,
+        on_finished=on_finished,
+        on_stopping=on_stopping,
+    )
