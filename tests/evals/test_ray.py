@@ -360,7 +360,11 @@ def test_an_interruption_on_ray_keeps_the_runs_in_flight(
             prompts,
             {None: "d"},
             options=DriverOptions(
-                out=tmp_path / "out", concurrency=2, executor="ray", ray_address=cluster
+                out=tmp_path / "out",
+                concurrency=2,
+                no_cache=True,
+                executor="ray",
+                ray_address=cluster,
             ),
             make_adapter=_make,
             score=score_case,
@@ -411,8 +415,8 @@ def test_a_workers_lookups_go_to_the_reader_of_the_drivers_cache(
     (run,) = _runs(server, ("Ann",))[:1]
     RAY.init(address=cluster, log_to_driver=False)
     try:
-        reader = RAY.remote(CacheReader).remote(str(tmp_path / "cache"))
-        worker = CaseWorker(WorkerSettings(prompts, _make, score_case), reader)  # as on Ray
+        reader = RAY.remote(CacheReader).options(name="cache").remote(str(tmp_path / "cache"))
+        worker = CaseWorker(WorkerSettings(prompts, _make, score_case), "cache")  # as on Ray
         first = worker.run(run)
         (key, reply), *_ = first.recorded
         ResponseCache(tmp_path / "cache").put(key, reply)

@@ -16,6 +16,7 @@ import logging
 import math
 import pickle
 import sys
+import uuid
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -92,8 +93,9 @@ def run_on_ray(
     raised at once. A run whose worker is lost (its process or machine dies) is started
     again, up to ``MAX_ATTEMPTS`` times in all, and is then that case's error.
 
-    The cluster is the one this process is connected to already, else the one at
-    ``address``, else a local one started here (and stopped after).
+    The cluster is the one this process is connected to already (left connected), else the
+    one at ``address``, else as Ray finds one: ``RAY_ADDRESS``, else the cluster ``ray
+    start`` started on this machine, else a local one started here and stopped after.
 
     Raises:
         InputError: Ray is not installed.
@@ -110,7 +112,7 @@ def run_on_ray(
         connected_here = _connect(ray, address)
         try:
             pool = _Pool(ray, settings_factory, concurrency)
-            _drive_pool(pool, iter(todo), concurrency, on_finished, on_stopping)
+            _drive_pool(pool, todo, concurrency, on_finished, on_stopping)
         finally:
             if connected_here:
                 ray.shutdown()
@@ -187,9 +189,13 @@ class CaseWorker:
     once and kept from case to case.
     """
 
-    def __init__(self, settings: WorkerSettings, reader: Any | None) -> None:
-        """Make this worker's settings; ``reader``: the ``CacheReader`` actor, if any."""
-        lookup = None if reader is None else remote_lookup(import_ray(), reader)
+    def __init__(self, settings: WorkerSettings, reader: str | None) -> None:
+        """Make this worker's settings; ``reader``: the name of the ``CacheReader``, if any.
+
+        A name, not the actor: Ray could not restart a worker whose arguments held one.
+        """
+        ray = import_ray()
+        lookup = None if reader is None else remote_lookup(ray, ray.get_actor(reader))
         self._settings = settings.settings(lookup)
 
     def run(self, run: CaseRun) -> Finished:
@@ -219,7 +225,11 @@ class _Pool:
         cpus = max(1, int(ray.cluster_resources().get("CPU", 1)))
         count = min(concurrency, cpus)
         threads = math.ceil(concurrency / count)
-        reader = None if settings.replies is None else _start_reader(ray, settings.replies)
+        self._reader: Any = None  # held: the reader lives as long as its handle
+        reader: str | None = None
+        if settings.replies is not None:
+            reader = f"wink-decl-cache-{uuid.uuid4().hex}"
+            self._reader = _start_reader(ray, settings.replies, reader)
         worker_class = ray.remote(
             num_cpus=0, max_concurrency=threads, max_restarts=-1, max_task_retries=0
         )(CaseWorker)
@@ -249,16 +259,16 @@ class _Pool:
             self._busy[attempt.worker] -= 1
             try:
                 finished: Finished = ray.get(reference)
-            except self._lost as error:
+            except self._lost:  # died, or restarting: down to timing, the cluster's logs say
                 if attempt.tries < MAX_ATTEMPTS:
                     self.start(attempt.run, attempt.tries + 1)
                     continue
-                return _lost(attempt.run, error)
+                return _lost(attempt.run)
             return dataclasses.replace(finished, run=attempt.run)  # the driver's own object
 
 
-def _start_reader(ray: Any, folder: Path) -> Any:
-    """A ``CacheReader`` of ``folder``, on this machine (where the folder is)."""
+def _start_reader(ray: Any, folder: Path, name: str) -> Any:
+    """A ``CacheReader`` of ``folder`` called ``name``, on this machine (where the folder is)."""
     strategies = importlib.import_module("ray.util.scheduling_strategies")
     here = strategies.NodeAffinitySchedulingStrategy(
         ray.get_runtime_context().get_node_id(), soft=False
@@ -266,7 +276,7 @@ def _start_reader(ray: Any, folder: Path) -> Any:
     reader_class = ray.remote(num_cpus=0, max_concurrency=_READER_THREADS, max_restarts=-1)(
         CacheReader
     )
-    return reader_class.options(scheduling_strategy=here).remote(str(folder))
+    return reader_class.options(name=name, scheduling_strategy=here).remote(str(folder))
 
 
 def _drive_pool(
@@ -295,10 +305,9 @@ def _drive_pool(
         raise
 
 
-def _lost(run: CaseRun, error: BaseException) -> Finished:
+def _lost(run: CaseRun) -> Finished:
     """``run``'s error after its worker was lost on every try."""
     variant = run.variant
-    del error  # which one is down to timing (died, restarting): the cluster's logs say more
     reason = (
         f"The worker running this case was lost {MAX_ATTEMPTS} times; the Ray cluster's logs "
         "say why."
