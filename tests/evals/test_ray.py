@@ -47,6 +47,7 @@ from wink_decl.evals._ray import (
     remote_lookup,
     run_on_ray,
 )
+from wink_decl.evals._suite_scorer import SuiteScorer
 from wink_decl.evals._tagged_prompts import TaggedPrompts
 from wink_decl.runtime.adapter import ProviderAdapter
 from wink_decl.runtime.provider import ProviderReply, ProviderRequest
@@ -206,7 +207,7 @@ def _drive(prompts: TaggedPrompts, runs: list[CaseRun], out: Path, **options: ob
         {None: "d", "loud": "dl"},
         options=chosen,
         make_adapter=_make,
-        score=score_case,
+        score=SuiteScorer(),  # its judge and evaluators made again on each worker
     )
 
 

@@ -72,6 +72,7 @@ if TYPE_CHECKING:
         field_equals,
         json_schema,
     )
+    from wink_decl.evals._suite_scorer import SuiteScorer
     from wink_decl.evals._table import render_table
     from wink_decl.evals._tagged_prompts import TaggedPrompts
     from wink_decl.evals._text_checks import (
@@ -107,6 +108,7 @@ __all__ = [
     "RegexCheck",
     "Sample",
     "Score",
+    "SuiteScorer",
     "Summary",
     "TaggedPrompts",
     "TextCheck",
@@ -245,6 +247,7 @@ _HOMES: dict[str, str] = {
     "render_json": "wink_decl.evals._json_report",
     "render_junit": "wink_decl.evals._junit",
     "render_table": "wink_decl.evals._table",
+    "SuiteScorer": "wink_decl.evals._suite_scorer",
     "TaggedPrompts": "wink_decl.evals._tagged_prompts",
 }
 """Each exported name and the module it is imported from on first use."""
