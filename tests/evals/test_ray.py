@@ -15,6 +15,7 @@ import importlib
 import json
 import os
 import re
+import shutil
 import signal
 import socket
 import subprocess
@@ -151,8 +152,21 @@ def cluster() -> Iterator[str]:
             yield f"127.0.0.1:{port}"
     finally:
         head.send_signal(signal.SIGTERM)  # `ray start --block` stops what it started
-        head.wait(timeout=60)
+        try:
+            head.wait(timeout=60)
+        except subprocess.TimeoutExpired:  # only if Ray fails to stop
+            os.killpg(head.pid, signal.SIGKILL)  # its session: the processes it started
+            head.wait()
+        shutil.rmtree(temp, ignore_errors=True)
         faulthandler.cancel_dump_traceback_later()
+
+
+@pytest.fixture
+def short_temp() -> Iterator[str]:
+    """A new folder with a short path: Ray's socket paths must stay short."""
+    temp = tempfile.mkdtemp(prefix="ray")
+    yield temp
+    shutil.rmtree(temp, ignore_errors=True)
 
 
 @pytest.fixture
@@ -382,10 +396,11 @@ def test_without_an_address_a_local_cluster_runs_the_suite_and_stops(
     prompts: TaggedPrompts,
     server: ProviderServer,
     tmp_path: Path,
+    short_temp: str,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     del cluster  # its settings (127.0.0.1, no token), not its head:
-    monkeypatch.setenv("RAY_TMPDIR", tempfile.mkdtemp(prefix="ray"))  # where no head is found
+    monkeypatch.setenv("RAY_TMPDIR", short_temp)  # where no head is found
     runs = _runs(server, ("Ann",))
     driven = _drive(prompts, runs, tmp_path / "out", executor="ray")
     assert [(r.case_id, r.experiment, r.passed) for r in driven.results] == [
