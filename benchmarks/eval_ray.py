@@ -34,9 +34,18 @@ from openai_replies import completion  # after the path is set
 from provider_server import ProviderServer, RecordedRequest, Reply
 
 from wink_decl.adapters.openai_chat import OpenAIAdapter
-from wink_decl.evals import Sample, TaggedPrompts, TextCheck, score_case
+from wink_decl.evals import (
+    BASELINE,
+    Experiment,
+    ModelSpec,
+    Sample,
+    SuiteCase,
+    TaggedPrompts,
+    TextCheck,
+    score_case,
+)
 from wink_decl.evals._driver import DriverOptions, drive
-from wink_decl.evals._matrix import CaseRun, ModelChoice, plan
+from wink_decl.evals._matrix import CaseRun, plan
 from wink_decl.evals._ray import import_ray
 from wink_decl.runtime.adapter import ProviderAdapter
 
@@ -57,9 +66,9 @@ def answer(request: RecordedRequest) -> Reply:
     return Reply(json=completion(f"Hello, {''.join(name)}!", usage=(20, 3)))
 
 
-def make(choice: ModelChoice) -> ProviderAdapter:
+def make(choice: ModelSpec) -> ProviderAdapter:
     """The OpenAI adapter, at the fake's address."""
-    return OpenAIAdapter(choice.name, api_key="sk-bench", base_url=choice.base_url, max_retries=0)
+    return OpenAIAdapter(choice.model, api_key="sk-bench", base_url=choice.base_url, max_retries=0)
 
 
 def timed(work: Callable[[], object]) -> float:
@@ -76,10 +85,10 @@ class Bench:
         self.folder = Path(tempfile.mkdtemp(prefix="eval-ray-"))
         (self.folder / "greet.wink.yaml").write_text(GREET)
         self.prompts = TaggedPrompts(self.folder / "greet.wink.yaml", root=self.folder)
-        model = ModelChoice("openai:gpt-bench", base_url=f"{url}/v1")
+        model = ModelSpec("openai", "gpt-bench", base_url=f"{url}/v1")
         check = (TextCheck(kind="contains", value="Hello", label="contains: Hello"),)
-        samples = [(Sample(f"P{i}", {"name": f"P{i}"}), check, 1) for i in range(cases)]
-        self.runs = plan(samples, [model], [])
+        samples = [SuiteCase(Sample(f"P{i}", {"name": f"P{i}"}), check) for i in range(cases)]
+        self.runs = plan(samples, [model], [Experiment(BASELINE)])
         self.concurrency = concurrency
         self.made = 0
 

@@ -2,21 +2,27 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
+import pickle
+from pathlib import Path
 
 import pytest
 
 from wink_decl.diagnostics import (
+    CauseText,
     Diagnostic,
     DiagnosticBag,
     DiagnosticError,
     Span,
     as_hint,
+    cause_traceback,
     render_json,
     render_text,
     sort_diagnostics,
 )
 from wink_decl.loader import load_text
+from wink_decl.plugins import HANDLERS, PluginCatalog, PluginEntry, PluginLoadError
 from wink_decl.schema.validate import validate_document
 
 SOURCE = "key: review\nsections:\n  - key: task\n    visibility: ful\n"
@@ -178,3 +184,63 @@ def test_json_form_reads_back_to_the_same_diagnostic(diagnostic: Diagnostic) -> 
 def test_hints_read_alike_whoever_wrote_them(written: str, shown: str) -> None:
     assert as_hint(written) == shown
     assert Diagnostic("m", None, "c", hint=written).hint == shown
+
+
+def raise_here(error: Exception) -> Exception:
+    """``error``, raised and caught in this file, so that it has a traceback here."""
+    with pytest.raises(type(error)) as info:
+        raise error
+    return info.value
+
+
+def test_a_cause_is_kept_but_not_part_of_equality_or_json() -> None:
+    error = raise_here(KeyError("region"))
+    caused = dataclasses.replace(BAD_VISIBILITY, cause=error)
+    assert caused.cause is error
+    assert caused == BAD_VISIBILITY
+    assert hash(caused) == hash(BAD_VISIBILITY)
+    assert caused.to_json() == BAD_VISIBILITY.to_json()
+    assert "cause" not in repr(caused)
+
+
+def test_the_traceback_of_a_cause_starts_at_the_first_frame_outside_wink_decl() -> None:
+    error = raise_here(KeyError("region"))
+    line = next(
+        number
+        for number, text in enumerate(Path(__file__).read_text().splitlines(), 1)
+        if text == "        raise error"
+    )
+    assert cause_traceback(error) == (
+        "Traceback (most recent call last):\n"
+        f'  File "{__file__}", line {line}, in raise_here\n'
+        "    raise error\n"
+        "KeyError: 'region'\n"
+    )
+
+
+def test_a_cause_raised_by_wink_decl_alone_has_no_traceback_to_show() -> None:
+    # A module that is not installed: only the import machinery and wink-decl ran.
+    entry = PluginEntry(HANDLERS, "x", "no_such_module_for_tests:x", "plug-a", "1.0")
+    with pytest.raises(PluginLoadError) as info:
+        PluginCatalog(entry_points=[]).load(entry)
+    assert isinstance(info.value.__cause__, ModuleNotFoundError)
+    assert cause_traceback(info.value.__cause__) is None
+    assert cause_traceback(ValueError("never raised")) is None
+
+
+def test_a_pickled_diagnostic_carries_its_cause_as_traceback_text() -> None:
+    class UnpicklableError(Exception):  # rebuilt from its arguments, it would miss one
+        def __init__(self, message: str, *, code: int) -> None:
+            super().__init__(message)
+            self.code = code
+
+    error = raise_here(UnpicklableError("no region", code=3))
+    caused = dataclasses.replace(BAD_VISIBILITY, cause=error)
+    copy = pickle.loads(pickle.dumps(caused))  # noqa: S301  # our own bytes
+    assert copy == BAD_VISIBILITY
+    assert isinstance(copy.cause, CauseText)
+    assert cause_traceback(copy.cause) == cause_traceback(error)
+    assert pickle.loads(pickle.dumps(copy)).cause.text == copy.cause.text  # noqa: S301
+    assert pickle.loads(pickle.dumps(BAD_VISIBILITY)).cause is None  # noqa: S301
+    wink_decl_only = dataclasses.replace(BAD_VISIBILITY, cause=ValueError("never raised"))
+    assert pickle.loads(pickle.dumps(wink_decl_only)).cause is None  # noqa: S301

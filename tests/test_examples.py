@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import importlib.util
 import json
-import os
 import shlex
 import subprocess
 import sys
@@ -12,6 +11,7 @@ from pathlib import Path
 from types import ModuleType
 
 import pytest
+from golden import updating_golden
 from openai_replies import reply
 from provider_server import ProviderServer
 
@@ -126,7 +126,7 @@ def test_the_readme_main_job_validates_and_renders_the_bundled_prompts() -> None
     output = (
         f"exit {completed.returncode}\n--- stderr\n{completed.stderr}--- stdout\n{completed.stdout}"
     )
-    if os.environ.get("WINK_UPDATE_GOLDEN") == "1":
+    if updating_golden():
         golden.write_text(output, encoding="utf-8")
     assert output == golden.read_text(encoding="utf-8")
 

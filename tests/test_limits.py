@@ -33,6 +33,8 @@ def test_the_defaults_and_the_names() -> None:
         "max_include_files",
         "max_sections",
         "max_params_file_bytes",
+        "max_dataset_bytes",
+        "max_cases",
     )
     assert (DEFAULT_LIMITS.max_bytes, DEFAULT_LIMITS.max_depth) == (1_000_000, 64)
 
@@ -143,7 +145,7 @@ def test_the_command_line_raises_and_lowers_limits(
             "wink-decl: error: --limit max_bytes=big: must be a whole number of at least 1\n"
             "  hint: write it as NAME=VALUE with NAME one of max_bytes, max_depth, max_nodes, "
             "max_key_length, max_include_depth, max_include_files, max_sections, "
-            "max_params_file_bytes\n",
+            "max_params_file_bytes, max_dataset_bytes, max_cases\n",
         ),
     ],
     ids=["misspelled", "not-a-number"],
@@ -154,6 +156,55 @@ def test_a_limit_setting_that_cannot_apply_is_a_usage_error(
     monkeypatch.chdir(tmp_path)
     (tmp_path / "tiny.wink.yaml").write_text(PROMPT)
     assert cli("validate", "tiny.wink.yaml", "--limit", setting) == (2, "", message)
+
+
+@pytest.mark.parametrize(
+    ("value", "needed", "setting"),
+    [
+        (1_000_000, None, "--limit max_bytes=2000000"),
+        (1_000_000, 1_000_001, "--limit max_bytes=2000000"),
+        (1_000_000, 2_000_000, "--limit max_bytes=2000000"),
+        (1_000_000, 2_500_000, "--limit max_bytes=4000000"),
+        (40, 110, "--limit max_bytes=160"),
+    ],
+    ids=["unknown", "one-past", "exactly-double", "two-and-a-half", "nearly-three-times"],
+)
+def test_the_setting_suggested_allows_what_the_input_needs(
+    value: int, needed: int | None, setting: str
+) -> None:
+    assert raise_setting("max_bytes", value, needed) == setting
+
+
+@pytest.mark.parametrize(
+    ("size", "setting"),
+    [(1_000_001, "max_bytes=2000000"), (2_500_000, "max_bytes=4000000")],
+    ids=["just-past", "two-and-a-half-megabytes"],
+)
+def test_a_file_past_max_bytes_is_told_a_limit_that_fits_it(
+    cli: Run, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, size: int, setting: str
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "big.wink.yaml").write_text(PROMPT + "#" * (size - len(PROMPT) - 1) + "\n")
+    assert cli("validate", "big.wink.yaml") == (
+        1,
+        "",
+        f"big.wink.yaml:1:1: error: This file is {size:,} bytes long, more than the limit of "
+        "1,000,000 bytes.\n"
+        "  expected: a file of at most 1,000,000 bytes\n"
+        "  hint: split the prompt into several smaller files, or allow more with "
+        f"--limit {setting}\n"
+        "1 file checked: 0 valid, 1 invalid (1 error, 0 warnings)\n",
+    )
+    assert cli("validate", "big.wink.yaml", "--limit", setting) == (
+        0,
+        "",
+        "1 file checked: 1 valid, 0 invalid\n",
+    )
+
+
+def test_past_its_ceiling_max_depth_suggests_nothing() -> None:
+    assert raise_setting("max_depth", 150, 250) is None
+    assert raise_setting("max_depth", 100, 200) == f"--limit max_depth={MAX_DEPTH_CEILING}"
 
 
 def test_a_diagnostic_says_how_to_raise_its_limit() -> None:

@@ -12,10 +12,12 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from wink_decl.compiler import compile_file, find_prompt_files
+from wink_decl._checking import Job, Overrides, check_chunk, overrides_in
+from wink_decl.compiler import find_prompt_files
 from wink_decl.diagnostics import Diagnostic, DiagnosticError, render_text, sort_diagnostics
 from wink_decl.limits import DEFAULT_LIMITS, Limits
 from wink_decl.overrides import check_tag
+from wink_decl.overrides.folder import default_overrides_root
 from wink_decl.prompt.template import PromptTemplate
 
 if TYPE_CHECKING:
@@ -45,7 +47,9 @@ def load(
 
     With ``tag``, the prompt comes with that tag's overrides applied (docs/overrides.md),
     read from ``overrides`` (default: a ``LocalOverrideStore`` of the folder ``overrides``
-    beside the prompt root); ``strict`` makes a stale override an error.
+    beside the prompt root), as ``with_overrides`` applies them: a stale entry, and a tag the
+    prompt has no file for, give one ``UserWarning`` holding the report (the base text is
+    used); ``strict`` makes them errors, raised as ``DiagnosticError`` like the others.
     """
     from wink_decl.inputs import Location, PromptRequest, prepare  # noqa: PLC0415  # on first use
 
@@ -70,28 +74,40 @@ def load(
 
 
 def validate(
-    paths: Iterable[StrPath], *, root: StrPath | None = None, limits: Limits | None = None
+    paths: Iterable[StrPath],
+    *,
+    root: StrPath | None = None,
+    limits: Limits | None = None,
+    overrides: StrPath | None = None,
+    strict: bool = False,
 ) -> list[Diagnostic]:
     """Every diagnostic of every prompt file named or found under a folder, sorted.
 
-    As ``wink-decl validate``: hidden folders are skipped, a file named twice is checked once,
-    and no plugin code is imported (plugins are looked up in package metadata). ``root`` is
-    the prompt root of every file (default: the folder given, or the file's folder). A path
-    that does not exist is reported as a file that cannot be read.
+    As ``wink-decl validate``, by the same code: hidden folders are skipped, a file named
+    twice is checked once, no plugin code is imported (plugins are looked up in package
+    metadata), and each valid prompt with override files is checked against them
+    (docs/overrides.md). ``root`` is the prompt root of every file (default: the folder
+    given, or the file's folder). ``overrides`` is the overrides folder (default: the folder
+    ``overrides`` beside each prompt root); ``strict`` makes a stale override an error. A
+    path that does not exist is reported as a file that cannot be read.
     """
     bounds = limits or DEFAULT_LIMITS
+    found: dict[Path, Overrides | None] = {}
     seen: set[str] = set()
-    found: list[Diagnostic] = []
+    jobs: list[Job] = []
     for given in paths:
         target = Path(given)
         folder = target.is_dir()
         prompt_root = Path(root) if root is not None else (target if folder else target.parent)
+        if prompt_root not in found:
+            where = default_overrides_root(prompt_root) if overrides is None else overrides
+            found[prompt_root] = overrides_in(where, strict=strict)
         for file in find_prompt_files(target) if folder else [target]:
             key = os.path.realpath(file)
             if key in seen:
                 continue
             seen.add(key)
-            shown = str(file)
-            result = compile_file(shown, root=prompt_root, display_path=shown, limits=bounds)
-            found.extend(result.diagnostics)
-    return sort_diagnostics(found)
+            jobs.append(
+                Job(str(file), str(prompt_root), limits=bounds, overrides=found[prompt_root])
+            )
+    return sort_diagnostics(d for checked in check_chunk(jobs) for d in checked.diagnostics)

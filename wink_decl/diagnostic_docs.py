@@ -58,6 +58,12 @@ _OVERRIDE_RUN = (
 )
 _INTRO_HASH = "sha256:946939f8aec08ec8199e147028b5dd7e51ee2d07a26a2d5f98282aa652a25d43"
 """The hash of the intro's template in ``_PROMPT``."""
+_EVAL = (
+    "prompt: prompt.wink.yaml\nmodels:\n  - openai:gpt-4.1-mini\ncases:\n  - id: first\n"
+    "    params: {topic: tests}\n"
+)
+"""A valid eval file for ``_PARAM_PROMPT``, which the eval examples build on."""
+_EVAL_RUN = "wink-decl validate review.wink-eval.yaml"
 _DIST = "Metadata-Version: 2.1\nName: {name}\nVersion: 1.0\n"
 _SHOUT = "[wink_decl.handlers]\nshout = {name}:shout\n"
 
@@ -81,6 +87,27 @@ CODE_DOCS: Final[Mapping[DiagnosticCode, CodeDoc]] = {
         "The file starts with a byte-order mark, which some editors add to UTF-8 files.",
         "Save the file as UTF-8 without BOM.",
         {"prompt.wink.yaml": "\ufeff" + _PROMPT},
+    ),
+    _C.DATASET: CodeDoc(
+        "An eval file's dataset cannot be used: it is missing, outside the eval file's folder, "
+        "not a regular file, or a line or row of it is not a case (a JSONL line that is not "
+        "JSON, a CSV row with too few cells, a YAML item that is not a mapping).",
+        "Correct the dataset at the line shown; docs/evals.md describes each format.",
+        {
+            "review.wink-eval.yaml": _EVAL + "dataset: cases.jsonl\n",
+            "prompt.wink.yaml": _PARAM_PROMPT,
+            "cases.jsonl": '{"params": {"topic": "docs"}\n',
+        },
+        _EVAL_RUN,
+    ),
+    _C.DUPLICATE_CASE: CodeDoc(
+        "Two cases of an eval file (its own or its dataset's) have the same id.",
+        "Give each case an id of its own.",
+        {
+            "review.wink-eval.yaml": _EVAL + "  - id: first\n    params: {topic: docs}\n",
+            "prompt.wink.yaml": _PARAM_PROMPT,
+        },
+        _EVAL_RUN,
     ),
     _C.DUPLICATE_KEY: CodeDoc(
         "A mapping has the same key twice (in a prompt file or in a params file).",
@@ -195,6 +222,15 @@ CODE_DOCS: Final[Mapping[DiagnosticCode, CodeDoc]] = {
             "template: Be kind.}\n",
         },
     ),
+    _C.JSON_SCHEMA: CodeDoc(
+        "A `json_schema` check of an eval file is not a valid JSON Schema (draft 2020-12).",
+        "Correct the schema at the place shown, such as `{type: object}`.",
+        {
+            "review.wink-eval.yaml": _EVAL + "    assert:\n      - json_schema: {type: objekt}\n",
+            "prompt.wink.yaml": _PARAM_PROMPT,
+        },
+        _EVAL_RUN,
+    ),
     _C.JSON_SYNTAX: CodeDoc(
         "A JSON params file cannot be read as JSON.",
         "Correct the JSON at the place shown.",
@@ -212,10 +248,20 @@ CODE_DOCS: Final[Mapping[DiagnosticCode, CodeDoc]] = {
         {"prompt.wink.yaml": _PROMPT.split("\n", 1)[1]},
     ),
     _C.MISSING_PARAM: CodeDoc(
-        "A param without a default was given no value.",
+        "A param without a default was given no value (when rendering, or by an eval case).",
         "Give it a value (`--param`, `--params-file`), or declare a default.",
         {"prompt.wink.yaml": _PARAM_PROMPT},
         "wink-decl render prompt.wink.yaml",
+    ),
+    _C.MODEL: CodeDoc(
+        "An eval file names a model whose provider wink-decl does not know.",
+        "Write `provider:model` with a provider `wink-decl run --model` takes (the hint names "
+        "the nearest).",
+        {
+            "review.wink-eval.yaml": _EVAL.replace("openai:", "opneai:"),
+            "prompt.wink.yaml": _PARAM_PROMPT,
+        },
+        _EVAL_RUN,
     ),
     _C.MULTIPLE_DOCUMENTS: CodeDoc(
         "The YAML file holds more than one document (a `---` line after the first).",
@@ -318,7 +364,7 @@ CODE_DOCS: Final[Mapping[DiagnosticCode, CodeDoc]] = {
         },
     ),
     _C.PARAM_VALUE: CodeDoc(
-        "A `--param` value does not fit the param's declared type or values.",
+        "A `--param` value, or an eval case's, does not fit the param's declared type or values.",
         "Give a value of the declared type (the message says which).",
         {
             "prompt.wink.yaml": "key: review\nparams:\n  count: {type: integer}\n"
@@ -366,6 +412,26 @@ CODE_DOCS: Final[Mapping[DiagnosticCode, CodeDoc]] = {
         "PYTHONPATH=site wink-decl compile prompt.wink.yaml",
     ),
     _C.PROMPT: CodeDoc("The runtime refused the prompt as a whole.", _SAFETY_NET, run=""),
+    _C.PROMPT_INVALID: CodeDoc(
+        "The prompt an eval file names has errors of its own (they are listed with it), so the "
+        "cases cannot be checked against it.",
+        "Fix the errors listed for the prompt file.",
+        {
+            "review.wink-eval.yaml": _EVAL,
+            "prompt.wink.yaml": _PARAM_PROMPT + "    titel: Intro\n",
+        },
+        _EVAL_RUN,
+        also=(DiagnosticCode.UNKNOWN_KEY,),
+    ),
+    _C.REGEX: CodeDoc(
+        "A `regex` check of an eval file does not compile, or is longer than 1,000 characters.",
+        "Correct the regular expression; in YAML, write it in single quotes.",
+        {
+            "review.wink-eval.yaml": _EVAL + "    assert:\n      - regex: 'line (\\d+'\n",
+            "prompt.wink.yaml": _PARAM_PROMPT,
+        },
+        _EVAL_RUN,
+    ),
     _C.SCHEMA: CodeDoc(
         "The value breaks a rule of the schema that has no more precise code.",
         "Change the value to what the message asks for. Every rule a file can break has a "
@@ -391,7 +457,8 @@ CODE_DOCS: Final[Mapping[DiagnosticCode, CodeDoc]] = {
         "wink-decl validate --limit max_depth=2 prompt.wink.yaml",
     ),
     _C.TOO_LARGE: CodeDoc(
-        "The file has more bytes (`max_bytes`) or values (`max_nodes`) than allowed.",
+        "The file has more bytes (`max_bytes`; a dataset `max_dataset_bytes`) or values "
+        "(`max_nodes`) than allowed.",
         "Split the prompt into smaller files, or raise the limit.",
         {"prompt.wink.yaml": _PROMPT},
         "wink-decl validate --limit max_bytes=50 prompt.wink.yaml",
@@ -401,6 +468,15 @@ CODE_DOCS: Final[Mapping[DiagnosticCode, CodeDoc]] = {
         "Use a shorter key, or raise the limit.",
         {"prompt.wink.yaml": _PROMPT},
         "wink-decl validate --limit max_key_length=5 prompt.wink.yaml",
+    ),
+    _C.TOO_MANY_CASES: CodeDoc(
+        "An eval file has more cases than `max_cases`, its own and its dataset's together.",
+        "Split the cases into several eval files, or raise the limit.",
+        {
+            "review.wink-eval.yaml": _EVAL + "  - id: second\n    params: {topic: docs}\n",
+            "prompt.wink.yaml": _PARAM_PROMPT,
+        },
+        "wink-decl validate --limit max_cases=1 review.wink-eval.yaml",
     ),
     _C.TOO_MANY_SECTIONS: CodeDoc(
         "The prompt has more sections than `max_sections`, includes expanded.",
@@ -436,12 +512,14 @@ CODE_DOCS: Final[Mapping[DiagnosticCode, CodeDoc]] = {
         {"prompt.wink.yaml": _PROMPT + "    titel: Intro\n"},
     ),
     _C.UNKNOWN_PARAM: CodeDoc(
-        "A placeholder, condition or `--param` names a param the prompt does not declare.",
+        "A placeholder, condition, `--param` or eval case names a param the prompt does not "
+        "declare.",
         "Declare the param under `params:`, or correct the name.",
         {"prompt.wink.yaml": _PROMPT.replace("the change.", "$change.")},
     ),
     _C.UNKNOWN_PLUGIN: CodeDoc(
-        "No installed distribution registers the handler, predicate or policy the file names.",
+        "No installed distribution registers the handler, predicate, policy or evaluator the "
+        "file names.",
         "Install the plugin, or correct the name (`wink-decl plugins` lists them).",
         {
             "prompt.wink.yaml": _PROMPT
@@ -450,7 +528,8 @@ CODE_DOCS: Final[Mapping[DiagnosticCode, CodeDoc]] = {
         },
     ),
     _C.UNKNOWN_PROMPT: CodeDoc(
-        "`PromptRegistry.get` was asked for an address no prompt under the root has.",
+        "`PromptRegistry.get` was asked for an address no prompt under the root has, or an eval "
+        "file names a prompt (a file or an address) that cannot be found.",
         "Ask for an address the registry lists (`ns/key`).",
         {"prompts/agents/review.wink.yaml": _PROMPT},
         "from wink_decl.compiler import PromptRegistry\n"
@@ -462,8 +541,22 @@ CODE_DOCS: Final[Mapping[DiagnosticCode, CodeDoc]] = {
         {"prompt.wink.yaml": _PROMPT},
         "wink-decl render prompt.wink.yaml --open intor",
     ),
+    _C.UNKNOWN_TAG: CodeDoc(
+        "The prompt has no override file for the tag asked for (`--tag`, `tag=`, or an "
+        "experiment of an eval file): it is used as written. The message lists the tags it "
+        "has. A warning; an error with `--strict`.",
+        "Name a tag the prompt has (the hint names the nearest), or write a file for the tag "
+        "with `wink-decl overrides seed`.",
+        {
+            "prompt.wink.yaml": "ns: docs\n" + _PROMPT,
+            _OVERRIDE_FILE.replace("exp", "concise"): "sections:\n  intro:\n    template:\n"
+            f"      hash: {_INTRO_HASH}\n      text: Review it.\n",
+        },
+        "wink-decl render prompt.wink.yaml --tag concize --overrides overrides",
+    ),
     _C.UNKNOWN_TOOL: CodeDoc(
-        "A section or policy names a tool that is not declared under `tools:`.",
+        "A section or policy names a tool that is not declared under `tools:` (or an eval "
+        "file's check expects a call of a tool the prompt does not offer: a warning).",
         "Declare the tool, or correct the name (the hint names the nearest).",
         {"prompt.wink.yaml": _PROMPT + "    tools: [read_plan, read_plna]\n" + _TOOL},
     ),

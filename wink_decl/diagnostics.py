@@ -15,9 +15,11 @@ most ``SHOWN_PER_LINE`` diagnostics of one code on one line; every text is bound
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
+from pathlib import Path
 from typing import Any, Final, Literal
 
 # DiagnosticCode, JSONPath and close_matches are re-exported: the schema imports only this
@@ -31,6 +33,7 @@ __all__ = [
     "LONGEST_TEXT",
     "SHOWN_PER_LINE",
     "WINDOW",
+    "CauseText",
     "Diagnostic",
     "DiagnosticBag",
     "DiagnosticCode",
@@ -39,6 +42,7 @@ __all__ = [
     "Severity",
     "Span",
     "as_hint",
+    "cause_traceback",
     "clip",
     "close_matches",
     "printable",
@@ -99,6 +103,11 @@ class Diagnostic:
     suggestions: tuple[str, ...] = ()
     path: str | None = None
     """The file when there is no span (for example an unreadable file)."""
+    cause: BaseException | None = field(default=None, compare=False, repr=False)
+    """The exception plugin code raised, when that is the problem (its import, its config, a
+    call), for its traceback (``cause_traceback``). Not part of equality or of ``to_json``:
+    the same mistake is the same diagnostic, and a traceback is for the plugin's author, shown
+    by the command line under ``-v`` (docs/diagnostics.md)."""
 
     def __post_init__(self) -> None:
         """Hints read alike whoever wrote them: one lower-case clause after ``hint:``.
@@ -112,6 +121,24 @@ class Diagnostic:
             object.__setattr__(self, "message", _bounded(self.message))
         if self.expected is not None and len(self.expected) > LONGEST_TEXT:
             object.__setattr__(self, "expected", _bounded(self.expected))
+
+    def __getstate__(self) -> list[object]:
+        """The fields, for pickle (a worker process sends its diagnostics back).
+
+        The cause travels as its traceback text: plugin code may raise an exception that
+        cannot be pickled, or not rebuilt from its arguments, and a traceback is never pickled.
+        """
+        state: list[object] = [getattr(self, f.name) for f in fields(self)]
+        cause = self.cause
+        if cause is not None and not isinstance(cause, CauseText):
+            text = cause_traceback(cause)
+            state[-1] = None if text is None else CauseText(text)
+        return state
+
+    def __setstate__(self, state: list[object]) -> None:
+        """The fields ``__getstate__`` gave, set as ``__init__`` sets a frozen dataclass's."""
+        for f, value in zip(fields(self), state, strict=True):
+            object.__setattr__(self, f.name, value)
 
     @property
     def file(self) -> str:
@@ -159,6 +186,42 @@ class Diagnostic:
             suggestions=tuple(data["suggestions"]),
             path=str(data["file"]) if span is None else None,
         )
+
+
+class CauseText(WinkDeclError):  # noqa: N818  # not raised: an exception's traceback, as text
+    """The cause of a diagnostic made in another process: its traceback, formatted there."""
+
+    def __init__(self, text: str) -> None:
+        """Keep the text."""
+        super().__init__(text)
+        self.text = text
+
+
+def cause_traceback(cause: BaseException) -> str | None:
+    """The traceback of ``cause`` as Python prints it, from the first frame of plugin code on.
+
+    The frames of wink-decl and of the import machinery that led to plugin code are the same
+    for every plugin and are left out; everything from there on is kept, chained exceptions
+    and wink-decl's own frames too. None when no frame is outside them: nothing but wink-decl
+    or the import machinery raised (a module that is not installed), or a builtin did.
+    """
+    if isinstance(cause, CauseText):
+        return cause.text
+    import importlib  # noqa: PLC0415  # a failing plugin only
+    import traceback  # noqa: PLC0415  # same
+
+    ours = (
+        str(Path(__file__).parent) + os.sep,
+        str(Path(importlib.__file__).parent) + os.sep,
+        "<frozen importlib.",
+    )
+    summary = traceback.TracebackException.from_exception(cause)
+    frames = list(summary.stack)
+    first = next((i for i, frame in enumerate(frames) if not frame.filename.startswith(ours)), None)
+    if first is None:
+        return None
+    summary.stack = traceback.StackSummary.from_list(frames[first:])
+    return "".join(summary.format())
 
 
 def as_hint(text: str) -> str:

@@ -1,4 +1,4 @@
-"""``Limits``: what checking and compiling prompt files may cost, each with a default to raise.
+"""``Limits``: what checking prompt and eval files may cost, each with a default to raise.
 
 Prompt files arrive from people who are not trusted (pull requests checked in CI). Every
 bound below keeps the work linear in the input and stops a file written to hurt with a clear
@@ -46,6 +46,10 @@ class Limits:
     """Sections of one prompt after its includes are expanded."""
     max_params_file_bytes: int = 1_000_000
     """Bytes of a ``--params-file``."""
+    max_dataset_bytes: int = 20_000_000
+    """Bytes of an eval file's dataset (JSONL, CSV or YAML)."""
+    max_cases: int = 100_000
+    """Cases of one eval file: its inline cases and its dataset's together."""
 
     def __post_init__(self) -> None:
         """Every limit is a positive integer; ``max_depth`` stays where loaders can check it."""
@@ -99,13 +103,21 @@ class LimitSettingError(WinkDeclError, ValueError):
         self.name = name
 
 
-def raise_setting(name: str, value: int) -> str | None:
-    """``--limit NAME=VALUE`` allowing twice ``value``: how a diagnostic says to raise a limit.
+def raise_setting(name: str, value: int, needed: int | None = None) -> str | None:
+    """``--limit NAME=VALUE`` that allows ``needed``: how a diagnostic says to raise a limit.
 
-    None when the limit cannot go higher (``max_depth`` at its ceiling).
+    ``value`` (the limit now) is doubled until it reaches ``needed`` (the size measured, when
+    it is known; else anything past ``value``), so the setting suggested is always enough and
+    stays a round number where the limit was one. None when the limit cannot go that high
+    (``max_depth`` past its ceiling).
     """
-    raised = min(2 * value, MAX_DEPTH_CEILING) if name == "max_depth" else 2 * value
-    return f"--limit {name}={raised}" if raised > value else None
+    wanted = value + 1 if needed is None else needed
+    raised = 2 * value
+    while raised < wanted:
+        raised *= 2
+    if name == "max_depth":
+        raised = min(raised, MAX_DEPTH_CEILING)
+    return f"--limit {name}={raised}" if raised >= wanted else None
 
 
 DEFAULT_LIMITS = Limits()

@@ -417,6 +417,27 @@ def test_the_turn_limit_ends_a_conversation_that_keeps_calling_tools(tmp_path: P
     assert len(server.calls) == 2
 
 
+@pytest.mark.usefixtures("no_cli_left")
+def test_a_budget_of_more_turns_raises_the_turn_limit(tmp_path: Path) -> None:
+    template = PromptTemplate(
+        ns="tests",
+        key="loop",
+        sections=[MarkdownSection(title="Task", key="task", template="Build.", tools=[BUILD])],
+    )
+    session = Session()
+    with AnsweringServer(lambda c: call_tool("mcp__wink__build", {"name": "x"}, c)) as server:
+        adapter = adapter_for(server, tmp_path, max_turns=2)
+        with pytest.raises(PromptEvaluationError) as info:
+            adapter.evaluate(Prompt(template), session=session, budget=Budget(max_turns=3))
+
+    assert (str(info.value), info.value.phase) == (
+        "Prompt 'loop' did not finish within 3 model turns.",
+        "loop",
+    )
+    assert len(session.query(ToolInvoked)) == 2
+    assert len(server.calls) == 3
+
+
 def test_a_crashing_cli_is_reported_with_its_stderr_redacted(tmp_path: Path) -> None:
     cli = tmp_path / "claude"
     cli.write_text(f"#!/bin/sh\necho 'fatal: bad key {KEY}' >&2\nsleep 0.3\nexit 3\n")

@@ -42,7 +42,7 @@ commands:
 options:
   -h, --help     show this help and exit
   --version      show the version and exit
-  -v, --verbose  show the traceback when wink-decl fails unexpectedly
+  -v, --verbose  show the traceback when wink-decl or a plugin fails unexpectedly
 
 examples:
   wink-decl validate prompts/
@@ -74,7 +74,7 @@ wink-decl. Editors that read JSON Schema use it to complete and check prompt fil
 
 options:
   -h, --help     show this help and exit
-  -v, --verbose  show the traceback when wink-decl fails unexpectedly
+  -v, --verbose  show the traceback when wink-decl or a plugin fails unexpectedly
   --output FILE  write the schema to FILE (replaced atomically; its folder must exist) instead of
                  printing it
 
@@ -94,16 +94,18 @@ package metadata only: no plugin code is imported. What needs a plugin's code is
 compile, render, tools and run, or here with --import-plugins: signatures and, for a tool that
 leaves its params to its handler, those params and its reads:, writes: and examples. Every problem
 of every file is reported, sorted by file and line; where an overrides folder exists, each valid
-prompt's override files are checked too (stale, unknown and refused entries). Exit status: 0 every
-file is valid (warnings allowed), 1 a file has errors, 2 usage error.
+prompt's override files are checked too (stale, unknown and refused entries). Eval files found
+beside them are checked too: their prompt, models, params, checks and dataset (docs/evals.md).
+Exit status: 0 every file is valid (warnings allowed), 1 a file has errors, 2 usage error.
 
 positional arguments:
-  PATH                  a prompt file, or a folder searched for .wink.yaml, .wink.yml, .wink.toml
-                        files (hidden folders are skipped)
+  PATH                  a prompt or eval file, or a folder searched for .wink.yaml, .wink.yml,
+                        .wink.toml and .wink-eval.yaml, .wink-eval.yml, .wink-eval.toml files
+                        (hidden folders are skipped)
 
 options:
   -h, --help            show this help and exit
-  -v, --verbose         show the traceback when wink-decl fails unexpectedly
+  -v, --verbose         show the traceback when wink-decl or a plugin fails unexpectedly
   --root DIR            the prompt root: includes resolve against it and the default ns is the
                         file's folder below it (default: [tool.wink-decl] root in the nearest
                         pyproject.toml, else the file's folder)
@@ -127,6 +129,7 @@ options:
 
 examples:
   wink-decl validate prompts/
+  wink-decl validate prompts/ evals/
   wink-decl validate prompts/agents/code-review.wink.yaml --format json
   wink-decl validate prompts/ --cache-dir .wink-decl-cache
   wink-decl validate prompts/ --import-plugins

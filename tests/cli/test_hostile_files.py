@@ -135,7 +135,7 @@ def test_a_dotted_key_of_64000_parts(tmp_path: Path) -> None:
             "  expected: a key of at most 1,000 characters, counting every part and dot\n"
             f"   2 | {key[:100]}...\n"  # a window of the line: the report stays small
             "     | " + "^" * 100 + "\n"
-            "  hint: use a shorter key, or allow more with --limit max_key_length=2000\n"
+            "  hint: use a shorter key, or allow more with --limit max_key_length=128000\n"
             + ONE_ERROR,
         )
     )
@@ -214,7 +214,7 @@ def test_a_file_that_grows_while_it_is_read(tmp_path: Path) -> None:
         "   1 | key: x\n"
         "     | ^\n"
         "  hint: split the prompt into several smaller files, or allow more with "
-        "--limit max_bytes=80\n" + ONE_ERROR,
+        "--limit max_bytes=160\n" + ONE_ERROR,
     )
 
 

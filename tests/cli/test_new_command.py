@@ -7,12 +7,12 @@ from __future__ import annotations
 
 import argparse
 import io
-import os
 from importlib import resources
 from pathlib import Path
 from typing import Any
 
 import pytest
+from golden import updating_golden
 
 from wink_decl.cli._command import Console
 from wink_decl.cli._new import COMMAND, schema_ref_for, suggest_key
@@ -77,7 +77,7 @@ def test_new_writes_the_golden_starter(workspace: Path, file_format: str) -> Non
         f"Created {shown}\nNext: edit it, then check it with: wink-decl validate {shown}\n"
     )
     golden = GOLDEN / f"new.wink.{file_format}"
-    if os.environ.get("WINK_UPDATE_GOLDEN"):
+    if updating_golden():
         golden.write_text(written.read_text())
     assert written.read_text() == golden.read_text()
     assert sorted(p.name for p in written.parent.iterdir()) == [written.name]  # no temp files

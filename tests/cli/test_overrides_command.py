@@ -147,6 +147,31 @@ def test_seed_edit_render_gives_the_edited_text(cli: Run, here: Path, suffix: st
     )
 
 
+@pytest.mark.parametrize("context", ["-1", "two", "1.5", "\u00b2"])
+def test_overrides_diff_refuses_a_context_that_is_not_a_count_of_lines(
+    cli: Run, here: Path, context: str
+) -> None:
+    assert cli("overrides", "diff", FILE, "--tag", "short", "--context", context) == (
+        2,
+        "",
+        f"wink-decl: error: argument --context: expected a whole number of at least 0, not "
+        f"'{context}'\n  run 'wink-decl overrides diff --help' for its options\n",
+    )
+
+
+def test_overrides_diff_with_no_context_or_more_than_the_text(cli: Run, here: Path) -> None:
+    edited(seeded(cli, "yaml"))
+    diff = ("overrides", "diff", FILE, "--tag", "short", "--param", "topic=tea")
+    assert cli(*diff, "--context", "0") == (
+        0,
+        f"--- {FILE}\n+++ {FILE} --tag short\n@@ -3 +3 @@\n"
+        "-Write notes about tea.\n+Jot down tea.\n@@ -10 +10 @@\n"
+        "-  read_file  Read a file.\n+  read_file  Read one file.\n",
+        "",
+    )
+    assert cli(*diff, "--context", "99999999999999999999") == cli(*diff)
+
+
 def test_editing_the_base_makes_the_override_stale_and_the_base_is_used(
     cli: Run, here: Path
 ) -> None:
@@ -178,17 +203,34 @@ def test_editing_the_base_makes_the_override_stale_and_the_base_is_used(
     )
 
 
-def test_a_tag_without_a_file_renders_the_base_and_a_bad_tag_is_a_usage_error(
+BASE = TAGGED.replace("Jot down tea.", "Write notes about tea.").replace(
+    "Read one file.", "Read a file."
+)
+
+
+def no_file(tag: str, severity: str = "warning", tags: str = "it has none") -> str:
+    """What a tag the prompt has no file for is told, the hint naming the command to write one."""
+    return (
+        f"{FILE}: {severity}: Prompt 'prompts/notes' has no override file for tag '{tag}', so it "
+        "is used as written.\n"
+        f"  expected: one of its tags: {tags}\n"
+        f"  hint: check the tag, or write its file: wink-decl overrides seed {FILE} --tag {tag}\n"
+    )
+
+
+def test_a_tag_without_a_file_renders_the_base_with_a_warning_and_a_bad_tag_is_a_usage_error(
     cli: Run, here: Path
 ) -> None:
-    base = TAGGED.replace("Jot down tea.", "Write notes about tea.").replace(
-        "Read one file.", "Read a file."
+    base = BASE
+    assert cli("render", FILE, "--param", "topic=tea", "--tag", "none") == (
+        0,
+        base,
+        no_file("none"),
     )
-    assert cli("render", FILE, "--param", "topic=tea", "--tag", "none") == (0, base, "")
     assert cli("render", FILE, "--param", "topic=tea", "--tag", "t", "--overrides", "prompts") == (
         0,
         base,
-        "",
+        no_file("t"),
     )
     assert cli("render", FILE, "--param", "topic=tea", "--tag", "a/b") == (
         2,
@@ -203,6 +245,37 @@ def test_a_tag_without_a_file_renders_the_base_and_a_bad_tag_is_a_usage_error(
         "",
         f"wink-decl: error: --overrides '{FILE}' is not a folder\n",
     )
+
+
+MISSPELT = (
+    f"{FILE}: {{severity}}: Prompt 'prompts/notes' has no override file for tag 'shrot', so it "
+    "is used as written.\n"
+    "  expected: one of its tags: short\n"
+    "  hint: did you mean 'short'?\n"
+)
+TEA = ("--param", "topic=tea")
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["render", FILE, *TEA],
+        ["tools", FILE, *TEA],
+        ["compile", FILE],
+        ["overrides", "diff", FILE, *TEA],
+        ["run", FILE, *TEA, "--model", "openai:gpt-test"],
+    ],
+    ids=["render", "tools", "compile", "diff", "run"],
+)
+def test_a_misspelt_tag_warns_with_the_nearest_and_stops_every_command_when_strict(
+    cli: Run, here: Path, argv: list[str]
+) -> None:
+    seeded(cli, "yaml")
+    assert cli(*argv, "--tag", "shrot", "--strict") == (1, "", MISSPELT.format(severity="error"))
+    if argv[0] == "run":
+        return  # it goes on to the model: test_run_with_a_misspelt_tag_sends_the_base_prompt
+    untagged = "" if argv[0] == "overrides" else cli(*argv)[1]  # diff: nothing differs
+    assert cli(*argv, "--tag", "shrot") == (0, untagged, MISSPELT.format(severity="warning"))
 
 
 REFUSED = f"""sections:
@@ -397,6 +470,27 @@ def test_run_with_a_tag_sends_the_tagged_prompt(cli: Run, here: Path, no_network
     assert (status, out, err) == (0, "Done.\n", "")
     system = server.requests[0].json["messages"][0]["content"]
     assert system == TAGGED.split("\n\ntools:")[0]
+
+
+def test_run_with_a_misspelt_tag_sends_the_base_prompt(
+    cli: Run, here: Path, no_network: None
+) -> None:
+    edited(seeded(cli, "yaml"))
+    with ProviderServer([reply("Done.", usage=(10, 2))]) as server:
+        status, out, err = cli(
+            "run",
+            FILE,
+            *TEA,
+            "--tag",
+            "shrot",
+            "--model",
+            "openai:gpt-test",
+            "--base-url",
+            f"{server.url}/v1",
+        )
+    assert (status, out, err) == (0, "Done.\n", MISSPELT.format(severity="warning"))
+    system = server.requests[0].json["messages"][0]["content"]
+    assert system == BASE.split("\n\ntools:")[0]
 
 
 def test_validate_checks_override_files_when_an_overrides_folder_exists(

@@ -77,7 +77,7 @@ def test_a_params_file_larger_than_its_limit_is_not_read(cli: Run, here: Path, n
         f"{name}:1:1: error: This file is 113 bytes long, more than the limit of 50 bytes.\n"
         "  expected: a file of at most 50 bytes\n"
         "  hint: keep only the values this prompt needs in the file, or allow more with "
-        "--limit max_params_file_bytes=100\n",
+        "--limit max_params_file_bytes=200\n",
     )
 
 

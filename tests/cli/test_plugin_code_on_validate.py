@@ -20,9 +20,8 @@ from types import SimpleNamespace
 import pytest
 from concurrency import MIB, run_python
 
-from wink_decl import _launch
+from wink_decl import _checking, _launch
 from wink_decl._launch import main_module
-from wink_decl.cli import _checking
 
 Run = Callable[..., tuple[int, str, str]]
 

@@ -45,7 +45,7 @@ positional arguments:
 
 options:
   -h, --help          show this help and exit
-  -v, --verbose       show the traceback when wink-decl fails unexpectedly
+  -v, --verbose       show the traceback when wink-decl or a plugin fails unexpectedly
   --root DIR          the prompt root: includes resolve against it and the default ns is the
                       file's folder below it (default: [tool.wink-decl] root in the nearest
                       pyproject.toml, else the file's folder)
@@ -54,8 +54,8 @@ options:
   --overrides DIR     the overrides folder, holding NS/PROMPT-KEY/TAG.wink-override.yaml (or
                       .toml) (default: [tool.wink-decl] overrides in the nearest pyproject.toml
                       unless --root is given, else 'overrides' beside the prompt root)
-  --strict            count a stale override (one whose base text has changed) as an error, not a
-                      warning
+  --strict            count a stale override (one whose base text has changed), and a tag the
+                      prompt has no override file for, as an error, not a warning
   --port N            the port to listen on; 0 picks a free one (default: 8000)
   --host H            the address to listen on (default: 127.0.0.1, this machine only; any other
                       address lets other machines read these prompts and have them rendered here)

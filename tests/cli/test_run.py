@@ -342,6 +342,20 @@ def test_the_turn_limit_stops_the_run_with_a_hint(cli: Run, folder: Path) -> Non
     assert len(server.requests) == 2
 
 
+def test_more_turns_than_the_default_are_allowed_with_max_turns(cli: Run, folder: Path) -> None:
+    # A conversation stops at 64 turns unless told otherwise: 70 must reach the answer.
+    calls = [reply(tool_calls=[(f"call_{n}", *READ_NOTES[1:])]) for n in range(2, 70)]
+    script = [reply(tool_calls=[READ_SECTION]), *calls, reply(ANSWER)]
+    with ProviderServer(script) as server:
+        assert run_notes(cli, server, "--max-turns", "70") == (0, ANSWER + "\n", "")
+    assert len(server.requests) == 70
+
+
+def test_a_week_is_the_longest_timeout(cli: Run, folder: Path) -> None:
+    with ProviderServer(three_turns()) as server:
+        assert run_notes(cli, server, "--timeout", "604800") == (0, ANSWER + "\n", "")
+
+
 def test_the_timeout_is_a_hard_limit_even_while_the_sdk_retries(cli: Run, folder: Path) -> None:
     slow = Reply(json={}, delay=10)
     started = time.monotonic()
@@ -459,6 +473,38 @@ def test_a_handler_that_is_not_installed_stops_before_the_model_is_asked(
             "wink-decl: error: argument --timeout: 'soon' is not a number\n",
         ),
         (
+            ["--model", "openai:m", "--max-turns", "1.5"],
+            "wink-decl: error: argument --max-turns: '1.5' is not a whole number\n",
+        ),
+        (
+            ["--model", "openai:m", "--max-turns=-3"],
+            "wink-decl: error: argument --max-turns: '-3' must be more than 0\n",
+        ),
+        (
+            ["--model", "openai:m", "--timeout", "nan"],
+            "wink-decl: error: argument --timeout: 'nan' is not a number\n",
+        ),
+        (
+            ["--model", "openai:m", "--timeout", "0"],
+            "wink-decl: error: argument --timeout: '0' must be more than 0\n",
+        ),
+        (
+            ["--model", "openai:m", "--timeout=-inf"],
+            "wink-decl: error: argument --timeout: '-inf' must be more than 0\n",
+        ),
+        (
+            ["--model", "openai:m", "--timeout", "inf"],
+            "wink-decl: error: argument --timeout: 'inf' must be at most 604800 (a week)\n",
+        ),
+        (
+            ["--model", "openai:m", "--timeout", "1e10"],
+            "wink-decl: error: argument --timeout: '1e10' must be at most 604800 (a week)\n",
+        ),
+        (
+            ["--model", "openai:m", "--timeout", "604800.5"],
+            "wink-decl: error: argument --timeout: '604800.5' must be at most 604800 (a week)\n",
+        ),
+        (
             ["--model", "openai:m", "--transcript", "missing/run.jsonl"],
             "wink-decl: error: --transcript missing/run.jsonl: cannot write there (No such file "
             "or directory)\n",
@@ -472,6 +518,14 @@ def test_a_handler_that_is_not_installed_stops_before_the_model_is_asked(
         "missing-workspace",
         "zero-turns",
         "not-a-number",
+        "fractional-turns",
+        "negative-turns",
+        "timeout-nan",
+        "timeout-zero",
+        "timeout-minus-infinity",
+        "timeout-infinity",
+        "timeout-past-the-clock",
+        "timeout-past-a-week",
         "transcript-folder-missing",
     ],
 )

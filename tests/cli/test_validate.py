@@ -12,7 +12,8 @@ from typing import Any
 
 import pytest
 
-from wink_decl.cli import _app, _checking, _validate
+from wink_decl import _checking
+from wink_decl.cli import _app, _validate
 from wink_decl.cli._command import Console
 
 Run = Callable[..., tuple[int, str, str]]

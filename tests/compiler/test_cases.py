@@ -12,11 +12,11 @@ Adding a case is adding a folder. ``WINK_UPDATE_GOLDEN=1`` rewrites the expected
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 from typing import cast
 
 import pytest
+from golden import updating_golden
 
 from wink_decl import SectionVisibility
 from wink_decl.compiler import bind_plugins, compile_file, make_params
@@ -39,7 +39,7 @@ def main_prompt(case: Path) -> Path:
 
 def check(case: Path, actual: str) -> None:
     expected = case / "expected.txt"
-    if os.environ.get("WINK_UPDATE_GOLDEN"):
+    if updating_golden():
         expected.write_text(actual)
     assert actual == expected.read_text()
 

@@ -10,7 +10,7 @@ import pytest
 from compiler_plugins import CallLimit, call_limit, no_methods
 
 from wink_decl.compiler._lazy import _build_policy
-from wink_decl.plugins import POLICIES, PluginEntry
+from wink_decl.plugins import POLICIES, PluginEntry, PluginLoadError
 
 ENTRY = PluginEntry(
     POLICIES, "test.call_limit", "compiler_plugins:call_limit", "test-plugins", "1.0"
@@ -56,7 +56,6 @@ def strict(*, limit: int) -> CallLimit:
             f"{WHERE} has no config setting 'limit'; it takes no settings.",
         ),
         (call_limit, {}, f"{WHERE} needs the config setting 'limit'."),
-        (strict, {"limit": 0}, f"{WHERE} refused its config: ValueError: limit must be at least 1"),
         (no_methods, {"x": 1}, f"{WHERE} built a dict, which has no check or on_result()."),
         (dict, {"limit": 1}, f"{WHERE} built a dict, which has no check or on_result()."),
     ],
@@ -65,7 +64,6 @@ def strict(*, limit: int) -> CallLimit:
         "unknown",
         "takes-none",
         "missing",
-        "refused-by-the-factory",
         "any-settings",
         "builtin",
     ],
@@ -81,3 +79,13 @@ def test_a_config_that_does_not_fit_is_named_before_the_call(
 )
 def test_a_config_that_fits_builds_the_policy(factory: object) -> None:
     assert _build_policy(factory, {"limit": 2}, ENTRY) == (CallLimit(2), None)
+
+
+def test_a_factory_that_raises_is_refused_with_its_exception_as_the_cause() -> None:
+    with pytest.raises(PluginLoadError) as info:
+        _build_policy(strict, {"limit": 0}, ENTRY)
+    assert (info.value.message, info.value.entry) == (
+        f"{WHERE} refused its config: ValueError: limit must be at least 1",
+        ENTRY,
+    )
+    assert repr(info.value.__cause__) == "ValueError('limit must be at least 1')"

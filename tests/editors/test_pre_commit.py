@@ -190,3 +190,26 @@ def test_a_broken_prompt_fails_with_the_diagnostics(tmp_path: Path, hook: HookSe
         "3 files checked: 1 valid, 2 invalid (2 errors, 0 warnings)\n"
         "\n"
     )
+
+
+def test_an_eval_file_is_passed_to_the_hook_too(tmp_path: Path, hook: HookSetup) -> None:
+    files = {
+        "prompts/review.wink.yaml": VALID_YAML,
+        "evals/review.wink-eval.yaml": "prompt: ../prompts/review.wink.yaml\nmodels:\n"
+        "  - opneai:gpt-4.1-mini\ncases:\n  - id: one\n",
+    }
+    result = run_hooks(project(tmp_path / "evals", hook, files), hook)
+    assert result.returncode == 1, result.stderr
+    assert result.stdout == (
+        header("Failed") + "- hook id: wink-decl-validate\n"
+        "- exit code: 1\n"
+        "\n"
+        "evals/review.wink-eval.yaml:3:5: error: 'opneai' is not a provider wink-decl knows.\n"
+        "  expected: PROVIDER:MODEL with PROVIDER one of openai, anthropic, litellm, "
+        "claude-agent\n"
+        "   3 |   - opneai:gpt-4.1-mini\n"
+        "     |     ^^^^^^^^^^^^^^^^^^^\n"
+        "  hint: did you mean 'openai'?\n"
+        "2 files checked: 1 valid, 1 invalid (1 error, 0 warnings)\n"
+        "\n"
+    )

@@ -7,7 +7,7 @@ from typing import Any
 
 from editor_support import REPO
 
-from wink_decl.compiler import PROMPT_SUFFIXES
+from wink_decl.compiler import EVAL_SUFFIXES, PROMPT_SUFFIXES
 
 ENTRY_FILE = REPO / "docs" / "schemastore-catalog-entry.json"
 URL = "https://raw.githubusercontent.com/wink-decl/wink-decl/main/schema/wink-decl.schema.json"
@@ -36,3 +36,16 @@ def test_file_patterns_are_unique_and_anchored() -> None:
 
 def test_file_patterns_are_the_suffixes_wink_decl_reads() -> None:
     assert entry()["fileMatch"] == [f"*{suffix}" for suffix in PROMPT_SUFFIXES]
+
+
+EVAL_ENTRY_FILE = REPO / "docs" / "schemastore-catalog-entry-eval.json"
+EVAL_URL = URL.replace("wink-decl.schema.json", "wink-decl-eval.schema.json")
+
+
+def test_the_eval_entry_follows_the_same_rules_with_its_own_patterns() -> None:
+    found: dict[str, Any] = json.loads(EVAL_ENTRY_FILE.read_text(encoding="utf-8"))
+    assert set(found) == {"name", "description", "fileMatch", "url"}
+    assert all(isinstance(found[field], str) and found[field] for field in ("name", "description"))
+    assert found["url"] == EVAL_URL
+    assert found["fileMatch"] == [f"*{suffix}" for suffix in EVAL_SUFFIXES]
+    assert not set(found["fileMatch"]) & set(entry()["fileMatch"])

@@ -382,3 +382,41 @@ def test_the_schema_line_of_a_new_file_outside_the_repository_is_followed(
         ((23, 4, 23, 5), 'Missing property "title".', "yaml-schema: Section"),
         ((24, 4, 24, 10), "Property tittle is not allowed.", "yaml-schema: Section"),
     ]
+
+
+# -- eval files -----------------------------------------------------------------------------------
+
+EVAL_FILE = REPO / "evals" / "code-review.wink-eval.yaml"
+
+
+def test_the_bundled_eval_file_has_no_diagnostics(server: LspClient) -> None:
+    uri = server.open_document(EVAL_FILE, "yaml")
+    assert server.diagnostics(uri) == []
+
+
+def test_a_broken_eval_file_is_reported_where_the_mistake_is(server: LspClient) -> None:
+    text = replace_once(EVAL_FILE.read_text(encoding="utf-8"), "threshold:", "treshold:")
+    text = replace_once(text, "- icontains: return", "- icontians: return")
+    uri = server.open_document(REPO / "evals" / "probe.wink-eval.yaml", "yaml", text)
+    # A misspelled check key matches no alternative of the check union: the server blames the
+    # first one (equals), as it does for sections; validate names the key and its nearest.
+    assert found(server.diagnostics(uri)) == [
+        ((26, 8, 26, 9), 'Missing property "equals".', "yaml-schema: Equals check"),
+        ((26, 8, 26, 17), "Property icontians is not allowed.", "yaml-schema: Equals check"),
+        ((54, 0, 54, 8), "Property treshold is not allowed.", "yaml-schema: wink-decl eval"),
+    ]
+
+
+def test_the_yaml_schemas_setting_associates_both_schemas_by_file_name(tmp_path: Path) -> None:
+    text = replace_once(EVAL_FILE.read_text(encoding="utf-8"), "threshold:", "treshold:")
+    eval_file = tmp_path / "review.wink-eval.yaml"
+    eval_file.write_text(without_schema_line(text), encoding="utf-8")
+    schemas = {  # the setting docs/editors.md shows for eval files
+        "./schema/wink-decl.schema.json": "*.wink.yaml",
+        "./schema/wink-decl-eval.schema.json": "*.wink-eval.yaml",
+    }
+    with start(schemas) as client:
+        uri = client.open_document(eval_file, "yaml")
+        assert found(client.diagnostics(uri)) == [
+            ((54, 0, 54, 8), "Property treshold is not allowed.", "yaml-schema: wink-decl eval")
+        ]

@@ -39,7 +39,7 @@ from wink_decl.evals._driver import Driven, DriverOptions, drive
 from wink_decl.evals._eval_types import CaseResult, Sample
 from wink_decl.evals._evaluate import score_case
 from wink_decl.evals._execute import Finished
-from wink_decl.evals._matrix import CaseRun, Experiment, ModelChoice, plan
+from wink_decl.evals._matrix import CaseRun, plan
 from wink_decl.evals._ray import (
     CacheReader,
     CaseWorker,
@@ -49,6 +49,7 @@ from wink_decl.evals._ray import (
     run_on_ray,
 )
 from wink_decl.evals._suite_scorer import SuiteScorer
+from wink_decl.evals._suite_types import BASELINE, Experiment, ModelSpec, SuiteCase
 from wink_decl.evals._tagged_prompts import TaggedPrompts
 from wink_decl.runtime.adapter import ProviderAdapter
 from wink_decl.runtime.provider import ProviderReply, ProviderRequest
@@ -72,6 +73,7 @@ sections:
     template: Greet warmly.
 """
 TASK = "Say hello to ${name}."
+BASELINE_ONLY = (Experiment(BASELINE),)
 REFUSED = "The provider rejected the request (400): Eve is not allowed."
 
 RAY.cloudpickle.register_pickle_by_value(sys.modules[__name__])  # workers cannot import tests
@@ -197,20 +199,18 @@ def server() -> Iterator[ProviderServer]:
         yield running
 
 
-def _make(choice: ModelChoice) -> ProviderAdapter:
-    return OpenAIAdapter(choice.name, api_key=KEY, base_url=choice.base_url, max_retries=0)
+def _make(choice: ModelSpec) -> ProviderAdapter:
+    return OpenAIAdapter(choice.model, api_key=KEY, base_url=choice.base_url, max_retries=0)
 
 
 def _runs(server: ProviderServer, names: tuple[str, ...]) -> list[CaseRun]:
-    model = ModelChoice("openai:gpt-test", base_url=f"{server.url}/v1")
+    model = ModelSpec("openai", "gpt-test", base_url=f"{server.url}/v1")
     checks: tuple[Check, ...] = (
         TextCheck(kind="contains", value="Hello", label="contains: Hello"),
         TextCheck(kind="equals", label="equals: null"),
     )
-    cases = [
-        (Sample(name, {"name": name}, expected=f"Hello, {name}!"), checks, 1) for name in names
-    ]
-    return plan(cases, [model], [Experiment("loud", tag="loud")])
+    cases = [SuiteCase(Sample(n, {"name": n}, expected=f"Hello, {n}!"), checks) for n in names]
+    return plan(cases, [model], [Experiment(BASELINE), Experiment("loud", tag="loud")])
 
 
 def _drive(prompts: TaggedPrompts, runs: list[CaseRun], out: Path, **options: object) -> Driven:
@@ -320,12 +320,12 @@ def test_a_lost_worker_is_retried_and_the_suite_completes(
     marks = tmp_path / "marks"
     marks.mkdir()
 
-    def make(choice: ModelChoice) -> ProviderAdapter:
+    def make(choice: ModelSpec) -> ProviderAdapter:
         return _Fatal(_make(choice), marks, always=("CrashAlways",))
 
-    model = ModelChoice("openai:gpt-test", base_url=f"{server.url}/v1")
+    model = ModelSpec("openai", "gpt-test", base_url=f"{server.url}/v1")
     names = ("Ann", "CrashOnce", "Bob", "CrashAlways", "Cy")
-    runs = plan([(Sample(n, {"name": n}), (), 1) for n in names], [model], [])
+    runs = plan([SuiteCase(Sample(n, {"name": n}), ()) for n in names], [model], BASELINE_ONLY)
     driven = drive(
         runs,
         prompts,
@@ -367,8 +367,9 @@ def test_an_interruption_on_ray_keeps_the_runs_in_flight(
         if len(kept) == 1:
             raise KeyboardInterrupt
 
-    model = ModelChoice("openai:gpt-test", base_url=f"{server.url}/v1")
-    runs = plan([(Sample(n, {"name": n}), (), 1) for n in ("Ann", "Bob", "Cy", "Dee")], [model], [])
+    model = ModelSpec("openai", "gpt-test", base_url=f"{server.url}/v1")
+    cases = [SuiteCase(Sample(n, {"name": n}), ()) for n in ("Ann", "Bob", "Cy", "Dee")]
+    runs = plan(cases, [model], BASELINE_ONLY)
     with pytest.raises(KeyboardInterrupt):
         drive(
             runs,

@@ -23,7 +23,8 @@ from wink_decl.evals._execute import (
     AdapterFactory,
     _arguments,
 )
-from wink_decl.evals._matrix import ModelChoice, plan
+from wink_decl.evals._matrix import plan
+from wink_decl.evals._suite_types import BASELINE, Experiment, ModelSpec, SuiteCase
 from wink_decl.prompt.template import Prompt
 from wink_decl.runtime.adapter import PromptResponse, ProviderAdapter
 from wink_decl.runtime.budget import Budget, BudgetTracker
@@ -32,6 +33,7 @@ from wink_decl.runtime.provider import ProviderToolCall, TokenUsage
 from wink_decl.runtime.session import SessionProtocol
 
 KEY = "sk-test-key-0123456789"
+BASELINE_ONLY = (Experiment(BASELINE),)
 
 
 def _answer(request: RecordedRequest) -> Reply:
@@ -71,12 +73,12 @@ def _drive(
     names: tuple[str, ...],
     **options: object,
 ) -> Driven:
-    model = ModelChoice("openai:gpt-test", base_url=f"{server.url}/v1")
-    cases = [(Sample(name, {"name": name}), (), 1) for name in names]
-    runs = plan(cases, [model], [])
+    model = ModelSpec("openai", "gpt-test", base_url=f"{server.url}/v1")
+    cases = [SuiteCase(Sample(name, {"name": name}), ()) for name in names]
+    runs = plan(cases, [model], BASELINE_ONLY)
 
-    def make(choice: ModelChoice) -> ProviderAdapter:
-        return OpenAIAdapter(choice.name, api_key=KEY, base_url=choice.base_url, max_retries=0)
+    def make(choice: ModelSpec) -> ProviderAdapter:
+        return OpenAIAdapter(choice.model, api_key=KEY, base_url=choice.base_url, max_retries=0)
 
     settings = DriverOptions(out=out, concurrency=2, **options)  # type: ignore[arg-type]
     return drive(
@@ -186,15 +188,19 @@ def test_an_interruption_keeps_the_runs_in_flight(
         if len(kept) == 1:
             raise KeyboardInterrupt
 
-    model = ModelChoice("openai:gpt-test", base_url=f"{server.url}/v1")
-    runs = plan([(Sample(n, {"name": n}), (), 1) for n in ("Ann", "Bob", "Cy", "Dee")], [model], [])
+    model = ModelSpec("openai", "gpt-test", base_url=f"{server.url}/v1")
+    runs = plan(
+        [SuiteCase(Sample(n, {"name": n}), ()) for n in ("Ann", "Bob", "Cy", "Dee")],
+        [model],
+        BASELINE_ONLY,
+    )
     with pytest.raises(KeyboardInterrupt):
         drive(
             runs,
             {None: greet},
             {None: "digest"},
             options=DriverOptions(out=tmp_path / "out", concurrency=2),
-            make_adapter=lambda c: OpenAIAdapter(c.name, api_key=KEY, base_url=c.base_url),
+            make_adapter=lambda c: OpenAIAdapter(c.model, api_key=KEY, base_url=c.base_url),
             score=_score,
             on_finished=interrupt_first,
             on_stopping=stopping.append,
@@ -221,7 +227,7 @@ class _OwnLoop(ScriptedAdapter):
 def _drive_with(
     greet: CompiledPrompt, tmp_path: Path, samples: list[Sample], make: AdapterFactory
 ) -> Driven:
-    runs = plan([(s, (), 1) for s in samples], [ModelChoice("scripted:own")], [])
+    runs = plan([SuiteCase(s, ()) for s in samples], [ModelSpec("scripted", "own")], BASELINE_ONLY)
     options = DriverOptions(out=tmp_path / "out", concurrency=1, secrets=(KEY,))
     return drive(runs, {None: greet}, {None: "d"}, options=options, make_adapter=make, score=_score)
 
@@ -249,8 +255,8 @@ def test_an_adapter_with_a_loop_of_its_own_is_run_without_the_cache(
 def test_a_case_that_cannot_be_run_is_an_error_without_secrets(
     greet: CompiledPrompt, tmp_path: Path
 ) -> None:
-    def refuse(model: ModelChoice) -> ProviderAdapter:
-        raise ValueError(f"no adapter takes {model.spec} with key {KEY}")
+    def refuse(model: ModelSpec) -> ProviderAdapter:
+        raise ValueError(f"no adapter takes {model.name} with key {KEY}")
 
     driven = _drive_with(
         greet, tmp_path, [Sample("Ann", {}), Sample("Bob", {"name": "Bob"})], refuse

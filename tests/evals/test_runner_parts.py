@@ -12,9 +12,10 @@ import pytest
 from wink_decl.evals._cache import ResponseCache, reply_from_json, reply_to_json, request_key
 from wink_decl.evals._eval_types import CaseResult, Outcome, Sample, Score, ToolCall
 from wink_decl.evals._execute import AdapterPool
-from wink_decl.evals._matrix import CaseRun, Experiment, ModelChoice, Variant, plan, variants
+from wink_decl.evals._matrix import CaseRun, Variant, model_key, plan, variants
 from wink_decl.evals._records import result_from_json, result_to_json
 from wink_decl.evals._results_journal import Journal, read_journal
+from wink_decl.evals._suite_types import BASELINE, Experiment, ModelSpec, SuiteCase
 from wink_decl.runtime.adapter import ProviderAdapter
 from wink_decl.runtime.provider import (
     OutputFormat,
@@ -25,7 +26,7 @@ from wink_decl.runtime.provider import (
     TokenUsage,
 )
 
-MODEL = ModelChoice("openai:gpt-test", base_url="http://127.0.0.1:9/v1", options={"seed": 1})
+MODEL = ModelSpec("openai", "gpt-test", base_url="http://127.0.0.1:9/v1", options={"seed": 1})
 REQUEST = ProviderRequest(
     (
         ProviderMessage("system", "Say hello."),
@@ -62,17 +63,17 @@ RESULT = CaseResult(
 
 
 def test_a_key_covers_the_request_model_and_repetition_but_not_the_time_left() -> None:
-    key = request_key(MODEL.key_data(), REQUEST, 0)
+    key = request_key(model_key(MODEL), REQUEST, 0)
     timed = ProviderRequest(
         REQUEST.messages, REQUEST.tools, REQUEST.tool_names, REQUEST.output, timeout=3
     )
     plain = ProviderRequest(REQUEST.messages, REQUEST.tools, REQUEST.tool_names)
-    other = ModelChoice("openai:gpt-test", base_url="http://127.0.0.1:9/v1").key_data()
-    assert request_key(MODEL.key_data(), timed, 0) == key
+    other = model_key(ModelSpec("openai", "gpt-test", base_url="http://127.0.0.1:9/v1"))
+    assert request_key(model_key(MODEL), timed, 0) == key
     assert (
-        len({key, request_key(MODEL.key_data(), REQUEST, 1), request_key(other, REQUEST, 0)}) == 3
+        len({key, request_key(model_key(MODEL), REQUEST, 1), request_key(other, REQUEST, 0)}) == 3
     )
-    assert request_key(MODEL.key_data(), plain, 0) != key
+    assert request_key(model_key(MODEL), plain, 0) != key
     assert len(key) == 64
 
 
@@ -163,8 +164,12 @@ def test_a_journal_keeps_whole_lines_and_skips_the_rest(tmp_path: Path) -> None:
 
 
 def test_the_plan_runs_the_baseline_then_each_experiment_case_by_case() -> None:
-    other = ModelChoice("anthropic:claude-test")
-    experiments = [Experiment("short", tag="short"), Experiment("big", model=other)]
+    other = ModelSpec("anthropic", "claude-test")
+    experiments = [
+        Experiment(BASELINE),
+        Experiment("short", tag="short"),
+        Experiment("big", model=other),
+    ]
     found = variants([MODEL], experiments)
     assert found == [
         Variant("baseline", None, MODEL),
@@ -172,7 +177,7 @@ def test_the_plan_runs_the_baseline_then_each_experiment_case_by_case() -> None:
         Variant("big", None, other),
     ]
     ann, bob = Sample("ann", {"x": 1}), Sample("bob")
-    runs = plan([(ann, (), 2), (bob, (), 1)], [MODEL], experiments[:1])
+    runs = plan([SuiteCase(ann, (), 2), SuiteCase(bob, ())], [MODEL], experiments[:2])
     assert [(r.variant.experiment, r.sample.id, r.repeat) for r in runs] == [
         ("baseline", "ann", 0),
         ("baseline", "ann", 1),
@@ -181,9 +186,9 @@ def test_the_plan_runs_the_baseline_then_each_experiment_case_by_case() -> None:
         ("short", "ann", 1),
         ("short", "bob", 0),
     ]
-    once = plan([(ann, (), 2)], [MODEL], [], repeat=1)
+    once = plan([SuiteCase(ann, (), 2)], [MODEL], experiments[:1], repeat=1)
     assert [(r.sample.id, r.repeat) for r in once] == [("ann", 0)]
-    assert (MODEL.provider, MODEL.name, other.name) == ("openai", "gpt-test", "claude-test")
+    assert (MODEL.name, other.name) == ("openai:gpt-test", "anthropic:claude-test")
 
 
 def test_a_run_key_changes_with_what_makes_the_run() -> None:
@@ -214,8 +219,8 @@ def test_each_thread_has_its_own_adapter_per_model_and_all_are_closed() -> None:
     closed: list[str] = []
     made: list[str] = []
 
-    def make(model: ModelChoice) -> ProviderAdapter:
-        made.append(f"{threading.current_thread().name}:{model.spec}")
+    def make(model: ModelSpec) -> ProviderAdapter:
+        made.append(f"{threading.current_thread().name}:{model.name}")
         return _Closing(closed, made[-1])
 
     pool = AdapterPool(make)

@@ -89,7 +89,7 @@ def test_a_file_too_large_to_read_is_worded_for_the_kind(tmp_path: Path) -> None
             Span("n.yaml", 1, 1),
             "This file is 50 bytes long, more than the limit of 20 bytes.",
             "a file of at most 20 bytes",
-            "keep fewer notes, or allow more with --limit max_notes_bytes=40",
+            "keep fewer notes, or allow more with --limit max_notes_bytes=80",
         ),
     )
 
@@ -100,4 +100,29 @@ def test_a_prompt_file_is_what_the_loader_reads_unless_told() -> None:
     assert told.diagnostics[0].message == (
         "This file holds a list; a prompt file must be a mapping of keys such as 'key:', "
         "'title:' and 'sections:'."
+    )
+
+
+CASES = FileKind(
+    name="a dataset",
+    holds={"yaml": Holds("a list of cases", must="be a list of cases")},
+    size_advice="Keep fewer cases",
+    values_advice="Keep fewer cases",
+    holds_list=True,
+)
+
+
+def test_a_kind_that_holds_a_list_reads_one_and_no_single_value() -> None:
+    loaded = load_text("- id: a\n- id: b\n", path="n", format="yaml", kind=CASES)
+    assert loaded.file is not None
+    assert loaded.file.data == [{"id": "a"}, {"id": "b"}]
+    assert loaded.file.source_map.value_span((1, "id")) == Span("n", 2, 7, 2, 7)
+    refused = load_text("just text\n", path="n", format="yaml", kind=CASES)
+    assert refused.diagnostics == (
+        Diagnostic(
+            "This file holds a single value; a dataset must be a list of cases.",
+            Span("n", 1, 1, 1, 9),
+            "not-a-mapping",
+            expected="a list of cases",
+        ),
     )

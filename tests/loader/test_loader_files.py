@@ -182,7 +182,7 @@ BYTE_MISTAKES = [
             "   1 | key: review",
             "     | ^",
             "  hint: split the prompt into several smaller files"
-            ", or allow more with --limit max_bytes=8",
+            ", or allow more with --limit max_bytes=16",
         ),
         id="too-large-bytes",
     ),

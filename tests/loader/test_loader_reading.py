@@ -212,7 +212,7 @@ def test_a_file_that_grows_past_the_limit_while_read_says_its_size_now(
         "x.wink.yaml:1:1: error: This file is 68 bytes long, more than the limit of 20 bytes.\n"
         "  expected: a file of at most 20 bytes\n"
         "  hint: split the prompt into several smaller files, or allow more with "
-        "--limit max_bytes=40"
+        "--limit max_bytes=80"
     )
 
 
@@ -274,7 +274,7 @@ def test_read_problem_words_each_error() -> None:
         code="too-large",
         expected="a file of at most 1,000,000 bytes",
         hint="keep only the values this prompt needs in the file, or allow more with "
-        "--limit max_params_file_bytes=2000000",
+        "--limit max_params_file_bytes=4000000",
     )
     missing = read_problem(FileNotFoundError(errno.ENOENT, "No such file or directory"), "p")
     assert (missing.code, missing.message) == (

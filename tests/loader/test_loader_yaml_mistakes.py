@@ -843,6 +843,19 @@ YAML_MISTAKES = [
         ),
         id="values-over-limit-at-list",
     ),
+    pytest.param(
+        "models: [openai:gpt-4.1]\n",
+        Limits(),
+        lines(
+            "review.wink.yaml:1:16: error: Between brackets, a ':' inside a value needs quotes.",
+            '  expected: the value in quotes, such as "openai:gpt-4.1"',
+            "   1 | models: [openai:gpt-4.1]",
+            "     |                ^",
+            "  hint: put the value in quotes, or write the list or mapping over several lines "
+            "without brackets",
+        ),
+        id="colon-in-a-flow-value",
+    ),
 ]
 
 

@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+import gc
 import warnings
+import weakref
 from pathlib import Path
 
 import pytest
 from override_support import BASE_TEXT, SUMMARY, Topic, template, write
 
 from wink_decl import DiagnosticError, ParamHint
-from wink_decl.overrides import LocalOverrideStore, text_hash, with_overrides
+from wink_decl.diagnostics import render_text
+from wink_decl.overrides import LocalOverrideStore, apply_tag, text_hash, with_overrides
 from wink_decl.overrides.tagged import applied
 
 H = text_hash
@@ -104,9 +107,43 @@ def test_every_kind_of_entry_applies_in_yaml_and_toml_alike(
     assert template().render(Topic()).text == BASE_TEXT  # the base is left as it was
 
 
-def test_a_prompt_without_a_file_for_the_tag_renders_its_base(tmp_path: Path) -> None:
+NO_FILE = (
+    "<input>: {severity}: Prompt 'tests/review' has no override file for tag 'exp', so it is "
+    "used as written.\n"
+    "  expected: one of its tags: it has none\n"
+    "  hint: check the tag, or write its file: wink-decl overrides seed FILE --tag exp"
+)
+MISSPELT = (
+    "prompts/review.wink.yaml: {severity}: Prompt 'tests/review' has no override file for tag "
+    "'concize', so it is used as written.\n"
+    "  expected: one of its tags: concise, exp\n"
+    "  hint: did you mean 'concise'?"
+)
+
+
+def test_a_prompt_without_a_file_for_the_tag_renders_its_base_with_a_warning(
+    tmp_path: Path,
+) -> None:
     base = template()
-    assert with_overrides(base, LocalOverrideStore(tmp_path), "exp") is base
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        assert with_overrides(base, LocalOverrideStore(tmp_path), "exp") is base
+    assert [str(warning.message) for warning in caught] == [NO_FILE.format(severity="warning")]
+    with pytest.raises(DiagnosticError) as raised:
+        with_overrides(base, LocalOverrideStore(tmp_path), "exp", strict=True)
+    assert str(raised.value) == NO_FILE.format(severity="error")
+
+
+def test_a_misspelt_tag_names_the_tags_there_are_and_the_nearest(tmp_path: Path) -> None:
+    write(tmp_path, EDITED_YAML)
+    write(tmp_path, EDITED_TOML, tag="concise", suffix="toml")
+    base = template()
+    store = LocalOverrideStore(tmp_path)
+    shown = "prompts/review.wink.yaml"
+    for strict, severity in ((False, "warning"), (True, "error")):
+        tagged = apply_tag(base, store, "concize", strict=strict, source=shown)
+        assert (tagged.template, tagged.ok, tagged.sources) == (base, not strict, {})
+        assert render_text(tagged.diagnostics) == MISSPELT.format(severity=severity)
 
 
 def test_applying_is_kept_per_template_and_file(tmp_path: Path) -> None:
@@ -117,7 +154,29 @@ def test_applying_is_kept_per_template_and_file(tmp_path: Path) -> None:
     assert with_overrides(base, store, "exp") is first
     loaded = store.load("tests", "review", "exp")
     assert loaded.file is not None
-    assert applied(base, loaded.file, strict=False).template is first
+    kept = applied(base, loaded.file, strict=False)
+    assert kept.template is first
+    assert kept.ok
+
+
+def test_a_file_that_changes_nothing_lets_its_template_go(tmp_path: Path) -> None:
+    """Kept results never hold the template they are kept under (it would never be freed)."""
+    write(tmp_path, STALE)
+    store = LocalOverrideStore(tmp_path)
+    base = template()
+    loaded = store.load("tests", "review", "exp")
+    assert loaded.file is not None
+    first = applied(base, loaded.file, strict=False)
+    again = applied(base, loaded.file, strict=False)
+    assert (first.template is base, again.template is base, again.diagnostics) == (
+        True,
+        True,
+        first.diagnostics,
+    )
+    gone = weakref.ref(base)
+    del base, first, again
+    gc.collect()
+    assert gone() is None
 
 
 STALE = f"""sections:

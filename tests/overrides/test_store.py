@@ -131,7 +131,7 @@ def test_a_file_past_the_size_limit_is_refused(
         f"{NAME}:1:1: error: This file is 214 bytes long, more than the limit of 100 bytes.\n"
         "  expected: a file of at most 100 bytes\n"
         "  hint: keep only the entries that differ from the prompt, or allow more with --limit "
-        "max_bytes=200"
+        "max_bytes=400"
     )
 
 
@@ -185,3 +185,35 @@ def test_a_loop_of_links_is_reported_by_the_loader(
         "  expected: a prompt file that exists and can be read\n"
         "  hint: check the path and the file's permissions"
     )
+
+
+def test_a_fingerprint_holds_each_file_and_its_bytes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    store = LocalOverrideStore(Path())
+    assert store.fingerprint("tests", "review") == b""  # no folder, no files
+    write(Path(), "sections: {}\n")
+    write(Path(), "tools: {}\n", tag="b", suffix="toml")
+
+    def part(name: str, text: str) -> bytes:
+        return f"{len(name)}\0{name}\0{len(text)}\0{text}".encode()
+
+    assert store.fingerprint("tests", "review") == (
+        part("tests/review/b.wink-override.toml", "tools: {}\n") + part(NAME, "sections: {}\n")
+    )
+
+
+def test_a_fingerprint_is_none_when_a_file_would_not_be_read(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Outside the folder, or past the size limit: the check says why, and is not kept."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "secret.yaml").write_text("token: abc\n")
+    link = Path("overrides") / NAME
+    link.parent.mkdir(parents=True)
+    link.symlink_to(tmp_path / "secret.yaml")
+    assert LocalOverrideStore("overrides").fingerprint("tests", "review") is None
+    write(Path(), "sections: {}\n" + "#" * 200 + "\n")
+    small = DEFAULT_LIMITS.with_settings(["max_bytes=100"])
+    assert LocalOverrideStore(Path(), limits=small).fingerprint("tests", "review") is None

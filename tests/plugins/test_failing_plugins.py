@@ -65,6 +65,9 @@ async def fetch(params: None, *, context):
     return None
 '''
 
+CLOUDY_RAISES = 1 + MODULE.splitlines().index('    raise ValueError("no weather data\\nfor today")')
+"""The line of the module where the predicate raises, as its traceback names it."""
+
 CLI = "import sys\nfrom wink_decl.cli import main\nsys.exit(main(sys.argv[1:]))\n"
 
 PREDICATE_PROMPT = """\
@@ -149,10 +152,21 @@ ValueError: no weather data.
            8 |     enabled: {predicate: stumbles.cloudy}
              |                          ^^^^^^^^^^^^^^^
           hint: the fault is in the plugin's distribution (wink-decl-stumbles), not in this \
-file: fix or upgrade it, or name another predicate
+file: fix or upgrade it, or name another predicate; run again with -v to see the plugin's \
+traceback
         """
     )
     assert wink_decl(site, tmp_path, "tools", "weather.wink.yaml") == (1, "", err)
+    module = site / "stumbles_plugins" / "__init__.py"
+    assert wink_decl(site, tmp_path, "-v", "render", "weather.wink.yaml") == (
+        1,
+        "",
+        err.replace("; run again with -v to see the plugin's traceback", "")
+        + "Traceback (most recent call last):\n"
+        + f'  File "{module}", line {CLOUDY_RAISES}, in cloudy\n'
+        + '    raise ValueError("no weather data\\nfor today")\n'
+        + "ValueError: no weather data\nfor today\n",
+    )
 
 
 def test_an_async_handler_is_refused_when_bound(site: Path, tmp_path: Path) -> None:

@@ -96,6 +96,13 @@ def report(shown: PromptView) -> str:
 def test_a_prompt_without_override_files_has_no_tags_and_no_picker(served: Path) -> None:
     shown = view(served, "short")
     assert (shown.tags, shown.tag, shown.text) == ((), None, BASE_TEXT)
+    assert report(shown) == (
+        f"{served / 'review.wink.yaml'}: warning: Prompt 'prompts/review' has no override file "
+        "for tag 'short', so it is used as written.\n"
+        "  expected: one of its tags: it has none\n"
+        "  hint: check the tag, or write its file: wink-decl overrides seed "
+        f"{served / 'review.wink.yaml'} --tag short"
+    )
     assert "tags" not in view_json(shown)
 
 
@@ -132,9 +139,35 @@ def test_a_tag_replaces_section_text_and_tool_descriptions(tagged: Path) -> None
     assert [tool["description"] for tool in shown.tools["anthropic"]] == ["Read the plan."]
 
 
-def test_a_tag_without_a_file_is_no_tag(tagged: Path) -> None:
+def gone(served: Path, severity: str) -> str:
+    """What the page says of tag ``gone`` (its file deleted while the page showed it)."""
+    return (
+        f"{served / 'review.wink.yaml'}: {severity}: Prompt 'prompts/review' has no override "
+        "file for tag 'gone', so it is used as written.\n"
+        "  expected: one of its tags: short, terse\n"
+        "  hint: check the tag, or write its file: wink-decl overrides seed "
+        f"{served / 'review.wink.yaml'} --tag gone"
+    )
+
+
+def test_a_tag_without_a_file_is_no_tag_and_a_warning_as_on_the_command_line(
+    tagged: Path,
+) -> None:
     shown = view(tagged, "gone")
-    assert (shown.tag, shown.problems, shown.text) == (None, (), BASE_TEXT)
+    assert (shown.tag, shown.text, report(shown)) == (None, BASE_TEXT, gone(tagged, "warning"))
+    strict = view(tagged, "gone", strict=True)
+    assert (strict.tag, strict.text, report(strict)) == (None, None, gone(tagged, "error"))
+
+
+def test_a_misspelt_tag_names_the_nearest(tagged: Path) -> None:
+    shown = view(tagged, "shrot")
+    assert (shown.tag, shown.text) == (None, BASE_TEXT)
+    assert report(shown) == (
+        f"{tagged / 'review.wink.yaml'}: warning: Prompt 'prompts/review' has no override file "
+        "for tag 'shrot', so it is used as written.\n"
+        "  expected: one of its tags: short, terse\n"
+        "  hint: did you mean 'short'?"
+    )
 
 
 def test_a_stale_entry_is_a_warning_and_keeps_the_base_text(tagged: Path) -> None:

@@ -22,9 +22,15 @@ from wink_decl import (
 )
 from wink_decl.adapters.scripted import ScriptedAdapter, ScriptedTurn, tool_call
 from wink_decl.runtime.adapter import ProviderAdapter
-from wink_decl.runtime.budget import Budget
+from wink_decl.runtime.budget import Budget, BudgetTracker
 from wink_decl.runtime.deadline import Deadline
-from wink_decl.runtime.loop import InnerLoop, InnerLoopConfig, MainLoop
+from wink_decl.runtime.loop import (
+    DEFAULT_MAX_TURNS,
+    InnerLoop,
+    InnerLoopConfig,
+    MainLoop,
+    turn_guard,
+)
 from wink_decl.runtime.policies import SequentialDependencyPolicy
 from wink_decl.runtime.provider import ProviderReply, ProviderRequest
 from wink_decl.runtime.session.metrics import (
@@ -252,6 +258,34 @@ def test_the_turn_limit_stops_a_model_that_never_answers() -> None:
     with pytest.raises(PromptEvaluationError) as info:
         loop.run()
     assert str(info.value) == "Prompt 'release' did not finish within 2 model turns."
+
+
+def test_a_budget_of_more_turns_than_the_guard_gets_them_all() -> None:
+    turns = DEFAULT_MAX_TURNS + 6
+    script = [ScriptedTurn.call("read_section", section_key="task")] * (turns - 1)
+    adapter = ScriptedAdapter([*script, ScriptedTurn.answer("Deployed.")])
+    response = MainLoop(adapter=adapter).execute(
+        Prompt(TEMPLATE), session=Session(), budget=Budget(max_turns=turns)
+    )
+    assert (response.text, adapter.remaining) == ("Deployed.", 0)
+
+
+@pytest.mark.parametrize(
+    ("budget", "guard"),
+    [
+        (None, DEFAULT_MAX_TURNS),
+        (Budget(), DEFAULT_MAX_TURNS),
+        (Budget(max_turns=2), DEFAULT_MAX_TURNS),
+        (Budget(max_turns=100), 100),
+        (BudgetTracker(Budget(max_turns=100)), 100),
+        (BudgetTracker(), DEFAULT_MAX_TURNS),
+    ],
+    ids=["no-budget", "no-turn-limit", "fewer", "more", "tracker-more", "tracker-without"],
+)
+def test_the_turn_guard_rises_to_the_budget(
+    budget: Budget | BudgetTracker | None, guard: int
+) -> None:
+    assert turn_guard(budget) == guard
 
 
 @pytest.mark.parametrize(

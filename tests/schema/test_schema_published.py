@@ -19,6 +19,7 @@ from wink_decl.schema import (
     SCHEMA_DIALECT,
     SCHEMA_FILE_NAME,
     SCHEMA_ID,
+    build_eval_schema,
     build_schema,
     dump_schema,
     load_published_schema,
@@ -29,6 +30,8 @@ from wink_decl.schema._types import RULES_BY_PATTERN
 REPO = Path(__file__).resolve().parents[2]
 PUBLISHED = REPO / "schema" / SCHEMA_FILE_NAME
 PACKAGED = REPO / "wink_decl" / "schema" / SCHEMA_FILE_NAME
+EVAL_PUBLISHED = REPO / "schema" / "wink-decl-eval.schema.json"
+EVAL_PACKAGED = REPO / "wink_decl" / "schema" / "wink-decl-eval.schema.json"
 REGENERATE = "regenerate with: python -m wink_decl.schema --write"
 
 # Keywords that draft 2019-09 / 2020-12 added; a draft-07 reader would silently ignore them.
@@ -135,16 +138,21 @@ def test_module_prints_the_schema() -> None:
     assert out.getvalue() == dump_schema(build_schema())
 
 
-def test_module_writes_both_copies(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(cli, "PACKAGED", tmp_path / "packaged.json")
-    monkeypatch.setattr(cli, "PUBLISHED", tmp_path / "published.json")
+def test_module_writes_both_copies_of_both_schemas(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    names = ("packaged.json", "published.json", "eval-packaged.json", "eval-published.json")
+    for attribute, name in zip(
+        ("PACKAGED", "PUBLISHED", "EVAL_PACKAGED", "EVAL_PUBLISHED"), names, strict=True
+    ):
+        monkeypatch.setattr(cli, attribute, tmp_path / name)
     out = io.StringIO()
     with redirect_stdout(out):
         assert cli.main(["--write"]) == 0
-    expected = dump_schema(build_schema())
-    assert (tmp_path / "packaged.json").read_text(encoding="utf-8") == expected
-    assert (tmp_path / "published.json").read_text(encoding="utf-8") == expected
-    assert out.getvalue().count("wrote ") == 2
+    prompt, evals = dump_schema(build_schema()), dump_schema(build_eval_schema())
+    written = [(tmp_path / name).read_text(encoding="utf-8") for name in names]
+    assert written == [prompt, prompt, evals, evals]
+    assert out.getvalue() == "".join(f"wrote {tmp_path / name}\n" for name in names)
 
 
 def test_module_refuses_unknown_arguments() -> None:
@@ -157,6 +165,8 @@ def test_module_refuses_unknown_arguments() -> None:
 def test_module_paths_point_into_the_repository() -> None:
     assert cli.PACKAGED == PACKAGED
     assert cli.PUBLISHED == PUBLISHED
+    assert cli.EVAL_PACKAGED == EVAL_PACKAGED
+    assert cli.EVAL_PUBLISHED == EVAL_PUBLISHED
 
 
 # -- form ---------------------------------------------------------------------------------------

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from collections.abc import Mapping
@@ -59,3 +60,46 @@ def pip_install_into(source: Path, target: Path) -> None:
         cwd=source.parent,
     )
     assert completed.returncode == 0, completed.stderr
+
+
+FRESH_HANDLER = "fresh.lookup"
+"""The handler ``install_fresh_plugin`` installs: ``fresh_plugin:lookup`` of ``fresh-plugin``."""
+FRESH_MODULE = """\
+from dataclasses import dataclass
+
+from wink_decl import ToolContext, ToolResult
+
+
+@dataclass(frozen=True)
+class Found:
+    text: str
+
+
+def lookup(params: None, *, context: ToolContext) -> ToolResult[Found]:
+    return ToolResult.ok(Found("found"))
+"""
+
+
+def install_fresh_plugin(site: Path) -> None:
+    """Install ``fresh-plugin`` by hand in ``site`` (a folder on ``sys.path``): a module and
+    its ``.dist-info`` folder, under the escaped name pip writes (``fresh_plugin-1.0``)."""
+    (site / "fresh_plugin.py").write_text(FRESH_MODULE, encoding="utf-8")
+    info = site / "fresh_plugin-1.0.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text(
+        "Metadata-Version: 2.1\nName: fresh-plugin\nVersion: 1.0\n", encoding="utf-8"
+    )
+    (info / "entry_points.txt").write_text(
+        f"[{HANDLERS}]\n{FRESH_HANDLER} = fresh_plugin:lookup\n", encoding="utf-8"
+    )
+    moved_on(site)
+
+
+def moved_on(folder: Path) -> None:
+    """Move the folder's modification time on, as a change some seconds later would.
+
+    A test installs within milliseconds of the catalog's read, which a file system with
+    coarse timestamps may not tell apart; a real install takes longer than a tick.
+    """
+    stat = folder.stat()
+    os.utime(folder, ns=(stat.st_atime_ns, stat.st_mtime_ns + 10_000_000_000))

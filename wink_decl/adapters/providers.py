@@ -44,15 +44,25 @@ PROVIDERS: Mapping[str, Provider] = {
 
 
 def make_adapter(
-    provider: str, model: str, *, base_url: str | None = None, workspace: str | None = None
+    provider: str,
+    model: str,
+    *,
+    base_url: str | None = None,
+    workspace: str | None = None,
+    options: Mapping[str, object] | None = None,
 ) -> ProviderAdapter:
     """The adapter for ``provider`` and ``model`` (``KeyError`` for an unknown provider).
 
+    ``options`` are the adapter's keyword arguments (``temperature``, ``max_tokens``, ...; each
+    adapter's page in docs/adapters/ lists them).
+
     Raises:
         ProviderError: the provider's SDK is not installed (the hint is the install line).
+        TypeError, ValueError: an option the adapter does not take, or a wrong value for one.
     """
     chosen = PROVIDERS[provider]
     cls = getattr(importlib.import_module(chosen.module), chosen.adapter)
+    extra = dict(options or {})
     if chosen.takes_workspace:
-        return cast("ProviderAdapter", cls(model, base_url=base_url, cwd=workspace))
-    return cast("ProviderAdapter", cls(model, base_url=base_url))
+        return cast("ProviderAdapter", cls(model, base_url=base_url, cwd=workspace, **extra))
+    return cast("ProviderAdapter", cls(model, base_url=base_url, **extra))

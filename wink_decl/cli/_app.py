@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import atexit
+import dataclasses
 import gc
 import os
 import sys
@@ -154,7 +155,7 @@ def _build(chosen: str | None) -> tuple[_Parser, dict[str, _Parser]]:
     return top, parsers
 
 
-_VERBOSE = "show the traceback when wink-decl fails unexpectedly"
+_VERBOSE = "show the traceback when wink-decl or a plugin fails unexpectedly"
 _COMMAND_NAMES = frozenset(command.name for command in COMMANDS)
 
 
@@ -226,7 +227,7 @@ def _dispatch(argv: Sequence[str], console: Console, loaded: Callable[[], None] 
             loaded()
         verbose = bool(args.verbose)
         command = next(c for c in COMMANDS if c.name == args.command)
-        return command.run(args, console)
+        return command.run(args, dataclasses.replace(console, verbose=verbose))
     except _Shown as shown:
         console.out.write(shown.text)
         return 0

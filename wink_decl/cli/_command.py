@@ -14,6 +14,8 @@ class Console:
 
     out: TextIO
     err: TextIO
+    verbose: bool = False
+    """``-v``: a diagnostic caused by an exception in plugin code is followed by its traceback."""
 
     @property
     def interactive(self) -> bool:

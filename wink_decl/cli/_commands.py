@@ -55,11 +55,13 @@ COMMANDS: tuple[Command, ...] = (
             "those params and its reads:, writes: and examples. Every problem of "
             "every file is reported, sorted by file and line; where an overrides folder "
             "exists, each valid prompt's override files are checked too (stale, unknown and "
-            "refused entries). Exit status: 0 every file is valid "
-            "(warnings allowed), 1 a file has errors, 2 usage error."
+            "refused entries). Eval files found beside them are checked too: their prompt, "
+            "models, params, checks and dataset (docs/evals.md). Exit status: 0 every file is "
+            "valid (warnings allowed), 1 a file has errors, 2 usage error."
         ),
         examples=(
             "wink-decl validate prompts/",
+            "wink-decl validate prompts/ evals/",
             "wink-decl validate prompts/agents/code-review.wink.yaml --format json",
             "wink-decl validate prompts/ --cache-dir .wink-decl-cache",
             "wink-decl validate prompts/ --import-plugins",

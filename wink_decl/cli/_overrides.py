@@ -5,13 +5,11 @@ from __future__ import annotations
 import argparse
 import difflib
 import os
-from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, Literal
+from typing import Literal
 
 from wink_decl._atomic import write_atomically
 from wink_decl.cli._app import _Parser, _PrintAction  # pyright: ignore[reportPrivateUsage]
-from wink_decl.cli._checking import Checked, Job
 from wink_decl.cli._command import Console
 from wink_decl.cli._commands import implemented
 from wink_decl.cli._inputs import add_render_options, prepared_from_args, render_prepared
@@ -33,17 +31,15 @@ from wink_decl.cli._writers._write_problems import already_exists, not_written
 from wink_decl.cli._writers._yaml_writer import to_yaml
 from wink_decl.compiler import compile_file, find_prompt_files
 from wink_decl.diagnostic_codes import DiagnosticCode
-from wink_decl.diagnostics import Diagnostic, render_text, sort_diagnostics
+from wink_decl.diagnostics import Diagnostic, render_text
 from wink_decl.inputs import configured_root, existing_path, root_finder
 from wink_decl.loader.api import Format
-from wink_decl.overrides import LocalOverrideStore, seed_data
+from wink_decl.overrides import LocalOverrideStore, override_problems, seed_data
 from wink_decl.overrides.schema import OVERRIDE_SCHEMA_FILE_NAME
 from wink_decl.overrides.store import OVERRIDE_SUFFIXES
-from wink_decl.overrides.tagged import applied
-from wink_decl.prompt.template import PromptTemplate
 from wink_decl.suggestions import did_you_mean_sentence
 
-__all__ = ["COMMAND", "override_problems", "with_override_checks"]
+__all__ = ["COMMAND"]
 
 _HELP = "show this help and exit"
 
@@ -97,8 +93,20 @@ def _check_options(parser: argparse.ArgumentParser) -> None:
 def _diff_options(parser: argparse.ArgumentParser) -> None:
     add_render_options(parser)
     parser.add_argument(
-        "--context", type=int, default=3, metavar="N", help="lines of context (default: 3)"
+        "--context",
+        type=_context_lines,
+        default=3,
+        metavar="N",
+        help="lines of context, 0 or more (default: 3)",
     )
+
+
+def _context_lines(text: str) -> int:
+    """``--context``: a whole number of lines, 0 or more (difflib takes -1 and prints it)."""
+    value = int(text) if text.isascii() and text.isdigit() else -1
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"expected a whole number of at least 0, not '{text}'")
+    return value
 
 
 def _run(args: argparse.Namespace, console: Console) -> int:
@@ -258,22 +266,6 @@ def _default_target() -> Path:
     return configured if configured is not None else Path()
 
 
-def override_problems(
-    template: PromptTemplate[Any], store: LocalOverrideStore, *, strict: bool
-) -> tuple[list[Diagnostic], dict[str, str], int]:
-    """Every diagnostic of every tag's file of one prompt, the files' texts, how many files."""
-    found: list[Diagnostic] = []
-    sources: dict[str, str] = {}
-    tags = store.tags(template.ns, template.key)
-    for tag in tags:
-        loaded = store.load(template.ns, template.key, tag)
-        found.extend(loaded.diagnostics)
-        sources.update(loaded.sources)
-        if loaded.file is not None:
-            found.extend(applied(template, loaded.file, strict=strict).diagnostics)
-    return sort_diagnostics(found), sources, len(tags)
-
-
 # -- diff ---------------------------------------------------------------------------------------
 
 
@@ -299,34 +291,3 @@ def _diff(args: argparse.Namespace, console: Console) -> int:
 
 
 COMMAND = implemented("overrides", configure=_configure, run=_run)
-
-
-# -- validate -----------------------------------------------------------------------------------
-
-
-def with_override_checks(
-    args: argparse.Namespace, jobs: Sequence[Job], results: Sequence[Checked]
-) -> list[Checked]:
-    """``results`` with each valid prompt's override diagnostics, where an overrides folder is.
-
-    ``validate`` checks files in workers that keep no compiled prompt, so a prompt whose
-    overrides folder exists is compiled again here (no plugin code is imported).
-    """
-    checked: list[Checked] = []
-    for job, result in zip(jobs, results, strict=True):
-        folder = overrides_root(args, Path(job.root))
-        if not (result.ok and folder.is_dir()):  # invalid prompts are reported already
-            checked.append(result)
-            continue
-        compiled = compile_file(job.path, root=job.root, display_path=job.path, limits=job.limits)
-        assert compiled.prompt is not None  # noqa: S101  # the check just compiled it
-        store = LocalOverrideStore(folder, limits=job.limits)
-        problems, texts, _ = override_problems(compiled.prompt.template, store, strict=args.strict)
-        checked.append(
-            result._replace(
-                ok=all(problem.severity == "warning" for problem in problems),
-                diagnostics=(*result.diagnostics, *problems),
-                sources={**result.sources, **compiled.sources, **texts},
-            )
-        )
-    return checked

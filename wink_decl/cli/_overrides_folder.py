@@ -5,13 +5,17 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from wink_decl.inputs import chosen_overrides as chosen_folder
 from wink_decl.inputs import overrides_folder
 
-__all__ = ["add_overrides_option", "overrides_root"]
+__all__ = ["add_overrides_option", "chosen_overrides", "overrides_root"]
 
 
-def add_overrides_option(parser: argparse.ArgumentParser) -> None:
-    """``--overrides DIR`` and ``--strict``: where override files are, how stale ones count."""
+def add_overrides_option(parser: argparse.ArgumentParser, *, tags: bool = False) -> None:
+    """``--overrides DIR`` and ``--strict``: where override files are, how stale ones count.
+
+    ``tags``: the command applies a tag, and a tag without a file counts as ``--strict`` says.
+    """
     parser.add_argument(
         "--overrides",
         metavar="DIR",
@@ -22,10 +26,17 @@ def add_overrides_option(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--strict",
         action="store_true",
-        help="count a stale override (one whose base text has changed) as an error, not a warning",
+        help="count a stale override (one whose base text has changed)"
+        + (", and a tag the prompt has no override file for," if tags else "")
+        + " as an error, not a warning",
     )
 
 
 def overrides_root(args: argparse.Namespace, prompt_root: Path) -> Path:
     """The overrides folder of the command line's ``--overrides`` and ``--root``."""
     return overrides_folder(args.overrides, prompt_root, root_given=args.root is not None)
+
+
+def chosen_overrides(args: argparse.Namespace) -> Path | None:
+    """``--overrides``, else the configured folder (not read with ``--root``), else None."""
+    return chosen_folder(args.overrides, root_given=args.root is not None)

@@ -35,7 +35,7 @@ def _configure(parser: argparse.ArgumentParser) -> None:
     )
     add_root_option(parser)
     add_limit_option(parser)
-    add_overrides_option(parser)
+    add_overrides_option(parser, tags=True)
     parser.add_argument(
         "--port",
         type=_port,

@@ -3,16 +3,24 @@
 from __future__ import annotations
 
 import argparse
+import dataclasses
 from collections.abc import Iterable, Mapping
 
 from wink_decl.cli._command import Console
 from wink_decl.cli._usage import UsageError
 from wink_decl.compiler import CompileResult, compile_file
-from wink_decl.diagnostics import Diagnostic, render_text
+from wink_decl.diagnostics import Diagnostic, cause_traceback, render_text, sort_diagnostics
 from wink_decl.limits import DEFAULT_LIMITS, Limits, LimitSettingError
 from wink_decl.suggestions import did_you_mean
 
-__all__ = ["add_file_options", "add_limit_option", "compile_prompt", "limits_from", "report"]
+__all__ = [
+    "VERBOSE_HINT",
+    "add_file_options",
+    "add_limit_option",
+    "compile_prompt",
+    "limits_from",
+    "report",
+]
 
 
 def add_file_options(parser: argparse.ArgumentParser) -> None:
@@ -60,10 +68,47 @@ def add_root_option(parser: argparse.ArgumentParser) -> None:
 
 
 def report(console: Console, diagnostics: Iterable[Diagnostic], sources: Mapping[str, str]) -> None:
-    """Every diagnostic, sorted, with its lines quoted, on stderr (nothing when there are none)."""
-    text = render_text(diagnostics, sources)
-    if text:
-        console.err.write(text + "\n")
+    """Every diagnostic, sorted, with its lines quoted, on stderr (nothing when there are none).
+
+    One caused by an exception in plugin code is followed by that exception's traceback under
+    ``-v``; without it, its hint says how to see it. Both are redacted: plugin code may put a
+    credential of the environment in what it raises.
+    """
+    plain: list[Diagnostic] = []
+    for diagnostic in sort_diagnostics(diagnostics):
+        cause = diagnostic.cause
+        text = None if cause is None else cause_traceback(cause)
+        if text is None:
+            plain.append(diagnostic)
+            continue
+        _write(console, plain, sources)
+        plain = []
+        _write_caused(console, diagnostic, text, sources)
+    _write(console, plain, sources)
+
+
+def _write(console: Console, diagnostics: list[Diagnostic], sources: Mapping[str, str]) -> None:
+    if diagnostics:
+        console.err.write(render_text(diagnostics, sources) + "\n")
+
+
+def _write_caused(
+    console: Console, diagnostic: Diagnostic, traceback: str, sources: Mapping[str, str]
+) -> None:
+    """A diagnostic caused in plugin code, and under ``-v`` the traceback, redacted."""
+    from wink_decl.cli._secrets import redact_environment_secrets  # noqa: PLC0415  # rare
+
+    if console.verbose:
+        text = render_text([diagnostic], sources) + "\n" + traceback
+    else:
+        hint = "; ".join(part for part in (diagnostic.hint, VERBOSE_HINT) if part)
+        pointed = dataclasses.replace(diagnostic, hint=hint)
+        text = render_text([pointed], sources) + "\n"
+    console.err.write(redact_environment_secrets(text))
+
+
+VERBOSE_HINT = "run again with -v to see the plugin's traceback"
+"""The end of the hint of a diagnostic caused by an exception in plugin code, without -v."""
 
 
 def compile_prompt(args: argparse.Namespace, console: Console) -> CompileResult:

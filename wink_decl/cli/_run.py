@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -34,7 +35,7 @@ from wink_decl.runtime.filesystem import (
     InMemoryFilesystem,
     ReadOnlyFilesystem,
 )
-from wink_decl.runtime.loop import MainLoop
+from wink_decl.runtime.loop import DEFAULT_MAX_TURNS, MainLoop
 from wink_decl.runtime.provider import TokenUsage
 from wink_decl.runtime.session import ModelResponded, Session, SetVisibilityOverride
 from wink_decl.suggestions import did_you_mean
@@ -46,6 +47,11 @@ _HINTS = {
     EvaluationPhase.BUDGET: "allow more model turns with --max-turns",
     EvaluationPhase.LOOP: "allow more model turns with --max-turns",
 }
+
+
+_MAX_TIMEOUT = 7 * 24 * 60 * 60
+"""The longest --timeout, in seconds: a week, far longer than a run, and far inside what the
+wait for the run's thread (``threading.TIMEOUT_MAX``) and the clock (``time_t``) can hold."""
 
 
 def _configure(parser: argparse.ArgumentParser) -> None:
@@ -66,13 +72,17 @@ def _configure(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--transcript", metavar="PATH", help="write the run as JSON Lines to PATH")
     parser.add_argument(
-        "--max-turns", type=_positive(int), metavar="N", help="stop after N model turns"
+        "--max-turns",
+        type=_turns,
+        metavar="N",
+        help=f"stop after N model turns (without it, a conversation stops at {DEFAULT_MAX_TURNS})",
     )
     parser.add_argument(
         "--timeout",
-        type=_positive(float),
+        type=_seconds,
         metavar="SECONDS",
-        help="stop when the run has taken this long (every provider call gets the time left)",
+        help="stop when the run has taken this long, at most "
+        f"{_MAX_TIMEOUT} (a week); every provider call gets the time left",
     )
     parser.add_argument(
         "--workspace",
@@ -87,18 +97,34 @@ def _configure(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def _positive(kind: Callable[[str], float]) -> Callable[[str], float]:
-    def convert(text: str) -> float:
-        try:
-            value = kind(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"'{text}' is not a number") from None
-        if value <= 0:
-            raise argparse.ArgumentTypeError(f"'{text}' must be more than 0")
-        return value
+def _turns(text: str) -> int:
+    """``--max-turns``: a whole number of at least 1 (the run's turn guard rises to meet it)."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"'{text}' is not a whole number") from None
+    if value <= 0:
+        raise argparse.ArgumentTypeError(f"'{text}' must be more than 0")
+    return value
 
-    convert.__name__ = kind.__name__  # argparse names the type in its own messages
-    return convert
+
+def _seconds(text: str) -> float:
+    """``--timeout``: a number of seconds above 0 and at most ``_MAX_TIMEOUT``.
+
+    ``float`` reads ``inf`` and ``nan`` too: neither bounds a run, and both used to reach the
+    thread wait, which raised.
+    """
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"'{text}' is not a number") from None
+    if math.isnan(value):
+        raise argparse.ArgumentTypeError(f"'{text}' is not a number")
+    if value <= 0:
+        raise argparse.ArgumentTypeError(f"'{text}' must be more than 0")
+    if value > _MAX_TIMEOUT:
+        raise argparse.ArgumentTypeError(f"'{text}' must be at most {_MAX_TIMEOUT} (a week)")
+    return value
 
 
 def _run(args: argparse.Namespace, console: Console) -> int:
@@ -280,7 +306,7 @@ def _evaluate(adapter: ProviderAdapter, run: _Run, session: Session) -> PromptRe
     for path, visibility in prepared.visibility.items():  # --open: as if read before the run
         session.dispatch(SetVisibilityOverride(path, visibility))
     deadline = None if args.timeout is None else Deadline.after(args.timeout)
-    budget = Budget(max_turns=None if args.max_turns is None else int(args.max_turns))
+    budget = Budget(max_turns=args.max_turns)
     return MainLoop(adapter=adapter).execute(
         prompt, session=session, deadline=deadline, budget=budget
     )

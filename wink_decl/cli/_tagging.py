@@ -19,7 +19,7 @@ def add_tag_options(parser: argparse.ArgumentParser) -> None:
         help="apply the prompt's overrides for TAG (docs/overrides.md); without it the prompt "
         "is used as written",
     )
-    add_overrides_option(parser)
+    add_overrides_option(parser, tags=True)
 
 
 def _tag(text: str) -> str:

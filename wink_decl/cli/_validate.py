@@ -1,23 +1,32 @@
-"""``wink-decl validate``: check prompt files and folders, reporting every problem found."""
+"""``wink-decl validate``: check prompt and eval files and folders, reporting every problem."""
 
 from __future__ import annotations
 
 import argparse
 import os
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 
-from wink_decl.cli._checking import PARALLEL_MIN_FILES, Job, available_cpus, check_all
+from wink_decl._checking import (
+    PARALLEL_MIN_FILES,
+    EvalSettings,
+    Job,
+    Overrides,
+    available_cpus,
+    check_all,
+    is_eval_file,
+    overrides_in,
+)
 from wink_decl.cli._command import Console
 from wink_decl.cli._commands import implemented
-from wink_decl.cli._overrides_folder import add_overrides_option, overrides_root
+from wink_decl.cli._overrides_folder import add_overrides_option, chosen_overrides, overrides_root
 from wink_decl.cli._progress import Progress
 from wink_decl.cli._prompt import add_limit_option, add_root_option, limits_from, report
 from wink_decl.cli._usage import UsageError
-from wink_decl.compiler import PROMPT_SUFFIXES, prompt_entries
+from wink_decl.compiler import EVAL_SUFFIXES, PROMPT_SUFFIXES, prompt_entries
 from wink_decl.diagnostics import render_json_array, sort_diagnostics
-from wink_decl.inputs import existing_path, root_finder
+from wink_decl.inputs import configured_root, existing_path, root_finder
 from wink_decl.limits import Limits
 
 __all__ = ["COMMAND", "PROGRESS_MIN_FILES"]
@@ -31,8 +40,8 @@ def _configure(parser: argparse.ArgumentParser) -> None:
         "paths",
         nargs="+",
         metavar="PATH",
-        help=f"a prompt file, or a folder searched for {', '.join(PROMPT_SUFFIXES)} files "
-        "(hidden folders are skipped)",
+        help=f"a prompt or eval file, or a folder searched for {', '.join(PROMPT_SUFFIXES)} "
+        f"and {', '.join(EVAL_SUFFIXES)} files (hidden folders are skipped)",
     )
     add_root_option(parser)
     add_limit_option(parser)
@@ -74,7 +83,13 @@ def _positive(text: str) -> int:
 
 
 def _run(args: argparse.Namespace, console: Console) -> int:
-    jobs = _gather(args.paths, args.root, args.cache_dir, limits_from(args), args.import_plugins)
+    cache_dir = _usable_cache(args.cache_dir, console)
+    jobs = _gather(
+        args,
+        cache_dir,
+        limits_from(args),
+        lambda root: overrides_in(overrides_root(args, root), strict=args.strict),
+    )
     workers = args.jobs or (available_cpus() if len(jobs) >= PARALLEL_MIN_FILES else 1)
     show = console.interactive and args.format == "text" and len(jobs) >= PROGRESS_MIN_FILES
     progress = Progress(console.err if show else None, len(jobs))
@@ -83,17 +98,15 @@ def _run(args: argparse.Namespace, console: Console) -> int:
             results = check_all(jobs, min(workers, len(jobs)), progress.advance)
     finally:
         progress.close()
-    roots = dict.fromkeys(job.root for job in jobs)  # in order; most runs have one
-    if any(overrides_root(args, Path(root)).is_dir() for root in roots):
-        # Only then: the overrides command's code costs start-up time (docs/overrides.md).
-        from wink_decl.cli._overrides import with_override_checks  # noqa: PLC0415
-
-        results = with_override_checks(args, jobs, results)
-    diagnostics = sort_diagnostics(d for checked in results for d in checked.diagnostics)
+    # An eval file reports its prompt's diagnostics too: once each, when both are checked.
+    found = dict.fromkeys(d for checked in results for d in checked.diagnostics)
+    diagnostics = sort_diagnostics(found)
+    sources = {name: text for checked in results for name, text in checked.sources.items()}
     if args.format == "json":
         console.out.write(render_json_array(diagnostics))
+        if console.verbose:  # stdout stays one JSON array: tracebacks go with their text form
+            report(console, [d for d in diagnostics if d.cause is not None], sources)
     else:
-        sources = {name: text for checked in results for name, text in checked.sources.items()}
         report(console, diagnostics, sources)
         invalid = sum(not checked.ok for checked in results)
         errors = sum(d.severity == "error" for d in diagnostics)
@@ -106,6 +119,22 @@ def _run(args: argparse.Namespace, console: Console) -> int:
             summary += f" ({_count(errors, 'error')}, {_count(warnings, 'warning')})"
         console.err.write(summary + "\n")
     return 0 if all(checked.ok for checked in results) else 1
+
+
+def _usable_cache(cache_dir: str | None, console: Console) -> str | None:
+    """``--cache-dir`` when it can keep results; otherwise None, said in one note.
+
+    An unusable cache changes nothing but the time taken: the run goes on without it.
+    """
+    if cache_dir is None:
+        return None
+    from wink_decl.compiler import cache_problem  # noqa: PLC0415  # --cache-dir only
+
+    problem = cache_problem(cache_dir)
+    if problem is None:
+        return cache_dir
+    console.err.write(f"wink-decl: note: not using --cache-dir '{cache_dir}': {problem}\n")
+    return None
 
 
 @contextmanager
@@ -131,22 +160,34 @@ _PYDANTIC_PLUGINS = "PYDANTIC_DISABLE_PLUGINS"
 
 
 def _gather(
-    paths: Sequence[str],
-    root: str | None,
+    args: argparse.Namespace,
     cache_dir: str | None,
     limits: Limits,
-    import_plugins: bool,
+    overrides_for: Callable[[Path], Overrides | None],
 ) -> list[Job]:
-    """Every prompt file named or found under a folder, once each, in the order given."""
-    find_root = root_finder(root)
+    """Every prompt and eval file named or found under a folder, once each, in the order given.
+
+    ``overrides_for`` gives a prompt root's override files, asked once per root.
+    """
+    paths: Sequence[str] = args.paths
+    find_root = root_finder(args.root)
     real_path = _RealPaths()
+    overrides: dict[str, Overrides | None] = {}
     seen: set[str] = set()
     jobs: list[Job] = []
+    evals: EvalSettings | None = None  # worked out at the first eval file (most runs have none)
     for text in paths:
         target = existing_path(text)
-        prompt_root = str(find_root(target))
+        found_root = find_root(target)
+        prompt_root = str(found_root)
+        if prompt_root not in overrides:
+            overrides[prompt_root] = overrides_for(found_root)
+        root_overrides = overrides[prompt_root]
         files: Sequence[tuple[str, bool | None]]  # each with whether it is a link, if known
-        files = prompt_entries(target) if target.is_dir() else [(str(target), None)]
+        if target.is_dir():
+            files = prompt_entries(target, PROMPT_SUFFIXES + EVAL_SUFFIXES)
+        else:
+            files = [(str(target), None)]
         if not files:
             raise UsageError(
                 f"no prompt files under '{text}'",
@@ -154,10 +195,26 @@ def _gather(
             )
         for file, is_link in files:
             key = real_path(file, is_link)
-            if key not in seen:
-                seen.add(key)
-                jobs.append(Job(file, prompt_root, cache_dir, limits, import_plugins))
+            if key in seen:
+                continue
+            seen.add(key)
+            job = Job(file, prompt_root, cache_dir, limits, args.import_plugins, root_overrides)
+            if is_eval_file(file):
+                evals = evals or _eval_settings(args)
+                job = job._replace(evals=evals)
+            jobs.append(job)
     return jobs
+
+
+def _eval_settings(args: argparse.Namespace) -> EvalSettings:
+    """Where eval files' prompts and tags are found: as for prompt files (docs/evals.md)."""
+    configured = None if args.root is not None else configured_root(Path.cwd())
+    overrides = chosen_overrides(args)
+    return EvalSettings(
+        args.root,
+        None if configured is None else str(configured),
+        None if overrides is None else str(overrides),
+    )
 
 
 class _RealPaths:

@@ -11,9 +11,13 @@ TYPE_CHECKING = False
 
 if TYPE_CHECKING:
     from wink_decl.compiler._artifact import ARTIFACT_FORMAT, artifact_json
+    from wink_decl.compiler._claims import claimed_address
     from wink_decl.compiler._confined import outside_root
+    from wink_decl.compiler._disk_cache import cache_problem
     from wink_decl.compiler._lazy import LazyTool
+    from wink_decl.compiler._numbers import number_problems
     from wink_decl.compiler._prompt_files import (
+        EVAL_SUFFIXES,
         PROMPT_SUFFIXES,
         FoundFile,
         find_prompt_files,
@@ -26,11 +30,13 @@ if TYPE_CHECKING:
         bind_plugins,
         compile_file,
         compile_loaded,
+        default_catalog,
     )
     from wink_decl.compiler.registry import CachedResult, PromptRegistry
 
 __all__ = [
     "ARTIFACT_FORMAT",
+    "EVAL_SUFFIXES",
     "PROMPT_SUFFIXES",
     "CachedResult",
     "CompileResult",
@@ -40,10 +46,14 @@ __all__ = [
     "PromptRegistry",
     "artifact_json",
     "bind_plugins",
+    "cache_problem",
+    "claimed_address",
     "compile_file",
     "compile_loaded",
+    "default_catalog",
     "find_prompt_files",
     "make_params",
+    "number_problems",
     "outside_root",
     "prompt_entries",
     "unknown_param",
@@ -51,6 +61,7 @@ __all__ = [
 
 _HOMES: dict[str, str] = {
     "ARTIFACT_FORMAT": "wink_decl.compiler._artifact",
+    "EVAL_SUFFIXES": "wink_decl.compiler._prompt_files",
     "PROMPT_SUFFIXES": "wink_decl.compiler._prompt_files",
     "CachedResult": "wink_decl.compiler.registry",
     "CompileResult": "wink_decl.compiler.compile",
@@ -60,10 +71,14 @@ _HOMES: dict[str, str] = {
     "PromptRegistry": "wink_decl.compiler.registry",
     "artifact_json": "wink_decl.compiler._artifact",
     "bind_plugins": "wink_decl.compiler.compile",
+    "cache_problem": "wink_decl.compiler._disk_cache",
+    "claimed_address": "wink_decl.compiler._claims",
     "compile_file": "wink_decl.compiler.compile",
     "compile_loaded": "wink_decl.compiler.compile",
+    "default_catalog": "wink_decl.compiler.compile",
     "find_prompt_files": "wink_decl.compiler._prompt_files",
     "make_params": "wink_decl.compiler._render_params",
+    "number_problems": "wink_decl.compiler._numbers",
     "outside_root": "wink_decl.compiler._confined",
     "prompt_entries": "wink_decl.compiler._prompt_files",
     "unknown_param": "wink_decl.compiler._render_params",

@@ -36,6 +36,8 @@ rewritten), never an error:
 
 The registry's address index is one more entry, ``index_key()``, signed and read the same
 way (``read_signed``/``write_signed``); its body is a hint the registry checks before use.
+A check beyond a file's compile (its override files, for ``validate``) is kept as an entry
+of its own, ``further_key()``: the file's content hash and every byte that check read.
 
 Writes are atomic (``write_atomically``), so concurrent writers leave one whole entry.
 Entries are data, never pickle: even a signed one cannot run code.
@@ -54,7 +56,7 @@ from pathlib import Path
 from typing import Any, Final
 
 from wink_decl._atomic import write_atomically
-from wink_decl.compiler._cache_key import cache_secret
+from wink_decl.compiler._cache_key import KEY_VARIABLE, MIN_KEY_CHARS, cache_secret
 from wink_decl.compiler._once import computed_once
 from wink_decl.compiler._regular import read_regular
 from wink_decl.compiler._stamp import IncludeState, digest
@@ -62,11 +64,21 @@ from wink_decl.diagnostics import Diagnostic
 from wink_decl.limits import DEFAULT_LIMITS, Limits
 from wink_decl.version import __version__
 
-__all__ = ["CACHE_FORMAT", "INDEX_FORMAT", "MAX_ENTRY_BYTES", "CachedResult", "DiskCache"]
+__all__ = [
+    "CACHE_FORMAT",
+    "FURTHER_FORMAT",
+    "INDEX_FORMAT",
+    "MAX_ENTRY_BYTES",
+    "CachedResult",
+    "DiskCache",
+    "cache_problem",
+]
 
 CACHE_FORMAT = "wink-decl.cache/2"
 INDEX_FORMAT = "wink-decl.index/1"
 """The body of the address index entry (``wink_decl.compiler.registry``), signed the same way."""
+FURTHER_FORMAT = "wink-decl.further/1"
+"""Names the keys of checks beyond a file's compile (``further_key``): entries like a file's."""
 MAX_ENTRY_BYTES = 16 << 20
 """A larger entry is neither read nor written: that file is compiled every time."""
 _IGNORE_ALL = "# Written by wink-decl: a cache, safe to delete.\n*\n"
@@ -146,6 +158,17 @@ class DiskCache:
         material = self._keys.copy()
         material.update(b"\0" + INDEX_FORMAT.encode())
         return material.hexdigest()
+
+    def further_key(self, path: str, material: bytes) -> str:
+        """The entry name of a check beyond the compile of ``path`` (``PromptRegistry``).
+
+        ``material`` is what that check's answer is a function of besides the environment.
+        No file's key can be this one (those hash a non-empty path before their NUL), nor the
+        index's (its format comes alone).
+        """
+        digest = self._keys.copy()
+        digest.update(b"\0%s\0%s\0" % (FURTHER_FORMAT.encode(), os.fsencode(path)) + material)
+        return digest.hexdigest()
 
     def get(self, key: str) -> CachedResult | None:
         """The stored result, when its entry verifies and the files it included are unchanged."""
@@ -262,6 +285,30 @@ class DiskCache:
         except OSError:
             return _CHANGED
         return _CHANGED if found is None else digest(found[0])
+
+
+def cache_problem(folder: str | Path, environ: Mapping[str, str] = os.environ) -> str | None:
+    """Why no entry could be kept in ``folder`` (a clause: "it is not a folder"); None: it can.
+
+    The folder is made if missing, as the first entry written would make it. A cache that
+    cannot be used is only ever a miss, never an error: without this question, a run that
+    asked for one would be slower and never say why.
+    """
+    path = Path(folder)
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except FileExistsError:
+        return "it is not a folder"
+    except OSError as error:
+        reason = error.strerror or type(error).__name__
+        return f"it cannot be made ({reason[:1].lower()}{reason[1:]})"
+    if not os.access(path, os.W_OK | os.X_OK):
+        return "it cannot be written"
+    if cache_secret(path, environ) is not None:
+        return None
+    if environ.get(KEY_VARIABLE):
+        return f"{KEY_VARIABLE} is shorter than {MIN_KEY_CHARS} characters"
+    return f"no key to sign its entries could be read or made (set {KEY_VARIABLE})"
 
 
 def _header(secret: bytes, key: str, body: bytes) -> bytes:

@@ -8,7 +8,12 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from wink_decl.errors import PromptRenderError
-from wink_decl.plugins import PluginCallError, PluginLoadError, settings_misfit
+from wink_decl.plugins import (
+    PluginCallError,
+    PluginLoadError,
+    describe_exception,
+    settings_misfit,
+)
 from wink_decl.prompt.callables import builtin_name
 from wink_decl.prompt.tool import BuiltinToolHandler, Tool
 
@@ -44,7 +49,16 @@ class _PluginRef:
     made under a lock: a policy factory runs once, and every thread gets the one policy.
     """
 
-    __slots__ = ("_catalog", "_entry", "_loaded", "_lock", "_problem", "_resolved", "span")
+    __slots__ = (
+        "_catalog",
+        "_cause",
+        "_entry",
+        "_loaded",
+        "_lock",
+        "_problem",
+        "_resolved",
+        "span",
+    )
 
     def __init__(
         self, catalog: PluginCatalog, entry: PluginEntry, span: Span | None = None
@@ -55,6 +69,7 @@ class _PluginRef:
         """Where the file named the plugin, for the diagnostics of binding."""
         self._loaded: Any = None
         self._problem: str | None = None
+        self._cause: BaseException | None = None
         self._resolved = False
         """Set last, once ``_loaded`` and ``_problem`` hold the answer: read without the lock."""
         self._lock = threading.Lock()
@@ -67,13 +82,16 @@ class _PluginRef:
                 self._resolved = self._resolved or self._import(build)
         return self._problem
 
+    @property
+    def cause(self) -> BaseException | None:
+        """What the plugin raised when it was imported or built (None: it did not raise)."""
+        return self._cause
+
     def _import(self, build: Callable[[object], tuple[Any, str | None]]) -> bool:
         try:
-            imported = self._catalog.load(self._entry)
-        except PluginLoadError as error:
-            self._problem = str(error)
-        else:
-            self._loaded, self._problem = build(imported)
+            self._loaded, self._problem = build(self._catalog.load(self._entry))
+        except PluginLoadError as error:  # its import raised, or building what it gave did
+            self._problem, self._cause = str(error), error.__cause__
         return True
 
 
@@ -186,7 +204,7 @@ class LazyPolicy(_PluginRef):
         problem = self.resolve()
         if problem is not None:
             # The executor turns a failing policy into a denial of that call; evaluation goes on.
-            raise PluginLoadError(problem, entry=self._entry)
+            raise PluginLoadError(problem, entry=self._entry) from self._cause
         return self._loaded
 
     def check(self, tool: Tool[Any, Any], params: Any, *, context: ToolContext) -> PolicyDecision:
@@ -223,7 +241,11 @@ def _predicate_problem(obj: object, entry: PluginEntry) -> str | None:
 def _build_policy(
     factory: object, config: dict[str, Any], entry: PluginEntry
 ) -> tuple[Any, str | None]:
-    """The policy ``factory(**config)`` builds, or why it could not be built."""
+    """The policy ``factory(**config)`` builds, or why it could not be built.
+
+    Raises:
+        PluginLoadError: the factory raised (its exception is the cause).
+    """
     where = f"Policy {entry.label}"
     if not callable(factory):
         return None, f"{where} is a value of type '{type(factory).__name__}', not a function."
@@ -232,8 +254,10 @@ def _build_policy(
         return None, f"{where} {misfit}"
     try:
         built = factory(**config)
-    except Exception as error:  # noqa: BLE001  # plugin code may raise anything; say what
-        return None, f"{where} refused its config: {type(error).__name__}: {error}"
+    except Exception as error:  # plugin code may raise anything: say what, keep it for -v
+        raise PluginLoadError(
+            f"{where} refused its config: {describe_exception(error)}", entry=entry
+        ) from error
     missing = [m for m in _POLICY_METHODS if not callable(getattr(built, m, None))]
     if missing:
         return (

@@ -6,9 +6,18 @@ import os
 from pathlib import Path
 from typing import NamedTuple
 
-__all__ = ["PROMPT_SUFFIXES", "FoundFile", "find_prompt_files", "prompt_entries", "prompt_paths"]
+__all__ = [
+    "EVAL_SUFFIXES",
+    "PROMPT_SUFFIXES",
+    "FoundFile",
+    "find_prompt_files",
+    "prompt_entries",
+    "prompt_paths",
+]
 
 PROMPT_SUFFIXES = (".wink.yaml", ".wink.yml", ".wink.toml")
+EVAL_SUFFIXES = (".wink-eval.yaml", ".wink-eval.yml", ".wink-eval.toml")
+"""Eval files (docs/evals.md): ``validate`` finds them in the same walk as prompt files."""
 
 
 class FoundFile(NamedTuple):
@@ -33,11 +42,14 @@ def prompt_paths(root: str | Path) -> list[str]:
     return [found.path for found in prompt_entries(root)]
 
 
-def prompt_entries(root: str | Path) -> list[FoundFile]:
+def prompt_entries(
+    root: str | Path, suffixes: tuple[str, ...] = PROMPT_SUFFIXES
+) -> list[FoundFile]:
     """``prompt_paths``, each with whether it is a link; found as ``os.walk`` would find them.
 
     A link to a folder is not entered (it may lead anywhere), a link to a file is listed, and
-    a folder that cannot be listed is passed over.
+    a folder that cannot be listed is passed over. ``suffixes`` are the names looked for
+    (any case): ``validate`` adds ``EVAL_SUFFIXES``.
     """
     top = os.fspath(Path(root))  # the spelling Path gives: no './', no trailing separator
     found: list[FoundFile] = []
@@ -56,7 +68,7 @@ def prompt_entries(root: str | Path) -> list[FoundFile]:
             if _is_dir(entry):
                 if not name.startswith(".") and not entry.is_symlink():
                     pending.append(entry.path)
-            elif name.lower().endswith(PROMPT_SUFFIXES):
+            elif name.lower().endswith(suffixes):
                 path = name if base == os.curdir else os.path.join(base, name)  # noqa: PTH118
                 found.append(FoundFile(path, entry.is_symlink()))
     return sorted(found, key=_parts)

@@ -40,7 +40,14 @@ if TYPE_CHECKING:
     from wink_decl.schema.model import ToolDoc
     from wink_decl.schema.readable import Unreadable
 
-__all__ = ["CompileResult", "CompiledPrompt", "bind_plugins", "compile_file", "compile_loaded"]
+__all__ = [
+    "CompileResult",
+    "CompiledPrompt",
+    "bind_plugins",
+    "compile_file",
+    "compile_loaded",
+    "default_catalog",
+]
 
 
 @dataclass(frozen=True)
@@ -251,7 +258,11 @@ def _is_key_path(ns: str) -> bool:
 
 @functools.cache
 def default_catalog() -> PluginCatalog:
-    """The installed plugins, scanned once per process (a scan costs milliseconds)."""
+    """The installed plugins, scanned on first use (a scan costs milliseconds).
+
+    One per process, used by every compile not given a catalog. A long-running process calls
+    ``default_catalog().refresh()`` to see plugins installed or removed since (docs/plugins.md).
+    """
     return PluginCatalog()
 
 
@@ -435,7 +446,7 @@ def bind_plugins(prompt: CompiledPrompt, *, rendering_only: bool = False) -> lis
                 if isinstance(plugin, LazyPolicy)
                 else DiagnosticCode.PREDICATE
             )
-            problems.append(_binding(message, code, plugin.span, prompt.source))
+            problems.append(_binding(message, code, plugin.span, prompt.source, plugin.cause))
     return sort_diagnostics(problems)
 
 
@@ -453,7 +464,7 @@ def _tool_problems(tool: Tool[Any, Any], handler: LazyHandler, source: str) -> l
     if message is None:
         return []
     text = f"Tool '{tool.name}' cannot use handler '{handler.entry.name}': {message}"
-    return [_binding(text, DiagnosticCode.HANDLER, handler.span, source)]
+    return [_binding(text, DiagnosticCode.HANDLER, handler.span, source, handler.cause)]
 
 
 def _params_mismatch(tool: Tool[Any, Any], handler: LazyHandler) -> str | None:
@@ -471,6 +482,12 @@ def _params_mismatch(tool: Tool[Any, Any], handler: LazyHandler) -> str | None:
     return " ".join(mismatches) if mismatches else None
 
 
-def _binding(message: str, code: DiagnosticCode, span: Span | None, source: str) -> Diagnostic:
+def _binding(
+    message: str,
+    code: DiagnosticCode,
+    span: Span | None,
+    source: str,
+    cause: BaseException | None,
+) -> Diagnostic:
     hint = "check that the plugin's version matches this prompt, or name another entry point"
-    return Diagnostic(message, span, code, hint=hint, path=None if span else source)
+    return Diagnostic(message, span, code, hint=hint, path=None if span else source, cause=cause)

@@ -5,7 +5,8 @@ from __future__ import annotations
 import json
 import os
 import threading
-from collections.abc import Iterator, Mapping
+import weakref
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import cast
@@ -29,7 +30,10 @@ from wink_decl.loader import read_stamped
 from wink_decl.plugins import PluginCatalog
 from wink_decl.suggestions import did_you_mean_sentence
 
-__all__ = ["PROMPT_SUFFIXES", "CachedResult", "PromptRegistry", "find_prompt_files"]
+__all__ = ["PROMPT_SUFFIXES", "CachedResult", "Found", "PromptRegistry", "find_prompt_files"]
+
+Found = tuple[Sequence[Diagnostic], Mapping[str, str]]
+"""What a check beyond the compile found: its diagnostics and the texts they quote."""
 
 
 @dataclass(frozen=True)
@@ -44,6 +48,9 @@ class _Entry:
     includes: tuple[tuple[Path, Stamp | None], ...] = ()
     """Included files and their state before they were read: a change there invalidates this
     entry too."""
+    plugins: int = 0
+    """The catalog's ``generation`` before the compile: plugins installed or removed since
+    invalidate this entry too."""
 
     def fresh(self, stamp: Stamp) -> bool:
         """True when neither the file nor anything it includes has changed."""
@@ -75,6 +82,11 @@ class PromptRegistry:
     and deleted: every answer is right for some version of the files. A file unchanged since
     its last compile costs one ``stat`` and no lock; a changed one is compiled once, by the
     first thread to ask, while the others asking for that file wait for its result.
+
+    What it keeps in memory follows the files that exist: a file found gone (asked for, or
+    missing from a scan of the root) is forgotten, and a file's lock lives only while a thread
+    compiles it, so a long-running process whose files come and go does not grow. A file
+    compiled before ``catalog.refresh()`` found other plugins installed is compiled again.
     """
 
     def __init__(
@@ -90,8 +102,14 @@ class PromptRegistry:
         self._limits = limits
         self._catalog = catalog or default_catalog()
         self._cache: dict[str, _Entry] = {}
-        self._locks: dict[str, threading.Lock] = {}
-        """One per file, taken only to compile it: unrelated files never wait for each other."""
+        self._locks: weakref.WeakValueDictionary[str, threading.Lock] = (
+            weakref.WeakValueDictionary()
+        )
+        """One per file, taken only to compile it: unrelated files never wait for each other.
+
+        Held weakly: a lock goes away once no thread holds it or waits for it."""
+        self._locks_lock = threading.Lock()
+        """Taken only to find or make a file's lock, so threads asking at once get one."""
         self._index: dict[str, Path] = {}
         """``ns/key`` -> file, as the last scan found them, and each lookup's find since.
 
@@ -102,19 +120,30 @@ class PromptRegistry:
         """``ns/key`` -> the first file claiming it (under the root), from the last lookup or
         the disk; a hint only: a path is checked when used, and what it names is compiled and
         its address checked before it is served."""
-        self._disk = (
-            None
-            if cache_dir is None
-            # A result depends on the limits it was made under, so they are part of every key.
-            else DiskCache(
-                cache_dir, f"{self._catalog.fingerprint()}\0{limits!r}", self._root, limits
-            )
-        )
+        self._cache_dir = cache_dir
+        self._disks: tuple[int, DiskCache] | None = None
+        """The disk cache and the catalog generation its keys were made for (``_disk``)."""
 
     @property
     def root(self) -> Path:
         """The folder prompts are loaded from."""
         return self._root
+
+    @property
+    def _disk(self) -> DiskCache | None:
+        """The disk cache for the plugins installed now: made again when they change."""
+        if self._cache_dir is None:
+            return None
+        plugins = self._catalog.generation  # before the fingerprint: a stale pair is made again
+        disks = self._disks
+        if disks is None or disks[0] != plugins:
+            # A result depends on the plugins and the limits it was made under: in every key.
+            environment = f"{self._catalog.fingerprint()}\0{self._limits!r}"
+            disks = self._disks = (
+                plugins,
+                DiskCache(self._cache_dir, environment, self._root, self._limits),
+            )
+        return disks[1]
 
     def files(self) -> list[Path]:
         """The prompt files under the root."""
@@ -198,6 +227,39 @@ class PromptRegistry:
                 return self._check(key) if result is None else _cached(result)
         return _cached(result)
 
+    def check_further(
+        self,
+        path: str | Path,
+        content_hash: str,
+        inputs: bytes | None,
+        further: Callable[[CompiledPrompt], Found],
+    ) -> Found:
+        """What ``further`` finds in the prompt at ``path``, kept on disk with ``cache_dir``.
+
+        For checks of a valid prompt against files of its own (its override files):
+        ``content_hash`` is the one ``check`` gave in its artifact (the file and its
+        includes), ``inputs`` every byte ``further`` reads besides the prompt (None: they
+        could not all be read, and the answer is not kept). Both key the entry, so an
+        unchanged prompt with unchanged inputs is answered without compiling it.
+        """
+        key = os.fspath(path)
+        disk = self._disk
+        entry = None
+        if disk is not None and inputs is not None:
+            entry = disk.further_key(key, content_hash.encode() + b"\0" + inputs)
+            kept = disk.get(entry)
+            if kept is not None:
+                return kept.diagnostics, kept.sources
+        prompt = self.compile(key).prompt  # a hit when check just compiled it
+        if prompt is None:  # it changed since it was checked: its next check reports why
+            return (), {}
+        found = further(prompt)
+        # Kept only for the version checked: the file may have changed since.
+        if disk is not None and entry is not None and prompt.content_hash == content_hash:
+            diagnostics, sources = found
+            disk.put(entry, diagnostics=diagnostics, sources=sources, artifact=None, includes=())
+        return found
+
     def _hit(self, key: str) -> CompileResult | None:
         """The cached result when the file and its includes are unchanged, else None.
 
@@ -205,7 +267,7 @@ class PromptRegistry:
         only replaced whole, so a reader sees one version or the next, never a mix.
         """
         entry = self._cache.get(key)
-        if entry is not None:
+        if entry is not None and entry.plugins == self._catalog.generation:
             stamp = stamp_of(key)
             if stamp is not None and entry.fresh(stamp):
                 return entry.result
@@ -214,8 +276,16 @@ class PromptRegistry:
     # -- the miss path: one thread per file at a time ----------------------------------------
 
     def _lock(self, key: str) -> threading.Lock:
-        """The lock of one file (``setdefault``: two threads asking first get the same one)."""
-        return self._locks.get(key) or self._locks.setdefault(key, threading.Lock())
+        """The lock of one file: threads asking while another holds it get that one.
+
+        Asked on the miss path only, so the short wait for ``_locks_lock`` costs nothing a
+        hit would notice.
+        """
+        with self._locks_lock:
+            lock = self._locks.get(key)
+            if lock is None:
+                lock = self._locks[key] = threading.Lock()
+            return lock
 
     def _compile(self, key: str, read: tuple[bytes, Stamp] | None) -> CompileResult:
         entry = self._cache.get(key)
@@ -244,27 +314,59 @@ class PromptRegistry:
         its answer until it changes; a missing one is asked again next time.
         """
         stamp = stamp_of(key)  # before compile_file tries to read it
+        plugins = self._catalog.generation
         result = compile_file(key, root=self._root, catalog=self._catalog, limits=self._limits)
         if stamp is not None:
-            self._cache[key] = _Entry(stamp, None, result)
+            self._cache[key] = _Entry(stamp, None, result, plugins=plugins)
+        else:
+            self._forget(key)
         return result
+
+    def _forget(self, key: str) -> None:
+        """Drop what is kept about a file that is gone (one atomic ``dict`` step each)."""
+        self._cache.pop(key, None)
+        self._claims.pop(key, None)
+
+    def _forget_gone(self, listed: set[str]) -> None:
+        """Forget the files a listing of the root no longer has and that no longer exist.
+
+        A file compiled from outside the root, or not a prompt file by name, is kept while it
+        exists. Replacing ``_index`` whole keeps its readers safe, as ``_scan`` does.
+        """
+        for key in tuple(self._cache):  # a copy made in one step: other threads may add
+            if key not in listed and not os.path.lexists(key):
+                self._forget(key)
+        for key in tuple(self._claims):  # claims come from listings only
+            if key not in listed:
+                self._claims.pop(key, None)
+        index = self._index
+        if any(os.fspath(path) not in listed for path in index.values()):
+            self._index = {a: p for a, p in index.items() if os.fspath(p) in listed}
 
     def _recompile(
         self, key: str, content: bytes, stamp: Stamp, entry: _Entry | None
     ) -> CompileResult:
         """Compile ``content`` (the file's bytes, read now), unless it is what was compiled."""
-        if entry is not None and entry.content == content and entry.fresh(entry.stamp):
-            self._cache[key] = _Entry(stamp, content, entry.result, entry.includes)
+        plugins = self._catalog.generation
+        if (
+            entry is not None
+            and entry.content == content
+            and entry.plugins == plugins
+            and entry.fresh(entry.stamp)
+        ):
+            self._cache[key] = _Entry(stamp, content, entry.result, entry.includes, plugins)
             return entry.result
         result = compile_file(
             key, root=self._root, catalog=self._catalog, content=content, limits=self._limits
         )
         states = result.include_states
         includes = tuple((path, states[path].stamp) for path in result.includes)
-        self._cache[key] = _Entry(stamp, content, result, includes)
-        if self._disk is not None:
-            self._disk.put(
-                self._disk.key(key, content),
+        self._cache[key] = _Entry(stamp, content, result, includes, plugins)
+        # Plugins that changed during the compile may or may not be in the result: not stored.
+        disk = self._disk if self._catalog.generation == plugins else None
+        if disk is not None:
+            disk.put(
+                disk.key(key, content),
                 diagnostics=result.diagnostics,
                 sources=result.sources,
                 artifact=None if result.prompt is None else result.prompt.artifact,
@@ -299,7 +401,9 @@ class PromptRegistry:
                 return prompt
         claims: list[tuple[str, str | None]] = []
         fresh: dict[str, tuple[bytes, Stamp]] = {}  # files claiming address: compiled as read
-        for path in prompt_paths(self._root):
+        listed = prompt_paths(self._root)
+        self._forget_gone(set(listed))
+        for path in listed:
             claimed, read = self._claim(path)
             claims.append((path, claimed))
             if claimed == address and read is not None:
@@ -376,7 +480,9 @@ class PromptRegistry:
         reader sees the old index or the new one, never half of one. Each caller gets the
         index and results of its own scan.
         """
-        results = {path: self.compile(path) for path in self.files()}
+        files = self.files()
+        self._forget_gone({os.fspath(path) for path in files})
+        results = {path: self.compile(path) for path in files}
         index: dict[str, Path] = {}
         for path, result in results.items():
             if result.prompt is not None:

@@ -29,8 +29,16 @@ if TYPE_CHECKING:
         any_of,
         negate,
     )
-    from wink_decl.evals._eval_report import Comparison, EvalReport, Summary
+    from wink_decl.evals._dataset import (
+        Dataset,
+    )
+    from wink_decl.evals._eval_report import (
+        Comparison,
+        EvalReport,
+        Summary,
+    )
     from wink_decl.evals._eval_types import (
+        BASELINE,
         PASSING_RATINGS,
         RATING_VALUES,
         CaseResult,
@@ -46,14 +54,21 @@ if TYPE_CHECKING:
         evaluator_of,
         score_case,
     )
-    from wink_decl.evals._json_report import render_json
+    from wink_decl.evals._html import (
+        render_html,
+    )
+    from wink_decl.evals._json_report import (
+        render_json,
+    )
     from wink_decl.evals._judge import (
         JUDGE_PROMPT,
         Judge,
         judge,
         make_judge,
     )
-    from wink_decl.evals._junit import render_junit
+    from wink_decl.evals._junit import (
+        render_junit,
+    )
     from wink_decl.evals._plugin_evaluators import (
         PluginEvaluators,
         plugin,
@@ -72,9 +87,26 @@ if TYPE_CHECKING:
         field_equals,
         json_schema,
     )
-    from wink_decl.evals._suite_scorer import SuiteScorer
-    from wink_decl.evals._table import render_table
-    from wink_decl.evals._tagged_prompts import TaggedPrompts
+    from wink_decl.evals._suite import (
+        SuiteCheck,
+        check_suite,
+        load_suite,
+    )
+    from wink_decl.evals._suite_scorer import (
+        SuiteScorer,
+    )
+    from wink_decl.evals._suite_types import (
+        Experiment,
+        ModelSpec,
+        Suite,
+        SuiteCase,
+    )
+    from wink_decl.evals._table import (
+        render_table,
+    )
+    from wink_decl.evals._tagged_prompts import (
+        TaggedPrompts,
+    )
     from wink_decl.evals._text_checks import (
         MAX_PATTERN_LENGTH,
         contains,
@@ -85,6 +117,7 @@ if TYPE_CHECKING:
     )
 
 __all__ = [
+    "BASELINE",
     "JUDGE_PROMPT",
     "MAX_PATTERN_LENGTH",
     "PASSING_RATINGS",
@@ -94,13 +127,16 @@ __all__ = [
     "CaseResult",
     "Check",
     "Comparison",
+    "Dataset",
     "EvalReport",
     "Evaluator",
+    "Experiment",
     "FieldCheck",
     "JsonSchemaCheck",
     "Judge",
     "JudgeCheck",
     "LimitCheck",
+    "ModelSpec",
     "Outcome",
     "PluginCheck",
     "PluginEvaluators",
@@ -108,6 +144,9 @@ __all__ = [
     "RegexCheck",
     "Sample",
     "Score",
+    "Suite",
+    "SuiteCase",
+    "SuiteCheck",
     "SuiteScorer",
     "Summary",
     "TaggedPrompts",
@@ -118,6 +157,7 @@ __all__ = [
     "ToolsSucceededCheck",
     "all_of",
     "any_of",
+    "check_suite",
     "contains",
     "equals",
     "evaluate",
@@ -127,6 +167,7 @@ __all__ = [
     "icontains",
     "json_schema",
     "judge",
+    "load_suite",
     "make_judge",
     "max_latency_ms",
     "max_tokens",
@@ -134,6 +175,7 @@ __all__ = [
     "negate",
     "plugin",
     "regex",
+    "render_html",
     "render_json",
     "render_junit",
     "render_table",
@@ -146,109 +188,74 @@ __all__ = [
 ]
 
 _HOMES: dict[str, str] = {
-    **dict.fromkeys(
-        (
-            "AllOf",
-            "AnyOf",
-            "Check",
-            "FieldCheck",
-            "JsonSchemaCheck",
-            "JudgeCheck",
-            "LimitCheck",
-            "PluginCheck",
-            "RegexCheck",
-            "TextCheck",
-            "ToolCalledCheck",
-            "ToolCallsCheck",
-            "ToolsSucceededCheck",
-        ),
-        "wink_decl.evals._checks",
-    ),
-    **dict.fromkeys(
-        (
-            "all_of",
-            "any_of",
-            "negate",
-        ),
-        "wink_decl.evals._combinators",
-    ),
-    **dict.fromkeys(
-        (
-            "evaluate",
-            "evaluator_of",
-            "score_case",
-        ),
-        "wink_decl.evals._evaluate",
-    ),
-    **dict.fromkeys(
-        (
-            "JUDGE_PROMPT",
-            "Judge",
-            "judge",
-            "make_judge",
-        ),
-        "wink_decl.evals._judge",
-    ),
-    **dict.fromkeys(
-        (
-            "PluginEvaluators",
-            "plugin",
-        ),
-        "wink_decl.evals._plugin_evaluators",
-    ),
-    **dict.fromkeys(
-        (
-            "max_latency_ms",
-            "max_tokens",
-            "max_turns",
-            "tool_called",
-            "tool_calls",
-            "tool_not_called",
-            "tools_succeeded",
-        ),
-        "wink_decl.evals._session_checks",
-    ),
-    **dict.fromkeys(
-        (
-            "field_contains",
-            "field_equals",
-            "json_schema",
-        ),
-        "wink_decl.evals._structured_checks",
-    ),
-    **dict.fromkeys(
-        (
-            "MAX_PATTERN_LENGTH",
-            "contains",
-            "equals",
-            "icontains",
-            "regex",
-            "starts_with",
-        ),
-        "wink_decl.evals._text_checks",
-    ),
-    **dict.fromkeys(
-        (
-            "PASSING_RATINGS",
-            "RATING_VALUES",
-            "CaseResult",
-            "Evaluator",
-            "Outcome",
-            "Rating",
-            "Sample",
-            "Score",
-            "ToolCall",
-        ),
-        "wink_decl.evals._eval_types",
-    ),
+    "AllOf": "wink_decl.evals._checks",
+    "AnyOf": "wink_decl.evals._checks",
+    "BASELINE": "wink_decl.evals._eval_types",
+    "CaseResult": "wink_decl.evals._eval_types",
+    "Check": "wink_decl.evals._checks",
     "Comparison": "wink_decl.evals._eval_report",
+    "Dataset": "wink_decl.evals._dataset",
     "EvalReport": "wink_decl.evals._eval_report",
+    "Evaluator": "wink_decl.evals._eval_types",
+    "Experiment": "wink_decl.evals._suite_types",
+    "FieldCheck": "wink_decl.evals._checks",
+    "JUDGE_PROMPT": "wink_decl.evals._judge",
+    "JsonSchemaCheck": "wink_decl.evals._checks",
+    "Judge": "wink_decl.evals._judge",
+    "JudgeCheck": "wink_decl.evals._checks",
+    "LimitCheck": "wink_decl.evals._checks",
+    "MAX_PATTERN_LENGTH": "wink_decl.evals._text_checks",
+    "ModelSpec": "wink_decl.evals._suite_types",
+    "Outcome": "wink_decl.evals._eval_types",
+    "PASSING_RATINGS": "wink_decl.evals._eval_types",
+    "PluginCheck": "wink_decl.evals._checks",
+    "PluginEvaluators": "wink_decl.evals._plugin_evaluators",
+    "RATING_VALUES": "wink_decl.evals._eval_types",
+    "Rating": "wink_decl.evals._eval_types",
+    "RegexCheck": "wink_decl.evals._checks",
+    "Sample": "wink_decl.evals._eval_types",
+    "Score": "wink_decl.evals._eval_types",
+    "Suite": "wink_decl.evals._suite_types",
+    "SuiteCase": "wink_decl.evals._suite_types",
+    "SuiteCheck": "wink_decl.evals._suite",
+    "SuiteScorer": "wink_decl.evals._suite_scorer",
     "Summary": "wink_decl.evals._eval_report",
+    "TaggedPrompts": "wink_decl.evals._tagged_prompts",
+    "TextCheck": "wink_decl.evals._checks",
+    "ToolCall": "wink_decl.evals._eval_types",
+    "ToolCalledCheck": "wink_decl.evals._checks",
+    "ToolCallsCheck": "wink_decl.evals._checks",
+    "ToolsSucceededCheck": "wink_decl.evals._checks",
+    "all_of": "wink_decl.evals._combinators",
+    "any_of": "wink_decl.evals._combinators",
+    "check_suite": "wink_decl.evals._suite",
+    "contains": "wink_decl.evals._text_checks",
+    "equals": "wink_decl.evals._text_checks",
+    "evaluate": "wink_decl.evals._evaluate",
+    "evaluator_of": "wink_decl.evals._evaluate",
+    "field_contains": "wink_decl.evals._structured_checks",
+    "field_equals": "wink_decl.evals._structured_checks",
+    "icontains": "wink_decl.evals._text_checks",
+    "json_schema": "wink_decl.evals._structured_checks",
+    "judge": "wink_decl.evals._judge",
+    "load_suite": "wink_decl.evals._suite",
+    "make_judge": "wink_decl.evals._judge",
+    "max_latency_ms": "wink_decl.evals._session_checks",
+    "max_tokens": "wink_decl.evals._session_checks",
+    "max_turns": "wink_decl.evals._session_checks",
+    "negate": "wink_decl.evals._combinators",
+    "plugin": "wink_decl.evals._plugin_evaluators",
+    "regex": "wink_decl.evals._text_checks",
+    "render_html": "wink_decl.evals._html",
     "render_json": "wink_decl.evals._json_report",
     "render_junit": "wink_decl.evals._junit",
     "render_table": "wink_decl.evals._table",
-    "SuiteScorer": "wink_decl.evals._suite_scorer",
-    "TaggedPrompts": "wink_decl.evals._tagged_prompts",
+    "score_case": "wink_decl.evals._evaluate",
+    "starts_with": "wink_decl.evals._text_checks",
+    "tool_called": "wink_decl.evals._session_checks",
+    "tool_calls": "wink_decl.evals._session_checks",
+    "tool_not_called": "wink_decl.evals._session_checks",
+    "tools_succeeded": "wink_decl.evals._session_checks",
 }
 """Each exported name and the module it is imported from on first use."""
 

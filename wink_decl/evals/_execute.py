@@ -10,12 +10,14 @@ import json
 import threading
 import time
 from collections.abc import Callable, Mapping
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, cast
 
 from wink_decl.diagnostics import DiagnosticError
 from wink_decl.errors import PromptEvaluationError, WinkDeclError
 from wink_decl.evals._eval_types import CaseResult, Outcome, Score, ToolCall
+from wink_decl.evals._matrix import model_key
 from wink_decl.evals._recording import RecordingAdapter, caches_requests
 from wink_decl.prompt.serde import dump
 from wink_decl.prompt.template import Prompt
@@ -30,18 +32,24 @@ if TYPE_CHECKING:
     from wink_decl.compiler import CompiledPrompt
     from wink_decl.evals._checks import Check
     from wink_decl.evals._eval_types import Sample
-    from wink_decl.evals._matrix import CaseRun, ModelChoice
+    from wink_decl.evals._matrix import CaseRun
+    from wink_decl.evals._suite_types import ModelSpec
     from wink_decl.runtime.adapter import PromptResponse, ProviderAdapter
     from wink_decl.runtime.provider import ProviderReply
 
-__all__ = ["AdapterPool", "Finished", "RunSettings", "Scorer", "execute"]
+__all__ = ["JUDGE_REPLIES", "AdapterPool", "Finished", "RunSettings", "Scorer", "execute"]
 
 Scorer = Callable[
     ["tuple[Check, ...]", Outcome, "Sample"], "tuple[bool, float, tuple[tuple[str, Score], ...]]"
 ]
 """Checks a run's outcome: whether the case passed, its score, each check's score."""
 
-AdapterFactory = Callable[["ModelChoice"], "ProviderAdapter"]
+AdapterFactory = Callable[["ModelSpec"], "ProviderAdapter"]
+
+JUDGE_REPLIES: ContextVar[list[tuple[str, ProviderReply]] | None] = ContextVar(
+    "JUDGE_REPLIES", default=None
+)
+"""While a run's checks are scored: where a judge's new replies go (kept with the run's)."""
 
 
 class AdapterPool:
@@ -57,12 +65,12 @@ class AdapterPool:
         self._made: list[ProviderAdapter] = []
         self._lock = threading.Lock()
 
-    def adapter(self, model: ModelChoice) -> ProviderAdapter:
+    def adapter(self, model: ModelSpec) -> ProviderAdapter:
         """This thread's adapter for ``model``."""
         mine: dict[str, ProviderAdapter] | None = getattr(self._local, "adapters", None)
         if mine is None:
             mine = self._local.adapters = {}
-        key = json.dumps(model.key_data(), sort_keys=True, default=repr)  # options: a mapping
+        key = json.dumps(model_key(model), sort_keys=True, default=repr)  # options: a mapping
         found = mine.get(key)
         if found is None:
             found = mine[key] = self._make(model)
@@ -120,7 +128,7 @@ def execute(run: CaseRun, settings: RunSettings) -> Finished:
         if caches_requests(adapter):
             recorder = RecordingAdapter(
                 adapter,
-                model=variant.model.key_data(),
+                model=model_key(variant.model),
                 repeat=run.repeat,
                 lookup=settings.lookup,
             )
@@ -130,11 +138,18 @@ def execute(run: CaseRun, settings: RunSettings) -> Finished:
         return _failed(run, recorder, _reason(error, settings.secrets))
     latency = (time.perf_counter() - started) * 1000
     outcome = _outcome(response, session, latency)
-    passed, score, checks = settings.score(run.checks, outcome, run.sample)
+    judged: list[tuple[str, ProviderReply]] = []
+    token = JUDGE_REPLIES.set(judged)
+    try:
+        passed, score, checks = settings.score(run.checks, outcome, run.sample)
+    finally:
+        JUDGE_REPLIES.reset(token)
+    if recorder is not None:  # a judge's replies are kept with the run's, for the cache
+        recorder.recorded.extend(judged)
     result = CaseResult(
         run.sample.id,
         variant.experiment,
-        variant.model.spec,
+        variant.model.name,
         run.repeat,
         passed,
         score,
@@ -220,7 +235,7 @@ def _failed(run: CaseRun, recorder: RecordingAdapter | None, reason: str) -> Fin
     result = CaseResult(
         run.sample.id,
         variant.experiment,
-        variant.model.spec,
+        variant.model.name,
         run.repeat,
         passed=False,
         score=0.0,

@@ -4,45 +4,19 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 
 from wink_decl.evals._checks import Check
-from wink_decl.evals._eval_types import BASELINE, Sample
+from wink_decl.evals._eval_types import Sample
+from wink_decl.evals._suite_types import Experiment, ModelSpec, SuiteCase
 
-__all__ = ["BASELINE", "CaseRun", "Experiment", "ModelChoice", "Variant", "plan"]
-
-
-@dataclass(frozen=True, slots=True)
-class ModelChoice:
-    """One model: ``provider:model`` as ``run --model`` takes it, its address and options."""
-
-    spec: str
-    base_url: str | None = None
-    options: Mapping[str, object] = field(default_factory=dict[str, object])
-
-    @property
-    def provider(self) -> str:
-        """The part before the first colon."""
-        return self.spec.partition(":")[0]
-
-    @property
-    def name(self) -> str:
-        """The model's name at its provider: the part after the first colon."""
-        return self.spec.partition(":")[2]
-
-    def key_data(self) -> dict[str, object]:
-        """What identifies the model in cache keys and run keys."""
-        return {"model": self.spec, "base_url": self.base_url, "options": dict(self.options)}
+__all__ = ["CaseRun", "Variant", "model_key", "plan", "variants"]
 
 
-@dataclass(frozen=True, slots=True)
-class Experiment:
-    """A named variant: an override tag, a model in place of the suite's, or both."""
-
-    name: str
-    tag: str | None = None
-    model: ModelChoice | None = None
+def model_key(model: ModelSpec) -> dict[str, object]:
+    """What identifies ``model`` in cache keys and run keys: name, address and options."""
+    return {"model": model.name, "base_url": model.base_url, "options": dict(model.options)}
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,7 +25,7 @@ class Variant:
 
     experiment: str
     tag: str | None
-    model: ModelChoice
+    model: ModelSpec
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,7 +51,7 @@ class CaseRun:
             "expected": self.sample.expected,
             "experiment": variant.experiment,
             "tag": variant.tag,
-            "model": variant.model.key_data(),
+            "model": model_key(variant.model),
             "checks": [repr(check) for check in self.checks],
             "repeat": self.repeat,
         }
@@ -85,9 +59,9 @@ class CaseRun:
         return hashlib.sha256(text.encode()).hexdigest()
 
 
-def variants(models: Sequence[ModelChoice], experiments: Iterable[Experiment]) -> list[Variant]:
-    """The baseline on every model, then each experiment on its model or on every model."""
-    found = [Variant(BASELINE, None, model) for model in models]
+def variants(models: Sequence[ModelSpec], experiments: Iterable[Experiment]) -> list[Variant]:
+    """Each experiment (the baseline first) on its own model, else on every one of ``models``."""
+    found: list[Variant] = []
     for experiment in experiments:
         chosen = models if experiment.model is None else [experiment.model]
         found.extend(Variant(experiment.name, experiment.tag, model) for model in chosen)
@@ -95,8 +69,8 @@ def variants(models: Sequence[ModelChoice], experiments: Iterable[Experiment]) -
 
 
 def plan(
-    cases: Sequence[tuple[Sample, tuple[Check, ...], int]],
-    models: Sequence[ModelChoice],
+    cases: Sequence[SuiteCase],
+    models: Sequence[ModelSpec],
     experiments: Iterable[Experiment],
     *,
     repeat: int | None = None,
@@ -107,7 +81,7 @@ def plan(
     """
     runs: list[CaseRun] = []
     for variant in variants(models, experiments):
-        for sample, checks, times in cases:
-            count = times if repeat is None else repeat
-            runs.extend(CaseRun(variant, sample, checks, index) for index in range(count))
+        for case in cases:
+            count = case.repeat if repeat is None else repeat
+            runs.extend(CaseRun(variant, case.sample, case.checks, index) for index in range(count))
     return runs

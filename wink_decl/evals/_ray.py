@@ -315,7 +315,7 @@ def _lost(run: CaseRun) -> Finished:
     result = CaseResult(
         run.sample.id,
         variant.experiment,
-        variant.model.spec,
+        variant.model.name,
         run.repeat,
         passed=False,
         score=0.0,

@@ -37,14 +37,18 @@ class RecordingAdapter(ProviderAdapter):
         model: Mapping[str, object],
         repeat: int,
         lookup: Callable[[str], ProviderReply | None] | None,
+        recorded: list[tuple[str, ProviderReply]] | None = None,
     ) -> None:
-        """Answer for ``inner`` in one run of one case (its ``repeat``-th)."""
+        """Answer for ``inner`` in one run of one case (its ``repeat``-th).
+
+        ``recorded``: where to note new replies (default: a list of its own).
+        """
         self.inner = inner
         self.name = inner.name
         self._model = model
         self._repeat = repeat
         self._lookup = lookup
-        self.recorded: list[tuple[str, ProviderReply]] = []
+        self.recorded: list[tuple[str, ProviderReply]] = [] if recorded is None else recorded
         self.hits = 0
 
     @property

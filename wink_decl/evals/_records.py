@@ -6,6 +6,7 @@ import math
 from collections.abc import Mapping
 from typing import Any, cast
 
+from wink_decl.errors import WinkDeclError
 from wink_decl.evals._eval_types import CaseResult, Outcome, Score, ToolCall
 
 __all__ = ["result_from_json", "result_to_json"]
@@ -50,7 +51,7 @@ def _outcome_to_json(outcome: Outcome) -> dict[str, object]:
     }
 
 
-class _MalformedError(ValueError):
+class _MalformedError(WinkDeclError, ValueError):
     """A record that is not what ``result_to_json`` writes."""
 
 

@@ -14,7 +14,7 @@ from wink_decl.errors import EvaluationPhase, PromptEvaluationError
 from wink_decl.runtime.adapter import ProviderAdapter
 
 if TYPE_CHECKING:
-    from wink_decl.evals._matrix import ModelChoice
+    from wink_decl.evals._suite_types import ModelSpec
     from wink_decl.runtime.provider import ProviderReply, ProviderRequest
 
 __all__ = ["NoRecordedReply", "replaying"]
@@ -23,22 +23,22 @@ __all__ = ["NoRecordedReply", "replaying"]
 class NoRecordedReply(ProviderAdapter):
     """Stands for a model when replaying: every request it is asked is one not recorded."""
 
-    def __init__(self, model: ModelChoice) -> None:
+    def __init__(self, model: ModelSpec) -> None:
         """Stand for ``model`` (named in the error)."""
-        self.name = model.spec
+        self.name = model.name
         self._model = model
 
     def complete(self, request: ProviderRequest) -> ProviderReply:
         """Refuse: the replies given have none for this request."""
         del request
         raise PromptEvaluationError(
-            f"No recorded reply of {self._model.spec} for this request: the prompt, the "
+            f"No recorded reply of {self._model.name} for this request: the prompt, the "
             "case or the conversation differs from the recorded run; record it again by "
             "running without --replay.",
             phase=EvaluationPhase.PROVIDER,
         )
 
 
-def replaying(model: ModelChoice) -> ProviderAdapter:
+def replaying(model: ModelSpec) -> ProviderAdapter:
     """The adapter a replayed run asks what its recording lacks (an adapter factory)."""
     return NoRecordedReply(model)

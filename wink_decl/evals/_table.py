@@ -19,7 +19,19 @@ from wink_decl.evals._eval_report import (
 )
 from wink_decl.evals._eval_types import CaseResult
 
-__all__ = ["FAILED_RUNS_SHOWN", "FAILING_CHECKS_SHOWN", "LINE", "render_table"]
+__all__ = [
+    "COMPARISON_HEADER",
+    "FAILED_RUNS_SHOWN",
+    "FAILING_CHECKS_SHOWN",
+    "LINE",
+    "SUMMARY_HEADER",
+    "comparison_cells",
+    "headline",
+    "render_table",
+    "summary_cells",
+    "threshold_text",
+    "verdict",
+]
 
 FAILED_RUNS_SHOWN = 20
 """Failed runs listed at most; the JSON report has them all."""
@@ -30,7 +42,7 @@ LINE = 100
 _GAP = "  "
 _NONE = "-"
 
-_SUMMARY_HEADER = (
+SUMMARY_HEADER = (
     "experiment",
     "model",
     "pass rate",
@@ -43,7 +55,8 @@ _SUMMARY_HEADER = (
     "tokens in",
     "tokens out",
 )
-_COMPARISON_HEADER = (
+"""The columns of the summaries, one row per experiment and model."""
+COMPARISON_HEADER = (
     "experiment",
     "model",
     "pairs",
@@ -55,6 +68,7 @@ _COMPARISON_HEADER = (
     "c",
     "McNemar p",
 )
+"""The columns of the comparisons with the baseline."""
 _TEXT_COLUMNS = 2
 """The first two columns of each table are names, aligned left; the rest are numbers."""
 
@@ -62,14 +76,14 @@ _TEXT_COLUMNS = 2
 def render_table(report: EvalReport) -> str:
     """The report for a terminal, ending with ``PASS`` or ``FAIL: ...`` and a line break."""
     summaries = list(report.by_experiment().values())
-    lines = [_headline(report), "", *_grid(_SUMMARY_HEADER, [_summary_row(s) for s in summaries])]
+    lines = [headline(report), "", *_grid(SUMMARY_HEADER, [summary_cells(s) for s in summaries])]
     comparisons = report.comparisons()
     if comparisons:
         lines += [
             "",
             "Against the baseline, on the same cases "
             "(b: passed on the baseline only; c: passed on the experiment only)",
-            *_grid(_COMPARISON_HEADER, [_comparison_row(c) for c in comparisons]),
+            *_grid(COMPARISON_HEADER, [comparison_cells(c) for c in comparisons]),
         ]
     failed = [r for r in report.results if not r.passed or r.error is not None]
     if failed:
@@ -78,11 +92,12 @@ def render_table(report: EvalReport) -> str:
             "Runs that failed or errored",
             *_failed_runs(run_counts(report.results), failed),
         ]
-    lines += ["", _verdict(report, summaries)]
+    lines += ["", verdict(report, summaries)]
     return "\n".join(lines) + "\n"
 
 
-def _headline(report: EvalReport) -> str:
+def headline(report: EvalReport) -> str:
+    """The first line: the suite, and how many runs passed, failed and errored."""
     results = report.results
     errors = sum(r.error is not None for r in results)
     passed = sum(r.passed for r in results if r.error is None)
@@ -97,7 +112,8 @@ def _count(number: int, noun: str) -> str:
     return f"{number} {noun}" if number == 1 else f"{number} {noun}s"
 
 
-def _summary_row(summary: Summary) -> list[str]:
+def summary_cells(summary: Summary) -> list[str]:
+    """A summary as the cells of a row under ``SUMMARY_HEADER``."""
     return [
         printable(summary.experiment),
         printable(summary.model),
@@ -113,7 +129,8 @@ def _summary_row(summary: Summary) -> list[str]:
     ]
 
 
-def _comparison_row(comparison: Comparison) -> list[str]:
+def comparison_cells(comparison: Comparison) -> list[str]:
+    """A comparison as the cells of a row under ``COMPARISON_HEADER``."""
     model = comparison.model
     if comparison.baseline_model != model:
         model = f"{model} vs {comparison.baseline_model}"
@@ -181,13 +198,16 @@ def _failed_runs(counts: RunCounts, failed: Sequence[CaseResult]) -> list[str]:
     return lines
 
 
-def _verdict(report: EvalReport, summaries: Sequence[Summary]) -> str:
+def verdict(report: EvalReport, summaries: Sequence[Summary]) -> str:
+    """``PASS``, or ``FAIL:`` and what missed the threshold (``summaries``: the report's)."""
     if not summaries:
         return "FAIL: no runs"
     missed = [_missed(s) for s in summaries if not s.threshold_met]
     if not missed:
         return "PASS"
-    return printable(f"FAIL: threshold {_threshold(report.threshold)} not met by {some_of(missed)}")
+    return printable(
+        f"FAIL: threshold {threshold_text(report.threshold)} not met by {some_of(missed)}"
+    )
 
 
 def _missed(summary: Summary) -> str:
@@ -197,7 +217,7 @@ def _missed(summary: Summary) -> str:
     return f"{group} ({summary.pass_rate:.2f})"
 
 
-def _threshold(value: float) -> str:
+def threshold_text(value: float) -> str:
     """Two decimals (``0.80``), or as many as the threshold has (``0.875``)."""
     shown = f"{value:.2f}"
     return shown if float(shown) == value else repr(value)

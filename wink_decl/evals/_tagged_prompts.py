@@ -7,6 +7,7 @@ compiles once, on first use (docs/evals.md, "Running on a Ray cluster").
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import threading
 from collections.abc import Iterator, Mapping
@@ -89,9 +90,9 @@ class TaggedPrompts(Mapping["str | None", "CompiledPrompt"]):
     def _compile(self) -> dict[str | None, CompiledPrompt]:
         # Imported on first use: sending the prompts needs none of it.
         from wink_decl.compiler import bind_plugins, compile_file  # noqa: PLC0415
-        from wink_decl.inputs import apply_tag  # noqa: PLC0415
         from wink_decl.overrides import (  # noqa: PLC0415
             LocalOverrideStore,
+            apply_tag,
             default_overrides_root,
         )
 
@@ -112,12 +113,10 @@ class TaggedPrompts(Mapping["str | None", "CompiledPrompt"]):
         folder = self.overrides or default_overrides_root(self.root)
         store = LocalOverrideStore(folder, limits=self.limits)
         for tag in self.tags:
-            tagged = apply_tag(prompt, tag, store, strict=False)
-            if tagged.prompt is None:
-                found = [d for report in tagged.reports for d in report.diagnostics]
-                sources = {k: v for report in tagged.reports for k, v in report.sources.items()}
-                raise DiagnosticError(found, sources=sources)
-            prompts[tag] = tagged.prompt
+            tagged = apply_tag(prompt.template, store, tag, source=prompt.source)
+            if not tagged.ok:
+                raise DiagnosticError(tagged.diagnostics, sources=tagged.sources)
+            prompts[tag] = dataclasses.replace(prompt, template=tagged.template)
         return prompts
 
 

@@ -14,7 +14,6 @@ TYPE_CHECKING = False
 
 if TYPE_CHECKING:
     from wink_decl.errors import InputError
-    from wink_decl.inputs._apply_tag import Tagged, apply_tag
     from wink_decl.inputs._open import opened_sections
     from wink_decl.inputs._params import MISSING_HINT, ParamValues, split_param
     from wink_decl.inputs._params_file import PARAMS_FILE, ParamsFile, load_params_file
@@ -28,6 +27,7 @@ if TYPE_CHECKING:
         prepare,
     )
     from wink_decl.inputs._roots import (
+        chosen_overrides,
         configured_folder,
         configured_root,
         existing_path,
@@ -47,8 +47,7 @@ __all__ = [
     "Prepared",
     "PromptRequest",
     "Report",
-    "Tagged",
-    "apply_tag",
+    "chosen_overrides",
     "configured_folder",
     "configured_root",
     "existing_path",
@@ -73,8 +72,7 @@ _HOMES: dict[str, str] = {
     "Prepared": "wink_decl.inputs._request",
     "PromptRequest": "wink_decl.inputs._request",
     "Report": "wink_decl.inputs._report",
-    "Tagged": "wink_decl.inputs._apply_tag",
-    "apply_tag": "wink_decl.inputs._apply_tag",
+    "chosen_overrides": "wink_decl.inputs._roots",
     "configured_folder": "wink_decl.inputs._roots",
     "configured_root": "wink_decl.inputs._roots",
     "existing_path": "wink_decl.inputs._roots",

@@ -8,15 +8,14 @@ diagnostic naming what was expected; a missing or unknown param is reported by `
 from __future__ import annotations
 
 import json
-import math
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING
 
 from wink_decl.compiler import make_params, unknown_param
 from wink_decl.diagnostic_codes import DiagnosticCode
 from wink_decl.diagnostics import Diagnostic, DiagnosticError
 from wink_decl.errors import InputError
 from wink_decl.inputs._tool_params import deciding_params, stand_in
-from wink_decl.schema import fits_type, type_words
+from wink_decl.schema import param_from_text, param_misfit
 from wink_decl.suggestions import did_you_mean
 
 if TYPE_CHECKING:
@@ -26,12 +25,6 @@ if TYPE_CHECKING:
 
 __all__ = ["MISSING_HINT", "ParamValues", "split_param"]
 
-_ITEMS = {
-    "string": ("text", '["a", "b"]'),
-    "integer": ("whole numbers", "[1, 2]"),
-    "number": ("numbers", "[0.5, 2]"),
-    "boolean": ("true or false values", "[true, false]"),
-}
 MISSING_HINT = "pass --param {name}=VALUE or put it in --params-file, or give it a default"
 """How a missing param is given on the command line (other front ends pass their own)."""
 _DECIDING_HINT = (
@@ -83,7 +76,7 @@ class ParamValues:
                     unknown_param(name, declared, source.key_span(name), source.path)
                 )
                 continue
-            expected = _misfit(spec, value)
+            expected = param_misfit(spec, value)
             if expected is None:
                 self.values[name] = value
                 continue
@@ -101,7 +94,7 @@ class ParamValues:
         if spec is None:
             self.values[name] = text  # make_params reports it, with its did-you-mean
             return
-        value, expected = _convert(spec, text)
+        value, expected = param_from_text(spec, text)
         self.failed.pop(name, None)  # a text wins over the params file
         if expected is None:
             self.values[name] = value
@@ -145,47 +138,6 @@ class ParamValues:
             for name, spec in self.declared.items()
             if spec.default is None and name not in deciding
         }
-
-
-def _convert(spec: ParamSpec, text: str) -> tuple[object, str | None]:
-    """The text as a value of the declared type, or what was expected."""
-    kind = spec.type
-    value: object = text
-    try:
-        if kind == "boolean" and text.lower() in ("true", "false"):
-            value = text.lower() == "true"
-        elif kind == "integer":
-            value = int(text)
-        elif kind == "number":
-            value = float(text)
-        elif kind == "array":
-            value = json.loads(text)
-    except ValueError:  # json.JSONDecodeError is a ValueError too
-        value = None
-    expected = _misfit(spec, value)
-    if expected is not None and spec.items is not None:  # an array: only arrays have items
-        expected += f", written as JSON such as {_ITEMS[spec.items.type][1]}"
-    return value, expected
-
-
-def _misfit(spec: ParamSpec, value: object) -> str | None:
-    """What ``value`` should have been, or None when it fits the declaration."""
-    kind = spec.type
-    if spec.items is not None:  # an array: only arrays have items, and every array has them
-        item = spec.items.type
-        items = cast("list[object]", value) if isinstance(value, list) else None
-        fits = items is not None and all(_fits(item, v) for v in items)
-        return None if fits else f"a list of {_ITEMS[item][0]}"
-    allowed = spec.enum
-    if allowed is not None:
-        fits = _fits(kind, value) and value in allowed
-        return None if fits else "one of " + ", ".join(str(v) for v in allowed)
-    return None if _fits(kind, value) else type_words(kind)
-
-
-def _fits(kind: str, value: object) -> bool:
-    # Finite only: NaN and infinity have no JSON form, so no model could be shown them.
-    return fits_type(kind, value) and not (isinstance(value, float) and not math.isfinite(value))
 
 
 def _enum_hint(spec: ParamSpec, value: object) -> str | None:

@@ -8,6 +8,7 @@ diagnostics in the same words.
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
@@ -15,13 +16,13 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from wink_decl.compiler import bind_plugins, compile_file
 from wink_decl.diagnostics import DiagnosticError
-from wink_decl.inputs._apply_tag import apply_tag
 from wink_decl.inputs._open import opened_sections
 from wink_decl.inputs._params import MISSING_HINT, ParamValues
 from wink_decl.inputs._params_file import load_params_file
 from wink_decl.inputs._report import Report
 from wink_decl.inputs._roots import overrides_folder, prompt_file, root_finder
 from wink_decl.limits import DEFAULT_LIMITS, Limits
+from wink_decl.overrides.tagged import apply_tag
 from wink_decl.plugins import PluginCallError
 
 if TYPE_CHECKING:
@@ -218,9 +219,12 @@ def prepare(
     reports.append(Report(tuple(problems), result.sources))
     tagged: CompiledPrompt | None = prompt
     if request.tag is not None:
-        tagging = apply_tag(prompt, request.tag, location.override_store(), strict=request.strict)
-        tagged = tagging.prompt
-        reports.extend(tagging.reports)
+        store = location.override_store()
+        tagging = apply_tag(
+            prompt.template, store, request.tag, strict=request.strict, source=prompt.source
+        )
+        reports.append(Report(tagging.diagnostics, tagging.sources))
+        tagged = dataclasses.replace(prompt, template=tagging.template) if tagging.ok else None
     return Prepared(
         location,
         result,

@@ -19,6 +19,7 @@ from wink_decl.overrides import default_overrides_root
 from wink_decl.suggestions import close_matches
 
 __all__ = [
+    "chosen_overrides",
     "configured_folder",
     "configured_root",
     "existing_path",
@@ -168,10 +169,15 @@ def overrides_folder(explicit: str | None, prompt_root: Path, *, root_given: boo
     With a root given (``--root``), the ``pyproject.toml`` is not read for this either: the
     folder is the one beside the root given.
     """
+    chosen = chosen_overrides(explicit, root_given=root_given)
+    return chosen if chosen is not None else default_overrides_root(prompt_root)
+
+
+def chosen_overrides(explicit: str | None, *, root_given: bool) -> Path | None:
+    """``--overrides``, else the configured folder (not read with a root given), else None."""
     if explicit is not None:
         folder = existing_path(explicit)
         if not folder.is_dir():
             raise InputError(f"--overrides '{explicit}' is not a folder")
         return folder
-    configured = None if root_given else configured_folder(Path.cwd(), "overrides")
-    return configured if configured is not None else default_overrides_root(prompt_root)
+    return None if root_given else configured_folder(Path.cwd(), "overrides")

@@ -5,6 +5,7 @@ place in the file; nothing in the text can raise. Other kinds of file read alike
 files, params files) are worded by their :class:`FileKind`.
 """
 
+from wink_decl.loader._encoding import decode, quotable_text
 from wink_decl.loader._source_map import JSONPath, SourceMap
 from wink_decl.loader.api import (
     LoadedFile,
@@ -31,9 +32,11 @@ __all__ = [
     "LoadedFile",
     "NotAFileError",
     "SourceMap",
+    "decode",
     "detect_format",
     "load_file",
     "load_text",
+    "quotable_text",
     "read_bytes",
     "read_problem",
     "read_stamped",

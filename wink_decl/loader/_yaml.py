@@ -77,7 +77,7 @@ def _walk(text: str, path: str, limits: Limits, kind: FileKind, root: Node) -> L
         return Loaded(None, None, [*walker.diagnostics, stop.diagnostic])
     if root.__class__ is SCALAR and root.value == "" and root.ctag is NULL:
         walker.diagnostics.append(kind.not_a_mapping(Span(path, 1, 1), "empty", "yaml"))
-    elif root.__class__ is not MAPPING:
+    elif root.__class__ is SCALAR or (root.__class__ is not MAPPING and not kind.holds_list):
         found = "value" if root.__class__ is SCALAR else "list"
         span = walker.span(walker.values[()])
         walker.diagnostics.append(kind.not_a_mapping(span, found, "yaml"))

@@ -133,6 +133,16 @@ _RULES = (
         "commas and close it with '}}'.",
     ),
     _Rule(
+        "plain scalar",
+        "unexpected ':'",
+        "",
+        "problem",
+        "Between brackets, a ':' inside a value needs quotes.",
+        'the value in quotes, such as "openai:gpt-4.1"',
+        "Put the value in quotes, or write the list or mapping over several lines without "
+        "brackets.",
+    ),
+    _Rule(
         "",
         "undefined alias",
         "",

@@ -53,6 +53,8 @@ class FileKind:
     """The limit on the file's size, as ``--limit`` names it."""
     shape_code: DiagnosticCode = DiagnosticCode.NOT_A_MAPPING
     """The code of the diagnostic for a file that is not a mapping of keys."""
+    holds_list: bool = False
+    """A YAML file of this kind may hold a list instead (a dataset of cases does)."""
 
     def not_a_mapping(self, span: Span, found: Found, file_format: str) -> Diagnostic:
         """The file (in ``file_format``) is empty, a list or a single value, not a mapping."""

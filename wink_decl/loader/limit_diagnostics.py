@@ -21,9 +21,12 @@ __all__ = [
 ]
 
 
-def or_raise(advice: str, name: str, value: int) -> str:
-    """``advice``, then how to raise the limit ``name`` (now ``value``) when it can go higher."""
-    setting = raise_setting(name, value)
+def or_raise(advice: str, name: str, value: int, needed: int | None = None) -> str:
+    """``advice``, then how to raise the limit ``name`` (now ``value``) when it can go higher.
+
+    ``needed`` is what the input measured, when that is known: the setting allows it.
+    """
+    setting = raise_setting(name, value, needed)
     return advice if setting is None else f"{advice}, or allow more with {setting}"
 
 
@@ -38,7 +41,7 @@ def too_many_bytes(path: str, size: int | None, limit: int, *, kind: FileKind) -
         span=Span(path, 1, 1),
         code=DiagnosticCode.TOO_LARGE,
         expected=f"a file of at most {limit:,} bytes",
-        hint=or_raise(kind.size_advice, kind.size_limit, limit),
+        hint=or_raise(kind.size_advice, kind.size_limit, limit, size),
     )
 
 
@@ -87,5 +90,5 @@ def too_long_key(span: Span, length: int, limit: int, *, dotted: bool = False) -
         span=span,
         code=DiagnosticCode.TOO_LONG,
         expected=f"a key of at most {limit:,} characters{counted}",
-        hint=or_raise("Use a shorter key", "max_key_length", limit),
+        hint=or_raise("Use a shorter key", "max_key_length", limit, length),
     )

@@ -16,6 +16,7 @@ if TYPE_CHECKING:
     from wink_decl.overrides._file import Entry, OverrideFile
     from wink_decl.overrides._hashing import text_hash
     from wink_decl.overrides._seed import seed_data
+    from wink_decl.overrides.checks import override_problems
     from wink_decl.overrides.folder import default_overrides_root
     from wink_decl.overrides.store import (
         LocalOverrideStore,
@@ -23,7 +24,7 @@ if TYPE_CHECKING:
         OverrideStore,
         check_tag,
     )
-    from wink_decl.overrides.tagged import with_overrides
+    from wink_decl.overrides.tagged import Tagged, apply_tag, with_overrides
 
 __all__ = [
     "Applied",
@@ -32,9 +33,12 @@ __all__ = [
     "OverrideFile",
     "OverrideLoad",
     "OverrideStore",
+    "Tagged",
     "apply_overrides",
+    "apply_tag",
     "check_tag",
     "default_overrides_root",
+    "override_problems",
     "seed_data",
     "text_hash",
     "with_overrides",
@@ -47,9 +51,12 @@ _HOMES: dict[str, str] = {
     "OverrideFile": "wink_decl.overrides._file",
     "OverrideLoad": "wink_decl.overrides.store",
     "OverrideStore": "wink_decl.overrides.store",
+    "Tagged": "wink_decl.overrides.tagged",
     "apply_overrides": "wink_decl.overrides._apply",
+    "apply_tag": "wink_decl.overrides.tagged",
     "check_tag": "wink_decl.overrides.store",
     "default_overrides_root": "wink_decl.overrides.folder",
+    "override_problems": "wink_decl.overrides.checks",
     "seed_data": "wink_decl.overrides._seed",
     "text_hash": "wink_decl.overrides._hashing",
     "with_overrides": "wink_decl.overrides.tagged",

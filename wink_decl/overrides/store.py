@@ -6,7 +6,7 @@ import dataclasses
 import os
 import re
 import threading
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Final, Protocol
@@ -15,7 +15,7 @@ from wink_decl.compiler import outside_root
 from wink_decl.diagnostic_codes import DiagnosticCode
 from wink_decl.diagnostics import Diagnostic
 from wink_decl.limits import DEFAULT_LIMITS, Limits
-from wink_decl.loader import FileKind, Holds, load_file
+from wink_decl.loader import FileKind, Holds, load_file, read_stamped
 from wink_decl.overrides._file import OverrideFile, check_override_data
 from wink_decl.overrides.folder import default_overrides_root
 
@@ -65,6 +65,13 @@ class OverrideStore(Protocol):
         """The override file of prompt ``ns/key`` for ``tag``."""
         ...
 
+    def tags(self, ns: str, key: str) -> Sequence[str]:
+        """The tags prompt ``ns/key`` has override files for: a tag not among them is unknown.
+
+        Asked only when ``load`` finds no file, to name the tags there are (docs/overrides.md).
+        """
+        ...
+
 
 class LocalOverrideStore:
     """Override files under a folder: ``<root>/<ns>/<prompt-key>/<tag>.wink-override.yaml``.
@@ -95,16 +102,40 @@ class LocalOverrideStore:
 
     def tags(self, ns: str, key: str) -> list[str]:
         """The tags prompt ``ns/key`` has override files for, sorted."""
+        return sorted({tag for tag, _ in self._files(ns, key)})
+
+    def fingerprint(self, ns: str, key: str) -> bytes | None:
+        """What prompt ``ns/key``'s override files hold: each one's place and bytes, for a key.
+
+        Checking a prompt's overrides is a function of these bytes (and of the prompt): a cache
+        keyed by them is never stale. Files are read as ``load`` reads them (a regular file
+        inside the folder, within the size limit); None when one cannot be, and then the
+        check, which reports why, is not to be kept.
+        """
+        parts: list[bytes] = []
+        for _, path in sorted(self._files(ns, key)):
+            if outside_root(str(path), str(self._root), str(path)) is not None:
+                return None
+            try:
+                content, _ = read_stamped(path, self._limits)
+            except OSError:
+                return None
+            shown = os.fsencode(os.path.relpath(path))  # reports name the files so
+            parts.append(b"%d\0%s\0%d\0%s" % (len(shown), shown, len(content), content))
+        return b"".join(parts)
+
+    def _files(self, ns: str, key: str) -> list[tuple[str, Path]]:
+        """Each override file in prompt ``ns/key``'s folder with its tag (a valid one)."""
         folder = self.folder_for(ns, key)
         if not folder.is_dir():
             return []
-        found = {
-            entry.name.removesuffix(suffix)
+        return [
+            (tag, entry)
             for entry in folder.iterdir()
             for suffix in OVERRIDE_SUFFIXES
             if entry.name.endswith(suffix)
-        }
-        return sorted(tag for tag in found if TAG_PATTERN.fullmatch(tag))
+            and TAG_PATTERN.fullmatch(tag := entry.name.removesuffix(suffix))
+        ]
 
     def files_by_address(self) -> dict[str, list[Path]]:
         """Every override file under the folder, by the ``ns/key`` its place names, sorted.

@@ -1,61 +1,146 @@
-"""Templates with a tag's overrides applied, built once per template, file and strictness."""
+"""Templates with a tag's overrides applied, built once per template, file and strictness.
+
+``apply_tag`` is where a tag is applied, for every caller: the commands' ``--tag``, the
+preview page and ``wink_decl.load(tag=)`` (through ``with_overrides``).
+"""
 
 from __future__ import annotations
 
 import threading
 import warnings
 import weakref
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from wink_decl.diagnostics import DiagnosticError, render_text
+from wink_decl.diagnostic_codes import DiagnosticCode
+from wink_decl.diagnostics import Diagnostic, DiagnosticError, render_text, some_of
 from wink_decl.overrides._apply import Applied, apply_overrides
 from wink_decl.overrides.store import check_tag
+from wink_decl.suggestions import did_you_mean
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
     from wink_decl.overrides._file import OverrideFile
     from wink_decl.overrides.store import OverrideStore
     from wink_decl.prompt.template import PromptTemplate
 
-__all__ = ["applied", "with_overrides"]
+__all__ = ["Tagged", "applied", "apply_tag", "with_overrides"]
 
-_applied: weakref.WeakKeyDictionary[
-    PromptTemplate[Any], dict[tuple[OverrideFile, bool], Applied]
-] = weakref.WeakKeyDictionary()
+_Kept = Applied | tuple["Diagnostic", ...]
+"""A result, or only its diagnostics when the file changed nothing (its template is the key)."""
+
+_applied: weakref.WeakKeyDictionary[PromptTemplate[Any], dict[tuple[OverrideFile, bool], _Kept]] = (
+    weakref.WeakKeyDictionary()
+)
 _lock = threading.Lock()
 
 
 def applied(template: PromptTemplate[Any], file: OverrideFile, *, strict: bool) -> Applied:
-    """``apply_overrides``, kept: the same template and file give the same result object."""
+    """``apply_overrides``, kept: the same template and file give the same template back.
+
+    A file that changes nothing gives ``template`` itself; that result is kept without it
+    (only its diagnostics), since a value holding its own weak key would never let it go.
+    """
     kept = _applied.get(template)
     found = None if kept is None else kept.get((file, strict))
-    if found is not None:
-        return found
-    result = apply_overrides(template, file, strict=strict)
-    with _lock:
-        return _applied.setdefault(template, {}).setdefault((file, strict), result)
+    if found is None:
+        result = apply_overrides(template, file, strict=strict)
+        unchanged = result.template is template
+        with _lock:
+            entries = _applied.setdefault(template, {})
+            found = entries.setdefault((file, strict), result.diagnostics if unchanged else result)
+    return found if isinstance(found, Applied) else Applied(template, found)
 
 
-def with_overrides(
-    template: PromptTemplate[Any], overrides: OverrideStore, tag: str, *, strict: bool = False
-) -> PromptTemplate[Any]:
-    """``template`` as tag ``tag`` of ``overrides`` has it (docs/overrides.md).
+@dataclass(frozen=True, slots=True)
+class Tagged:
+    """A template as a tag has it, and what applying the tag found.
 
-    The overrides are applied once per template and file: render the template returned as
-    often as needed, at the cost of rendering the base. A prompt without a file for the tag
-    is returned as it is. Errors (a file that cannot be read, unknown or refused entries, and
-    stale ones with ``strict``) raise ``DiagnosticError``; a stale entry otherwise keeps its
-    base text and is reported with a ``UserWarning``.
+    ``template`` is the base where the tag could not be applied (no file for it, or a file
+    that cannot be used); use it only when ``ok``.
+    """
+
+    template: PromptTemplate[Any]
+    diagnostics: tuple[Diagnostic, ...] = ()
+    sources: Mapping[str, str] = field(default_factory=dict[str, str])
+    """The override file's text by display path, to quote lines in reports."""
+
+    @property
+    def ok(self) -> bool:
+        """True when no diagnostic is an error."""
+        return all(d.severity == "warning" for d in self.diagnostics)
+
+
+def apply_tag(
+    template: PromptTemplate[Any],
+    overrides: OverrideStore,
+    tag: str,
+    *,
+    strict: bool = False,
+    source: str | None = None,
+) -> Tagged:
+    """``template`` with tag ``tag`` of ``overrides`` applied, and every diagnostic.
+
+    A tag the prompt has no file for is a warning (``unknown-tag``, an error with ``strict``)
+    and leaves the template as it is; so is a stale entry, which keeps its base text. A file
+    that cannot be used, and unknown, refused or invalid entries, are errors. ``source`` is
+    the prompt's file as reports name it, for the diagnostic of an unknown tag.
     """
     loaded = overrides.load(template.ns, template.key, check_tag(tag))
     if loaded.file is None:
         if loaded.diagnostics:
-            raise DiagnosticError(loaded.diagnostics, sources=loaded.sources)
-        return template
-    problems = list(loaded.diagnostics)
+            return Tagged(template, loaded.diagnostics, loaded.sources)
+        known = overrides.tags(template.ns, template.key)
+        return Tagged(template, (_unknown_tag(template, tag, known, strict=strict, source=source),))
     result = applied(template, loaded.file, strict=strict)
-    problems.extend(result.diagnostics)
-    if not result.ok:
-        raise DiagnosticError(problems, sources=loaded.sources)
-    if problems:
-        warnings.warn(render_text(problems, loaded.sources), UserWarning, stacklevel=2)
-    return result.template
+    return Tagged(result.template, (*loaded.diagnostics, *result.diagnostics), loaded.sources)
+
+
+def _unknown_tag(
+    template: PromptTemplate[Any],
+    tag: str,
+    known: Sequence[str],
+    *,
+    strict: bool,
+    source: str | None,
+) -> Diagnostic:
+    """The diagnostic of a tag ``template`` has no override file for; ``known``: those it has."""
+    return Diagnostic(
+        message=f"Prompt '{template.label}' has no override file for tag '{tag}', so it is "
+        "used as written.",
+        span=None,
+        code=DiagnosticCode.UNKNOWN_TAG,
+        severity="error" if strict else "warning",
+        expected=f"one of its tags: {some_of(known) if known else 'it has none'}",
+        hint=did_you_mean(tag, known)
+        or f"check the tag, or write its file: wink-decl overrides seed {source or 'FILE'} "
+        f"--tag {tag}",
+        path=source,
+    )
+
+
+def with_overrides(
+    template: PromptTemplate[Any],
+    overrides: OverrideStore,
+    tag: str,
+    *,
+    strict: bool = False,
+    source: str | None = None,
+) -> PromptTemplate[Any]:
+    """``template`` as tag ``tag`` of ``overrides`` has it (docs/overrides.md).
+
+    The overrides are applied once per template and file: render the template returned as
+    often as needed, at the cost of rendering the base. Errors (a file that cannot be read,
+    unknown or refused entries, and with ``strict`` stale entries and a tag the prompt has no
+    file for) raise ``DiagnosticError``. Warnings (a stale entry, which keeps its base text; a
+    tag without a file, which leaves the template as it is) are reported with one
+    ``UserWarning`` holding the report. ``source`` names the prompt's file in reports.
+    """
+    tagged = apply_tag(template, overrides, tag, strict=strict, source=source)
+    if not tagged.ok:
+        raise DiagnosticError(tagged.diagnostics, sources=tagged.sources)
+    if tagged.diagnostics:
+        warnings.warn(render_text(tagged.diagnostics, tagged.sources), UserWarning, stacklevel=2)
+    return tagged.template

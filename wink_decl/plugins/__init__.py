@@ -21,6 +21,7 @@ if TYPE_CHECKING:
         PluginEntry,
         PluginLoadError,
         PluginProblem,
+        describe_exception,
         normalise_distribution,
         plugin_raised,
     )
@@ -45,6 +46,7 @@ __all__ = [
     "PluginProblem",
     "check_handler",
     "compare_params",
+    "describe_exception",
     "handler_params_type",
     "handler_result_type",
     "normalise_distribution",
@@ -65,6 +67,7 @@ _HOMES: dict[str, str] = {
     "PluginProblem": "wink_decl.plugins._catalog",
     "check_handler": "wink_decl.plugins._handlers",
     "compare_params": "wink_decl.plugins._compare_params",
+    "describe_exception": "wink_decl.plugins._catalog",
     "handler_params_type": "wink_decl.plugins._handlers",
     "handler_result_type": "wink_decl.plugins._handlers",
     "normalise_distribution": "wink_decl.plugins._catalog",

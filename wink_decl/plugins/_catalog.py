@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import os
 import re
+import sys
+import threading
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -26,6 +29,7 @@ __all__ = [
     "PluginEntry",
     "PluginLoadError",
     "PluginProblem",
+    "describe_exception",
     "normalise_distribution",
     "plugin_raised",
 ]
@@ -111,7 +115,10 @@ class PluginProblem:
 
 
 class PluginLoadError(WinkDeclError):
-    """Importing an entry point failed; the message names it, its distribution and the error."""
+    """Importing an entry point failed; the message names it, its distribution and the error.
+
+    When plugin code raised, that exception is the ``__cause__``.
+    """
 
     def __init__(self, message: str, *, entry: PluginEntry) -> None:
         super().__init__(message)
@@ -131,6 +138,8 @@ class PluginCallError(PromptRenderError):
         message = plugin_raised(entry, error)
         super().__init__(message)
         self.message = message
+        self.error = error
+        """What the plugin raised (also the ``__cause__`` where it is raised from it)."""
         self.entry = entry
         self.expected = expected
         self.span = span
@@ -146,6 +155,7 @@ class PluginCallError(PromptRenderError):
             hint=f"the fault is in {where}, not in this file: fix or upgrade it, or name "
             f"another {_NOUNS[self.entry.group]}",
             path=path,
+            cause=self.error,
         )
 
 
@@ -163,22 +173,48 @@ def plugin_raised(entry: PluginEntry, error: Exception) -> str:
 
 def _one_line(error: Exception) -> str:
     """``ValueError: the first line of its message.`` (or just the type when it says nothing)."""
-    lines = str(error).strip().splitlines()
-    text = f"{type(error).__name__}: {lines[0]}" if lines else type(error).__name__
+    text = describe_exception(error)
     return text if text.endswith(".") else f"{text}."
 
 
+_Index = dict[tuple[str, str], tuple[PluginEntry, ...]]
+_refresh_lock = threading.Lock()
+"""Held by ``refresh`` (rare and short): one module lock keeps a catalog free of one, so it
+pickles as before."""
+_Stamp = tuple[tuple[str, int | None], ...]
+"""Each folder on ``sys.path`` and its modification time (None: not a folder one can stat)."""
+
+
+def describe_exception(error: BaseException) -> str:
+    """``KeyError: 'x'``: the type and the first line of the message, or the type alone.
+
+    One line, for a diagnostic's message; the rest is in the traceback (``-v``).
+    """
+    lines = str(error).strip().splitlines()
+    return f"{type(error).__name__}: {lines[0]}" if lines else type(error).__name__
+
+
 class PluginCatalog:
-    """The entry points of ``GROUPS``, indexed once; plugin code is imported only by ``load``.
+    """The entry points of ``GROUPS``, indexed on first use; plugin code is imported by ``load``.
 
     With no arguments the catalog reads the installed environment
     (``importlib.metadata.entry_points()``). Tests pass ``entry_points`` (each one's
     ``dist`` gives its distribution) and/or ``distributions`` (each one's entry points are
     read; a distribution whose normalised name was already seen is skipped, like
     ``importlib.metadata`` does for shadowed installs).
+
+    The index is kept until ``refresh`` finds the installed plugins changed: a long-running
+    process calls it to see plugins installed, removed or upgraded since (docs/plugins.md).
     """
 
-    __slots__ = ("_distributions", "_entry_points", "_index", "_loaded")
+    __slots__ = (
+        "_distributions",
+        "_entry_points",
+        "_generation",
+        "_index",
+        "_loaded",
+        "_stamp",
+    )
 
     def __init__(
         self,
@@ -193,18 +229,67 @@ class PluginCatalog:
         """
         self._entry_points = None if entry_points is None else list(entry_points)
         self._distributions = None if distributions is None else list(distributions)
-        self._index: dict[tuple[str, str], tuple[PluginEntry, ...]] | None = None
+        self._index: _Index | None = None
         self._loaded: dict[PluginEntry, object] = {}
+        self._stamp: _Stamp | None = None
+        """The folders on ``sys.path`` as they were just before the index was read."""
+        self._generation = 0
 
     @property
-    def _entries(self) -> dict[tuple[str, str], tuple[PluginEntry, ...]]:
+    def _entries(self) -> _Index:
         """Every entry by (group, name), indexed on first use.
 
         Threads that race here each build the same index; the last one assigned wins.
         """
-        if self._index is None:
-            self._index = _indexed(self._found())
-        return self._index
+        index = self._index
+        if index is None:
+            self._stamp = self._installed_stamp()  # before the read: a change during it shows
+            index = self._index = _indexed(self._found())
+        return index
+
+    @property
+    def generation(self) -> int:
+        """A number that changes each time ``refresh`` finds other entries than before.
+
+        What was compiled with this catalog under another generation may name plugins that
+        are gone, or miss ones installed since: registries compile such files again.
+        """
+        return self._generation
+
+    def refresh(self) -> bool:
+        """Read the plugins again if they may have changed; True when the entries changed.
+
+        For the installed environment this costs one ``stat`` of each folder on ``sys.path``
+        when nothing was installed or removed there since the last read (installing,
+        upgrading or removing a distribution changes its folder's modification time); only
+        then is the metadata read again. A catalog of given entry points or distributions
+        reads them again. Objects ``load`` imported stay for the entries still there (a
+        module already imported is not imported again: new code needs a new process).
+        """
+        with _refresh_lock:  # one reader at a time; lookups never wait for it
+            if self._index is None:
+                return False  # nothing read yet: the first lookup reads the plugins as they are
+            stamp = self._installed_stamp()
+            if stamp is not None and stamp == self._stamp:
+                return False
+            self._stamp = stamp
+            import importlib  # noqa: PLC0415  # only a catalog that may have changed needs it
+
+            importlib.invalidate_caches()  # metadata and import finders see new folders now
+            index = _indexed(self._found())
+            if index == self._index:
+                return False
+            kept = self._loaded.items()
+            self._loaded = {e: o for e, o in kept if e in index.get((e.group, e.name), ())}
+            self._index = index  # before the generation: who sees the new number sees this
+            self._generation += 1
+            return True
+
+    def _installed_stamp(self) -> _Stamp | None:
+        """The ``sys.path`` folders' modification times; None for a catalog of given entries."""
+        if self._entry_points is not None or self._distributions is not None:
+            return None
+        return tuple((folder, _modified(folder)) for folder in sys.path)
 
     def _found(self) -> list[EntryPoint]:
         found: list[EntryPoint] = []
@@ -297,9 +382,7 @@ class PluginCatalog:
             point = EntryPoint(name=entry.name, value=entry.value, group=entry.group)
             loaded: object = point.load()
         except Exception as error:  # plugin code may raise anything on import
-            raise PluginLoadError(
-                f"{where}: {type(error).__name__}: {error}", entry=entry
-            ) from error
+            raise PluginLoadError(f"{where}: {describe_exception(error)}", entry=entry) from error
         self._loaded[entry] = loaded
         return loaded
 
@@ -337,7 +420,7 @@ def _unknown_distribution(
 
 
 def _indexed(found: Iterable[EntryPoint]) -> dict[tuple[str, str], tuple[PluginEntry, ...]]:
-    """One entry per distribution for each (group, name) of ``GROUPS``, by distribution."""
+    """One entry per distribution for each (group, name) of the indexed groups."""
     index: dict[tuple[str, str], dict[str, PluginEntry]] = {}
     for point in found:
         if point.group not in GROUPS:
@@ -371,6 +454,14 @@ def _entry(point: EntryPoint) -> PluginEntry:
         distribution=(distribution.name or "") if distribution is not None else "",
         version=(distribution.version or "") if distribution is not None else "",
     )
+
+
+def _modified(folder: str) -> int | None:
+    """The modification time of ``folder`` (``""`` is the working folder); None if none."""
+    try:
+        return os.stat(folder or os.curdir).st_mtime_ns  # noqa: PTH116  # a str: no Path each
+    except OSError:  # a zip file that is not there, a folder removed: nothing to list
+        return None
 
 
 def _provider(entry: PluginEntry) -> str:

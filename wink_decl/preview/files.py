@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
-from wink_decl.compiler import compile_file, find_prompt_files
+from wink_decl.compiler import compile_file, default_catalog, find_prompt_files
 from wink_decl.diagnostics import Diagnostic
 from wink_decl.limits import DEFAULT_LIMITS, Limits
 from wink_decl.overrides import LocalOverrideStore, default_overrides_root
@@ -74,7 +74,11 @@ class PromptFolder:
         return next((path for path in self.files() if self.name_of(path) == name), None)
 
     def listing(self) -> list[Listed]:
-        """Each file with its problems, as validate finds them (no plugin code is imported)."""
+        """Each file with its problems, as validate finds them (no plugin code is imported).
+
+        Plugins installed or removed while the preview runs are seen (``refresh``).
+        """
+        default_catalog().refresh()
         listed: list[Listed] = []
         for path in self.files():
             found = compile_file(path, root=self.root, display_path=str(path), limits=self.limits)

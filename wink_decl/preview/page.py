@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, cast
 
-from wink_decl.compiler import CompiledPrompt, compile_file
+from wink_decl.compiler import CompiledPrompt, compile_file, default_catalog
 from wink_decl.diagnostics import Diagnostic, sort_diagnostics
 from wink_decl.errors import WinkDeclError
 from wink_decl.inputs import Location, PromptRequest, prepare
@@ -157,8 +157,10 @@ def prompt_view(folder: PromptFolder, path: Path, state: PageState) -> PromptVie
 
     Prepared as every front end prepares a prompt (``wink_decl.inputs``): the form's values
     are read as ``--param`` reads them, and binding imports the plugin code a render needs,
-    as ``wink-decl render`` does.
+    as ``wink-decl render`` does. Plugins installed or removed while the preview runs are
+    seen (``refresh``).
     """
+    default_catalog().refresh()
     name = folder.name_of(path)
     result = compile_file(path, root=folder.root, display_path=str(path), limits=folder.limits)
     compiled = result.prompt
@@ -166,13 +168,14 @@ def prompt_view(folder: PromptFolder, path: Path, state: PageState) -> PromptVie
         return PromptView(name, result.diagnostics, result.sources)
     declared = compiled.model.params
     tags = tuple(folder.override_store().tags(compiled.template.ns, compiled.template.key))
-    tag = state.tag if state.tag in tags else None  # the page offers only the prompt's tags
+    tag = state.tag if state.tag in tags else None  # what the picker shows as chosen
     request = PromptRequest(
         str(path),
         root=str(folder.root),
         limits=folder.limits,
         params=tuple(_texts(declared, state.values).items()),
-        tag=tag,
+        # As --tag: a tag without a file here (deleted while the page shows it) is a warning.
+        tag=state.tag,
         strict=folder.strict,
         missing_hint=MISSING_HINT,
     )

@@ -13,6 +13,7 @@ from typing import Literal, cast
 from wink_decl.errors import ToolValidationError, WinkDeclError
 from wink_decl.json_path import PathSegment, format_path
 from wink_decl.prompt._typeinfo import (
+    TYPE_CACHE_LIMIT,
     Kind,
     TypeNode,
     choice_value,
@@ -122,7 +123,7 @@ class _Plan:
         return kwargs, problems
 
 
-@functools.cache
+@functools.lru_cache(maxsize=TYPE_CACHE_LIMIT)
 def _plan(cls: type, extra: _Extra) -> _Plan:
     info = dataclass_info(cls)
     names = [field.name for field in info.fields]

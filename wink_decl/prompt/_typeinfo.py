@@ -11,6 +11,7 @@ from enum import Enum
 from typing import Annotated, Any, Literal, TypeGuard, Union, get_args, get_origin, get_type_hints
 
 __all__ = [
+    "TYPE_CACHE_LIMIT",
     "DataclassInfo",
     "FieldInfo",
     "Kind",
@@ -20,6 +21,14 @@ __all__ = [
     "dataclass_info",
     "json_type_name",
 ]
+
+TYPE_CACHE_LIMIT = 4096
+"""Classes each cache keyed by a class keeps (LRU); past this, the least recently used goes.
+
+Prompt files make classes (their params, ``Section[Params]``): a process that compiles new
+declarations for ever must not keep every class it saw. A class in use that was forgotten
+is classified again on its next use, which costs microseconds (docs/runtime.md).
+"""
 
 _NONE_TYPE = type(None)
 _SCALARS = (str, int, float, bool, _NONE_TYPE)
@@ -209,7 +218,7 @@ def _is_dataclass_type(value: object) -> TypeGuard[type]:
     return isinstance(value, type) and dataclasses.is_dataclass(value)
 
 
-@functools.cache
+@functools.lru_cache(maxsize=TYPE_CACHE_LIMIT)
 def _dataclass_info(cls: type) -> DataclassInfo:
     hints = get_type_hints(cls, include_extras=True)
     all_fields = dataclasses.fields(cls)

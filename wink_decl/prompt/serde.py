@@ -6,6 +6,7 @@ import dataclasses
 import datetime
 import functools
 import json
+import threading
 from collections.abc import Callable, Iterable, Mapping
 from enum import Enum
 from pathlib import PurePath
@@ -14,6 +15,7 @@ from typing import Literal, TypeAlias, TypeVar, cast
 from wink_decl.errors import WinkDeclError
 from wink_decl.json_path import PathSegment, format_path
 from wink_decl.prompt._parse import build
+from wink_decl.prompt._typeinfo import TYPE_CACHE_LIMIT
 
 __all__ = ["JSONValue", "dump", "dumps", "parse"]
 
@@ -69,8 +71,19 @@ def _dump(value: object, exclude_none: bool) -> JSONValue:
         return cast("JSONValue", value)
     dumper = _DUMPERS.get(kind)
     if dumper is None:
-        dumper = _DUMPERS[kind] = _pick_dumper(kind)
+        dumper = _keep_dumper(kind, _pick_dumper(kind))
     return dumper(value, exclude_none)
+
+
+def _keep_dumper(kind: type, dumper: _Dumper) -> _Dumper:
+    """Keep ``dumper`` for ``kind``; past ``TYPE_CACHE_LIMIT`` types, forget the oldest.
+
+    Under a lock, so two threads never evict at once; readers take none (``_dump``).
+    """
+    with _dumpers_lock:
+        if len(_DUMPERS) >= TYPE_CACHE_LIMIT and kind not in _DUMPERS:
+            del _DUMPERS[next(iter(_DUMPERS))]
+        return _DUMPERS.setdefault(kind, dumper)
 
 
 def _pick_dumper(kind: type) -> _Dumper:
@@ -82,7 +95,7 @@ def _pick_dumper(kind: type) -> _Dumper:
     return _dump_unsupported
 
 
-@functools.cache
+@functools.lru_cache(maxsize=TYPE_CACHE_LIMIT)
 def _field_names(cls: type) -> tuple[str, ...]:
     return tuple(field.name for field in dataclasses.fields(cls))
 
@@ -168,7 +181,9 @@ _DUMPERS_BY_BASE: tuple[tuple[type | tuple[type, ...], _Dumper], ...] = (
 )
 
 _DUMPERS: dict[type, _Dumper] = {}
-"""Dumpers by exact type, filled on first sight of each type."""
+"""Dumpers by exact type, filled on first sight of each type; read without a lock."""
+_dumpers_lock = threading.Lock()
+"""Taken only to add a dumper (see ``_keep_dumper``)."""
 
 
 def parse(cls: type[T], data: object, *, extra: Literal["forbid", "ignore"] = "forbid") -> T:

@@ -8,6 +8,7 @@ import functools
 from typing import TYPE_CHECKING, Protocol
 
 from wink_decl.prompt._typeinfo import (
+    TYPE_CACHE_LIMIT,
     FieldInfo,
     Kind,
     TypeNode,
@@ -102,7 +103,7 @@ def _tool_parameters(tool: ToolSpecSource) -> _Schema:
     return params_json_schema(params_type)
 
 
-@functools.cache
+@functools.lru_cache(maxsize=TYPE_CACHE_LIMIT)
 def _cached_schema(cls: type) -> _Schema:
     return _object_schema(cls, ())
 

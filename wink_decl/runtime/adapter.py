@@ -5,7 +5,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from typing import TYPE_CHECKING, Any, Self
 
-from wink_decl.runtime.loop import InnerLoop, InnerLoopConfig, PromptResponse
+from wink_decl.runtime.loop import InnerLoop, InnerLoopConfig, PromptResponse, turn_guard
 
 if TYPE_CHECKING:
     from wink_decl.prompt.template import Prompt
@@ -69,8 +69,14 @@ class ProviderAdapter(ABC):
         deadline: Deadline | None = None,
         budget: Budget | BudgetTracker | None = None,
     ) -> PromptResponse:
-        """Run the inner loop until the model answers without calling tools."""
-        config = InnerLoopConfig(supports_dynamic_tools=self.supports_dynamic_tools)
+        """Run the inner loop until the model answers without calling tools.
+
+        A conversation takes at most ``DEFAULT_MAX_TURNS`` model turns, or the budget's
+        ``max_turns`` when that is more.
+        """
+        config = InnerLoopConfig(
+            supports_dynamic_tools=self.supports_dynamic_tools, max_turns=turn_guard(budget)
+        )
         loop = InnerLoop(
             adapter=self,
             prompt=prompt,

@@ -43,6 +43,7 @@ __all__ = [
     "MainLoop",
     "PromptResponse",
     "limit_passed",
+    "turn_guard",
     "turn_limit_passed",
 ]
 
@@ -269,6 +270,17 @@ def limit_passed(
             phase=EvaluationPhase.BUDGET,
         )
     return None
+
+
+def turn_guard(budget: Budget | BudgetTracker | None, guard: int = DEFAULT_MAX_TURNS) -> int:
+    """The model turns one conversation may take: ``guard``, or the budget's if that is more.
+
+    The guard stops a model that never stops calling tools; a budget's ``max_turns`` is the
+    caller's own limit (``run --max-turns``), which the guard must not cut short.
+    """
+    limits = budget.budget if isinstance(budget, BudgetTracker) else budget
+    allowed = None if limits is None else limits.max_turns
+    return guard if allowed is None else max(guard, allowed)
 
 
 def turn_limit_passed(prompt_name: str, max_turns: int) -> PromptEvaluationError:

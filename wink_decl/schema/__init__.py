@@ -1,14 +1,24 @@
-"""The prompt-file model, the JSON Schema it publishes, and validation worded for authors."""
+"""The prompt-file model, the JSON Schema it publishes, and validation worded for authors.
 
-from wink_decl.schema._param_spec import fits_type, type_words
+The eval-file model (``eval_model``) and its validation (``eval_validate``) are modules of
+their own, imported by who needs them: checking prompt files never builds them.
+"""
+
+from wink_decl.schema._param_spec import fits_type, param_from_text, param_misfit, type_words
 from wink_decl.schema.generate import (
+    EVAL_SCHEMA_FILE_NAME,
+    EVAL_SCHEMA_ID,
+    EVAL_SCHEMA_URL,
     SCHEMA_DIALECT,
     SCHEMA_FILE_NAME,
     SCHEMA_ID,
     SCHEMA_URL,
+    build_eval_schema,
     build_schema,
     dump_schema,
+    load_published_eval_schema,
     load_published_schema,
+    write_eval_schema,
     write_schema,
 )
 from wink_decl.schema.model import (
@@ -47,6 +57,9 @@ from wink_decl.schema.validate import (
 )
 
 __all__ = [
+    "EVAL_SCHEMA_FILE_NAME",
+    "EVAL_SCHEMA_ID",
+    "EVAL_SCHEMA_URL",
     "SCHEMA_DIALECT",
     "SCHEMA_FILE_NAME",
     "SCHEMA_ID",
@@ -79,12 +92,17 @@ __all__ = [
     "ToolExampleDoc",
     "Value",
     "Visibility",
+    "build_eval_schema",
     "build_schema",
     "diagnostics_from",
     "dump_schema",
     "fits_type",
+    "load_published_eval_schema",
     "load_published_schema",
+    "param_from_text",
+    "param_misfit",
     "type_words",
     "validate_document",
+    "write_eval_schema",
     "write_schema",
 ]

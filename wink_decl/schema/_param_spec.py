@@ -10,6 +10,8 @@ default is one of the enum values" is left to the model.
 # Annotations are evaluated as the classes are made, not left as strings: pydantic would
 # compile each string again to read it, which costs start-up time (names defined further
 # down are quoted).
+import json
+import math
 from typing import Annotated, Any, Final, Literal, cast
 
 from pydantic import ConfigDict, JsonValue, StrictStr, model_validator
@@ -25,6 +27,8 @@ __all__ = [
     "ParamSpec",
     "check_param",
     "fits_type",
+    "param_from_text",
+    "param_misfit",
     "params_field",
     "type_words",
 ]
@@ -51,6 +55,59 @@ def fits_type(kind: str, value: object) -> bool:
     if kind == "integer":
         return type(value) is int
     return type(value) in (int, float)
+
+
+_ITEMS: Final = {
+    "string": ("text", '["a", "b"]'),
+    "integer": ("whole numbers", "[1, 2]"),
+    "number": ("numbers", "[0.5, 2]"),
+    "boolean": ("true or false values", "[true, false]"),
+}
+"""Each element type of an array param: its values in words, and a list of them in JSON."""
+
+
+def param_from_text(spec: "ParamSpec", text: str) -> tuple[object, str | None]:
+    """Text (``--param``, a CSV cell) as a value of the declared type, or what was expected.
+
+    Booleans are ``true`` or ``false`` (any case), numbers as Python reads them, arrays JSON.
+    """
+    kind = spec.type
+    value: object = text
+    try:
+        if kind == "boolean" and text.lower() in ("true", "false"):
+            value = text.lower() == "true"
+        elif kind == "integer":
+            value = int(text)
+        elif kind == "number":
+            value = float(text)
+        elif kind == "array":
+            value = json.loads(text)
+    except ValueError:  # json.JSONDecodeError is a ValueError too
+        value = None
+    expected = param_misfit(spec, value)
+    if expected is not None and spec.items is not None:  # an array: only arrays have items
+        expected += f", written as JSON such as {_ITEMS[spec.items.type][1]}"
+    return value, expected
+
+
+def param_misfit(spec: "ParamSpec", value: object) -> str | None:
+    """What ``value`` should have been (``a whole number``), or None when it fits ``spec``."""
+    kind = spec.type
+    if spec.items is not None:  # an array: only arrays have items, and every array has them
+        item = spec.items.type
+        items = cast("list[object]", value) if isinstance(value, list) else None
+        fits = items is not None and all(_fits_finite(item, v) for v in items)
+        return None if fits else f"a list of {_ITEMS[item][0]}"
+    allowed = spec.enum
+    if allowed is not None:
+        fits = _fits_finite(kind, value) and value in allowed
+        return None if fits else "one of " + ", ".join(str(v) for v in allowed)
+    return None if _fits_finite(kind, value) else type_words(kind)
+
+
+def _fits_finite(kind: str, value: object) -> bool:
+    # Finite only: NaN and infinity have no JSON form, so no model could be shown them.
+    return fits_type(kind, value) and not (isinstance(value, float) and not math.isfinite(value))
 
 
 def _when(condition: dict[str, Any], rule: dict[str, Any]) -> dict[str, Any]:

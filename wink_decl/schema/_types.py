@@ -15,18 +15,22 @@ from pydantic_core import CoreSchema, PydanticCustomError, core_schema
 from wink_decl.diagnostics import DiagnosticCode
 
 __all__ = [
+    "CASE_ID",
     "DECLARED_TOOL_NAME",
     "ENTRY_POINT",
     "EXAMPLE_DESCRIPTION",
+    "EXPERIMENT_NAME",
     "FIELD_NAME",
     "INCLUDE",
     "KEY",
+    "MODEL_NAME",
     "NAMESPACE",
     "NON_BLANK",
     "PARAM_NAME",
     "PARAM_REF",
     "RULES_BY_PATTERN",
     "SEMANTIC_ERROR",
+    "TAG",
     "TITLE",
     "TOOL_DESCRIPTION",
     "TOOL_REF",
@@ -101,7 +105,10 @@ class TextRule:
 
     def _refuse_reserved(self, value: str) -> str:
         if value in self.reserved:
-            problem = Problem(f"'{value}' cannot be used as a {self.noun}: {self.reserved_why}.")
+            article = "an" if self.noun[0] in "aeiou" else "a"
+            problem = Problem(
+                f"'{value}' cannot be used as {article} {self.noun}: {self.reserved_why}."
+            )
             raise semantic_error(problem)
         return value
 
@@ -294,6 +301,35 @@ TOOL_DESCRIPTION = TextRule(
 )
 EXAMPLE_DESCRIPTION = TextRule(NON_BLANK.noun, NON_BLANK.pattern, NON_BLANK.rule, max_length=200)
 
+# -- eval files --
+_TAG = "[A-Za-z0-9][A-Za-z0-9_-]{0,63}"
+"""An override tag: one file name (``wink_decl.overrides.TAG_PATTERN``; a test keeps them equal)."""
+TAG = TextRule(
+    "tag",
+    f"^{_TAG}$",
+    "1-64 letters, digits, '_' or '-', starting with a letter or digit",
+    fix=lambda value: re.sub(r"[^A-Za-z0-9_-]+", "-", value.strip()).strip("-_")[:64],
+)
+EXPERIMENT_NAME = TextRule(
+    "experiment name",
+    r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$",
+    "1-64 letters, digits, '_', '.' or '-', starting with a letter or digit",
+    reserved=frozenset({"baseline"}),
+    reserved_why="it names the experiment every eval has, with no tag and no model change",
+    fix=lambda value: re.sub(r"[^A-Za-z0-9_.-]+", "-", value.strip()).strip("-_.")[:64],
+)
+CASE_ID = TextRule(
+    "case id",
+    r"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$",
+    "1-128 letters, digits, '_', '.', ':' or '-', starting with a letter or digit",
+    fix=lambda value: re.sub(r"[^A-Za-z0-9_.:-]+", "-", value.strip()).strip("-_.:")[:128],
+)
+MODEL_NAME = TextRule(
+    "model",
+    "^[a-z][a-z0-9_-]*:[!-~]+$",
+    "PROVIDER:MODEL, such as openai:gpt-4.1-mini",
+)
+
 RULES_BY_PATTERN: Final[dict[str, TextRule]] = {
     rule.pattern: rule
     for rule in (
@@ -306,6 +342,10 @@ RULES_BY_PATTERN: Final[dict[str, TextRule]] = {
         TITLE,
         NON_BLANK,
         TOOL_DESCRIPTION,
+        TAG,
+        EXPERIMENT_NAME,
+        CASE_ID,
+        MODEL_NAME,
     )
 }
 """Rules sharing a pattern share their words, so the pattern alone finds the message."""

@@ -11,7 +11,10 @@ from typing import Any, Final, NamedTuple, cast
 from pydantic import Discriminator
 
 __all__ = [
+    "CHECK",
+    "CHECK_KEYS",
     "CONDITION",
+    "MODEL",
     "POLICY",
     "SCALAR",
     "SECTION_ITEM",
@@ -37,6 +40,8 @@ class OneOf(NamedTuple):
     """Keys or words an author may have meant (for did-you-mean)."""
     shapes: tuple[type, ...]
     """Python types of a value that has the right shape but the wrong choice (code ``enum``)."""
+    common: tuple[str, ...] = ()
+    """Keys every alternative allows beside its one key (a check's ``weight`` and ``negate``)."""
 
     def discriminator(self, tag: Any) -> Discriminator:
         """A pydantic Discriminator that reports this union by name when ``tag`` gives None."""
@@ -50,8 +55,30 @@ class OneOf(NamedTuple):
 
 _CONDITION_KEYS = ("param", "not", "all", "any", "equals", "predicate")
 _POLICY_KEYS = ("sequential", "read_before_write", "plugin")
+CHECK_KEYS: Final = (
+    "equals",
+    "contains",
+    "icontains",
+    "starts_with",
+    "regex",
+    "json_schema",
+    "field",
+    "tool_called",
+    "tool_not_called",
+    "tool_calls",
+    "tools_succeeded",
+    "max_tokens",
+    "max_turns",
+    "max_latency_ms",
+    "judge",
+    "plugin",
+    "all",
+    "any",
+)
+"""The one key of each kind of check an eval file's ``assert`` lists."""
 _CONDITION_KEY_SET = frozenset(_CONDITION_KEYS)
 _POLICY_KEY_SET = frozenset(_POLICY_KEYS)
+_CHECK_KEY_SET = frozenset(CHECK_KEYS)
 
 CONDITION = OneOf(
     "condition",
@@ -76,11 +103,27 @@ VISIBILITY = OneOf(
     ("full", "summary", "summary_when"),
     (str, dict),
 )
+CHECK = OneOf(
+    "check",
+    "check",
+    "a mapping with one of the keys " + ", ".join(CHECK_KEYS),
+    CHECK_KEYS,
+    (dict,),
+    common=("weight", "negate"),
+)
+MODEL = OneOf(
+    "model",
+    "model",
+    "PROVIDER:MODEL text, or a mapping with 'model' (and 'base_url', 'options')",
+    (),
+    (),
+)
 SCALAR = OneOf("scalar", "value", "text, a number, true or false", (), ())
 VALUE = OneOf("value", "value", "text, a number, true or false, or a list of those", (), ())
 
 UNIONS: Final[dict[str, OneOf]] = {
-    union.name: union for union in (CONDITION, POLICY, SECTION_ITEM, VISIBILITY, SCALAR, VALUE)
+    union.name: union
+    for union in (CONDITION, POLICY, SECTION_ITEM, VISIBILITY, SCALAR, VALUE, CHECK, MODEL)
 }
 
 
@@ -110,6 +153,22 @@ def policy_tag(value: Any) -> str | None:
     """The policy's one key."""
     if isinstance(value, dict):
         return _first_known_key(value, _POLICY_KEY_SET)  # pyright: ignore[reportUnknownArgumentType]
+    return _model_tag(value)
+
+
+def check_tag(value: Any) -> str | None:
+    """The check's one key (its ``weight`` and ``negate`` aside)."""
+    if isinstance(value, dict):
+        return _first_known_key(value, _CHECK_KEY_SET)  # pyright: ignore[reportUnknownArgumentType]
+    return _model_tag(value)
+
+
+def model_tag(value: Any) -> str | None:
+    """``name`` for ``provider:model`` text, ``mapping`` for the long form."""
+    if isinstance(value, str):
+        return "name"
+    if isinstance(value, dict):
+        return "mapping"
     return _model_tag(value)
 
 

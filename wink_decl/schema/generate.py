@@ -12,13 +12,19 @@ from pydantic_core import CoreSchema, core_schema
 from wink_decl.schema.model import PromptDocument
 
 __all__ = [
+    "EVAL_SCHEMA_FILE_NAME",
+    "EVAL_SCHEMA_ID",
+    "EVAL_SCHEMA_URL",
     "SCHEMA_DIALECT",
     "SCHEMA_FILE_NAME",
     "SCHEMA_ID",
     "SCHEMA_URL",
+    "build_eval_schema",
     "build_schema",
     "dump_schema",
+    "load_published_eval_schema",
     "load_published_schema",
+    "write_eval_schema",
     "write_schema",
 ]
 
@@ -29,6 +35,12 @@ SCHEMA_URL: Final = (
 )
 """Where the published schema is read from when no copy is near a file (``wink-decl new``)."""
 SCHEMA_FILE_NAME: Final = "wink-decl.schema.json"
+EVAL_SCHEMA_ID: Final = "urn:wink-decl:eval-schema:1"
+EVAL_SCHEMA_FILE_NAME: Final = "wink-decl-eval.schema.json"
+EVAL_SCHEMA_URL: Final = (
+    "https://raw.githubusercontent.com/wink-decl/wink-decl/main/schema/" + EVAL_SCHEMA_FILE_NAME
+)
+"""Where the published eval-file schema is read from (docs/evals.md)."""
 
 
 class _Generator(GenerateJsonSchema):
@@ -41,11 +53,14 @@ class _Generator(GenerateJsonSchema):
     - ``$ref`` never has siblings (draft-07 ignores them): it moves into ``allOf``.
     """
 
+    schema_id = SCHEMA_ID
+    """The ``$id`` written on top."""
+
     def generate(self, schema: CoreSchema, mode: JsonSchemaMode = "validation") -> JsonSchemaValue:
         """The whole schema, header first and ``$defs`` last."""
         body = _lift_refs(super().generate(schema, mode))
         defs = body.pop("$defs")
-        return {"$schema": SCHEMA_DIALECT, "$id": SCHEMA_ID, **body, "$defs": defs}
+        return {"$schema": SCHEMA_DIALECT, "$id": self.schema_id, **body, "$defs": defs}
 
     def field_title_should_be_set(self, schema: Any) -> bool:
         """Never: a field's title would only repeat its key."""
@@ -71,6 +86,12 @@ class _Generator(GenerateJsonSchema):
         return json_schema
 
 
+class _EvalGenerator(_Generator):
+    """The same tuning for the eval-file schema, under its own ``$id``."""
+
+    schema_id = EVAL_SCHEMA_ID
+
+
 def _lift_refs(node: Any) -> Any:
     """Move ``$ref`` into ``allOf`` wherever it has sibling keywords."""
     if isinstance(node, list):
@@ -89,6 +110,14 @@ def build_schema() -> dict[str, Any]:
     return PromptDocument.model_json_schema(by_alias=True, schema_generator=_Generator)
 
 
+def build_eval_schema() -> dict[str, Any]:
+    """The JSON Schema of an eval file, generated from ``EvalDocument``."""
+    # Imported here: checking prompt files never builds the eval models.
+    from wink_decl.schema.eval_model import EvalDocument  # noqa: PLC0415
+
+    return EvalDocument.model_json_schema(by_alias=True, schema_generator=_EvalGenerator)
+
+
 def dump_schema(schema: dict[str, Any]) -> str:
     """The schema as it is written to disk: two-space indent, key order kept, final newline."""
     import json  # noqa: PLC0415  # checking a file never writes or reads the schema's text
@@ -101,19 +130,30 @@ def write_schema(path: Path) -> None:
     path.write_text(dump_schema(build_schema()), encoding="utf-8")
 
 
+def write_eval_schema(path: Path) -> None:
+    """Write the generated eval-file schema to ``path``."""
+    path.write_text(dump_schema(build_eval_schema()), encoding="utf-8")
+
+
 @cache
-def _published_text() -> str:
+def _published_text(name: str) -> str:
     # Imported here: importlib.resources brings tempfile and more, which checking never needs.
     from importlib import resources  # noqa: PLC0415
 
-    return (
-        resources.files("wink_decl.schema").joinpath(SCHEMA_FILE_NAME).read_text(encoding="utf-8")
-    )
+    return resources.files("wink_decl.schema").joinpath(name).read_text(encoding="utf-8")
 
 
 def load_published_schema() -> dict[str, Any]:
     """The schema shipped inside the package (a fresh copy each call)."""
     import json  # noqa: PLC0415  # see dump_schema
 
-    loaded: dict[str, Any] = json.loads(_published_text())
+    loaded: dict[str, Any] = json.loads(_published_text(SCHEMA_FILE_NAME))
+    return loaded
+
+
+def load_published_eval_schema() -> dict[str, Any]:
+    """The eval-file schema shipped inside the package (a fresh copy each call)."""
+    import json  # noqa: PLC0415  # see dump_schema
+
+    loaded: dict[str, Any] = json.loads(_published_text(EVAL_SCHEMA_FILE_NAME))
     return loaded

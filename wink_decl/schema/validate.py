@@ -62,11 +62,13 @@ def validate_document(
         return None, diagnostics_from(error, spans)
 
 
-def diagnostics_from(error: ValidationError, spans: SpanLookup) -> list[Diagnostic]:
-    """Each pydantic error of ``PromptDocument`` as one or more Diagnostics, sorted."""
+def diagnostics_from(
+    error: ValidationError, spans: SpanLookup, root: type[DocModel] = PromptDocument
+) -> list[Diagnostic]:
+    """Each pydantic error of ``root`` (the prompt file's model unless told) as Diagnostics."""
     found: list[Diagnostic] = []
     for detail in error.errors(include_url=False):
-        found.extend(_translate(detail, spans))
+        found.extend(_translate(detail, spans, root))
     return sort_diagnostics(found)
 
 
@@ -123,13 +125,15 @@ def _did_you_mean(suggestions: tuple[str, ...]) -> dict[str, Any]:
     return {"hint": f"did you mean '{suggestions[0]}'?", "suggestions": suggestions}
 
 
-def _translate(detail: ErrorDetails, spans: SpanLookup) -> list[Diagnostic]:
+def _translate(
+    detail: ErrorDetails, spans: SpanLookup, root: type[DocModel] = PromptDocument
+) -> list[Diagnostic]:
     # Imported for the first error only: most files have none.
     from wink_decl.schema._error_location import place_of  # noqa: PLC0415
 
     error = _Error(
         kind=detail["type"],
-        place=place_of(PromptDocument, detail["loc"]),
+        place=place_of(root, detail["loc"]),
         value=detail["input"],
         context=detail.get("ctx", {}),
         spans=spans,
@@ -169,12 +173,17 @@ def _unknown_key(error: _Error) -> Diagnostic:
     union = parent.one_key_of
     if union is not None and key in union.choices:
         return error.diagnostic(
-            f"A {union.noun} has exactly one key; found '{parent.union_tag}' and '{key}'.",
+            f"A {union.noun} has exactly one {union.noun + ' ' if union.common else ''}key; "
+            f"found '{parent.union_tag}' and '{key}'.",
             DiagnosticCode.VALUE,
             span=error.span(key=True),
             expected=union.phrase,
         )
-    if union is not None:
+    if union is not None and union.common:
+        others = " and ".join(f"'{key}'" for key in union.common)
+        where = f"a {union.noun}: beside its one {union.noun} key it takes only {others}"
+        allowed = (*union.choices, *union.common)
+    elif union is not None:
         where, allowed = f"a {union.noun}: it has exactly one key", union.choices
     else:
         where = _noun(error, parent)
@@ -290,7 +299,11 @@ def _union(error: _Error) -> Diagnostic:
     value = error.value
     word: object = value
     span = error.span()
-    keys: list[object] = list(value) if isinstance(value, dict) else []  # pyright: ignore[reportUnknownArgumentType]
+    keys: list[object] = (
+        [key for key in value if key not in union.common]  # pyright: ignore[reportUnknownVariableType]
+        if isinstance(value, dict)
+        else []
+    )
     if dict in union.shapes and len(keys) == 1 and keys[0] not in union.choices:
         word = keys[0]
         span = error.span((*error.path, str(word)), key=True)
@@ -334,6 +347,19 @@ def _too_short(error: _Error) -> Diagnostic:
     )
 
 
+def _out_of_bounds(error: _Error) -> Diagnostic:
+    """A number past its bound: ``'threshold' must be at most 1; found 2``."""
+    name, words = next((name, words) for name, words in _BOUNDS if name in error.context)
+    bound: float = error.context[name]
+    return error.diagnostic(
+        f"{error.label} must be {words} {bound:g}; found {describe(error.value)}",
+        DiagnosticCode.VALUE,
+    )
+
+
+_BOUNDS: Final = (("gt", "more than"), ("ge", "at least"), ("le", "at most"))
+"""A number's bounds as pydantic's error context names them, and in words."""
+
 _PARAM_TYPES: Final = frozenset({"string", "integer", "number", "boolean", "array"})
 _YAML_BOOLEANS: Final = frozenset({"yes", "no", "on", "off", "true", "false", "y", "n"})
 
@@ -357,4 +383,7 @@ _HANDLERS: Final[dict[str, Callable[[_Error], Diagnostic]]] = {
     "string_pattern_mismatch": _pattern,
     "string_too_long": _too_long,
     "too_short": _too_short,
+    "greater_than": _out_of_bounds,
+    "greater_than_equal": _out_of_bounds,
+    "less_than_equal": _out_of_bounds,
 }

@@ -39,7 +39,7 @@ from wink_decl.adapters.claude_agent._options import TOOL_PREFIX, claude_options
 from wink_decl.errors import EvaluationPhase, PromptEvaluationError
 from wink_decl.runtime.adapter import PromptResponse
 from wink_decl.runtime.executor import ToolExecutor
-from wink_decl.runtime.loop import limit_passed, turn_limit_passed
+from wink_decl.runtime.loop import limit_passed, turn_guard, turn_limit_passed
 from wink_decl.runtime.output import parse_output
 from wink_decl.runtime.provider import ProviderMessage, ProviderToolCall
 
@@ -197,8 +197,9 @@ class Conversation:
     def _stopped_at_limits(self) -> bool:
         """After a response that called tools: end the conversation if no turn may follow."""
         name = self._prompt.name
-        if self._transcript.turns >= self._settings.max_turns:
-            self._end(turn_limit_passed(name, self._settings.max_turns))
+        guard = turn_guard(self._budget, self._settings.max_turns)
+        if self._transcript.turns >= guard:
+            self._end(turn_limit_passed(name, guard))
             return True
         exhausted = limit_passed(name, None, self._budget)
         if exhausted is not None:
