@@ -30,6 +30,7 @@ commands:
   validate   Check prompt files and folders, reporting every problem with its line.
   render     Render a prompt file as a model receives it: the text, then the tools.
   run        Run a prompt file against a model, executing the tools it calls, to an answer.
+  eval       Run an eval file's cases under its experiments and models, and report.
   tools      Print the tools a rendered prompt offers, as JSON Schema or provider JSON.
   preview    Serve a local page that shows prompt files as a model receives them, live.
   compile    Compile a prompt file to its JSON artifact, importing and checking its plugins.
@@ -153,6 +154,7 @@ def test_commands_are_listed_in_order() -> None:
         "validate",
         "render",
         "run",
+        "eval",
         "tools",
         "preview",
         "compile",
@@ -207,7 +209,7 @@ HELP_LIST = "  run 'wink-decl --help' for the list of commands\n"
         (
             [],
             "wink-decl: error: no command given\n"
-            "  hint: choose one of validate, render, run, tools, preview, compile, schema, "
+            "  hint: choose one of validate, render, run, eval, tools, preview, compile, schema, "
             "plugins, new, convert, overrides\n" + HELP_LIST,
         ),
         (["-v"], None),

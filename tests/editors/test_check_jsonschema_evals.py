@@ -39,7 +39,7 @@ weight = 2
 tool_calls = {name = "read_file", max = 3}
 """
 YAML_MISTAKES = {
-    "unknown-key": ("threshold: 0.8", "treshold: 0.8"),
+    "unknown-key": ("threshold: 0.6", "treshold: 0.6"),
     "two-check-keys": ("- icontains: range(len(items))", "- {icontains: x, regex: x}"),
     "misspelled-check": ("- icontains: return", "- icontians: return"),
     "bad-weight": (
@@ -48,7 +48,7 @@ YAML_MISTAKES = {
     ),
     "model-pattern": ("- openai:gpt-4.1-mini", "- gpt-4.1-mini"),
     "baseline": ("  bigger:", "  baseline:"),
-    "threshold": ("threshold: 0.8", "threshold: 80"),
+    "threshold": ("threshold: 0.6", "threshold: 60"),
 }
 TOML_MISTAKES = {
     "unknown-key": ("threshold = 0.5", "treshold = 0.5"),

@@ -406,7 +406,7 @@ def test_the_bundled_example_loads(monkeypatch: pytest.MonkeyPatch) -> None:
         "prompts/agents/code-review.wink.yaml",
         "prompts",
         3,
-        0.8,
+        0.6,
     )
     assert [case.sample.id for case in suite.cases] == ["add-bug", "off-by-one", "strict-errors"]
     assert Path(suite.overrides).is_absolute()

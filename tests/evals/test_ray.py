@@ -38,7 +38,7 @@ from wink_decl.evals._checks import Check, TextCheck
 from wink_decl.evals._driver import Driven, DriverOptions, drive
 from wink_decl.evals._eval_types import CaseResult, Sample
 from wink_decl.evals._evaluate import score_case
-from wink_decl.evals._execute import Finished
+from wink_decl.evals._execute import Finished, ModelAdapters, Scorer
 from wink_decl.evals._matrix import CaseRun, plan
 from wink_decl.evals._ray import (
     CacheReader,
@@ -48,7 +48,7 @@ from wink_decl.evals._ray import (
     remote_lookup,
     run_on_ray,
 )
-from wink_decl.evals._suite_scorer import SuiteScorer
+from wink_decl.evals._run_suite import SuiteScorer
 from wink_decl.evals._suite_types import BASELINE, Experiment, ModelSpec, SuiteCase
 from wink_decl.evals._tagged_prompts import TaggedPrompts
 from wink_decl.runtime.adapter import ProviderAdapter
@@ -186,10 +186,10 @@ def prompts(tmp_path: Path) -> TaggedPrompts:
         "      text: Say hello to ${name}. Shout.\n"
     )
     return TaggedPrompts(
-        tmp_path / "prompts" / "greet.wink.yaml",
-        root=tmp_path / "prompts",
-        overrides=tmp_path / "overrides",
-        tags=("loud",),
+        str(tmp_path / "prompts" / "greet.wink.yaml"),
+        root=str(tmp_path / "prompts"),
+        overrides=str(tmp_path / "overrides"),
+        tags=(None, "loud"),
     )
 
 
@@ -197,6 +197,12 @@ def prompts(tmp_path: Path) -> TaggedPrompts:
 def server() -> Iterator[ProviderServer]:
     with ProviderServer(responder=_answer) as running:
         yield running
+
+
+def _plain(adapters: ModelAdapters) -> Scorer:
+    """The built-in checks alone (no judge, no plugin evaluator)."""
+    del adapters
+    return score_case
 
 
 def _make(choice: ModelSpec) -> ProviderAdapter:
@@ -221,7 +227,7 @@ def _drive(prompts: TaggedPrompts, runs: list[CaseRun], out: Path, **options: ob
         {None: "d", "loud": "dl"},
         options=chosen,
         make_adapter=_make,
-        score=SuiteScorer(),  # its judge and evaluators made again on each worker
+        score=SuiteScorer(".", ".", ()),  # its judge and evaluators made on each worker
     )
 
 
@@ -334,7 +340,7 @@ def test_a_lost_worker_is_retried_and_the_suite_completes(
             out=tmp_path / "out", concurrency=2, executor="ray", ray_address=cluster
         ),
         make_adapter=make,
-        score=score_case,
+        score=_plain,
     )
     assert [(r.case_id, r.passed, r.error) for r in driven.results] == [
         ("Ann", True, None),
@@ -383,7 +389,7 @@ def test_an_interruption_on_ray_keeps_the_runs_in_flight(
                 ray_address=cluster,
             ),
             make_adapter=_make,
-            score=score_case,
+            score=_plain,
             on_finished=interrupt_first,
             on_stopping=stopping.append,
         )
@@ -418,7 +424,7 @@ def test_a_connection_made_before_is_used_and_kept(
     try:
         (run,) = _runs(server, ("Ann",))[:1]
         kept: list[Finished] = []
-        made_of = WorkerSettings(prompts, _make, score_case)
+        made_of = WorkerSettings(prompts, _make, _plain)
         run_on_ray([run], made_of, address="127.0.0.1:1", concurrency=1, on_finished=kept.append)
         assert RAY.is_initialized()
         assert [(f.run is run, f.result.passed, len(f.recorded)) for f in kept] == [(True, True, 1)]
@@ -433,7 +439,7 @@ def test_a_workers_lookups_go_to_the_reader_of_the_drivers_cache(
     RAY.init(address=cluster, log_to_driver=False)
     try:
         reader = RAY.remote(CacheReader).options(name="cache").remote(str(tmp_path / "cache"))
-        worker = CaseWorker(WorkerSettings(prompts, _make, score_case), "cache")  # as on Ray
+        worker = CaseWorker(WorkerSettings(prompts, _make, _plain), "cache")  # as on Ray
         first = worker.run(run)
         (key, reply), *_ = first.recorded
         ResponseCache(tmp_path / "cache").put(key, reply)
@@ -452,7 +458,7 @@ def test_a_workers_lookups_go_to_the_reader_of_the_drivers_cache(
 def test_settings_that_cannot_be_pickled_are_refused_before_a_cluster_starts(
     greet: CompiledPrompt, server: ProviderServer
 ) -> None:
-    made_of = WorkerSettings({None: greet}, _make, score_case)
+    made_of = WorkerSettings({None: greet}, _make, _plain)
     with pytest.raises(TypeError) as raised:
         run_on_ray(
             _runs(server, ("Ann",)),
@@ -464,13 +470,13 @@ def test_settings_that_cannot_be_pickled_are_refused_before_a_cluster_starts(
     assert (str(raised.value), RAY.is_initialized()) == (
         "The Ray executor sends the suite's settings to every worker, and they cannot be "
         "pickled (TypeError: cannot pickle '_thread.lock' object): give the prompts as "
-        "TaggedPrompts, and make_adapter and score as functions of a module.",
+        "TaggedPrompts, and make_adapter and score as a module's functions or objects.",
         False,
     )
 
 
 def test_nothing_to_run_connects_to_nothing(prompts: TaggedPrompts) -> None:
-    made_of = WorkerSettings(prompts, _make, score_case)
+    made_of = WorkerSettings(prompts, _make, _plain)
     run_on_ray([], made_of, address="127.0.0.1:1", concurrency=1, on_finished=print)
     assert not RAY.is_initialized()
 

@@ -82,7 +82,12 @@ def _drive(
 
     settings = DriverOptions(out=out, concurrency=2, **options)  # type: ignore[arg-type]
     return drive(
-        runs, {None: greet}, {None: "digest"}, options=settings, make_adapter=make, score=_score
+        runs,
+        {None: greet},
+        {None: "digest"},
+        options=settings,
+        make_adapter=make,
+        score=lambda _m: _score,
     )
 
 
@@ -201,7 +206,7 @@ def test_an_interruption_keeps_the_runs_in_flight(
             {None: "digest"},
             options=DriverOptions(out=tmp_path / "out", concurrency=2),
             make_adapter=lambda c: OpenAIAdapter(c.model, api_key=KEY, base_url=c.base_url),
-            score=_score,
+            score=lambda _m: _score,
             on_finished=interrupt_first,
             on_stopping=stopping.append,
         )
@@ -229,7 +234,14 @@ def _drive_with(
 ) -> Driven:
     runs = plan([SuiteCase(s, ()) for s in samples], [ModelSpec("scripted", "own")], BASELINE_ONLY)
     options = DriverOptions(out=tmp_path / "out", concurrency=1, secrets=(KEY,))
-    return drive(runs, {None: greet}, {None: "d"}, options=options, make_adapter=make, score=_score)
+    return drive(
+        runs,
+        {None: greet},
+        {None: "d"},
+        options=options,
+        make_adapter=make,
+        score=lambda _m: _score,
+    )
 
 
 def test_an_adapter_with_a_loop_of_its_own_is_run_without_the_cache(

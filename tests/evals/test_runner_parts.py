@@ -1,4 +1,5 @@
 """The runner's parts: cache entries, journal lines, case records, the plan and the adapters."""
+# pyright: reportPrivateUsage=false
 
 from __future__ import annotations
 
@@ -11,12 +12,13 @@ import pytest
 
 from wink_decl.evals._cache import ResponseCache, reply_from_json, reply_to_json, request_key
 from wink_decl.evals._eval_types import CaseResult, Outcome, Sample, Score, ToolCall
-from wink_decl.evals._execute import AdapterPool
+from wink_decl.evals._execute import AdapterPool, ModelAdapters
 from wink_decl.evals._matrix import CaseRun, Variant, model_key, plan, variants
 from wink_decl.evals._records import result_from_json, result_to_json
 from wink_decl.evals._results_journal import Journal, read_journal
+from wink_decl.evals._run_suite import _judge_spec
 from wink_decl.evals._suite_types import BASELINE, Experiment, ModelSpec, SuiteCase
-from wink_decl.runtime.adapter import ProviderAdapter
+from wink_decl.runtime.adapter import PromptResponse, ProviderAdapter
 from wink_decl.runtime.provider import (
     OutputFormat,
     ProviderMessage,
@@ -235,3 +237,25 @@ def test_each_thread_has_its_own_adapter_per_model_and_all_are_closed() -> None:
     pool.close()
     assert sorted(closed) == sorted(made)
     assert len(made) == 2
+
+
+class _OwnAgent(_Closing):
+    """An adapter running an agent loop of its own (as the Claude Agent SDK's)."""
+
+    def evaluate(self, *args: object, **kwargs: object) -> PromptResponse:
+        raise AssertionError("not run")
+
+
+def test_a_judge_reaches_an_agent_of_its_own_without_the_cache() -> None:
+    closed: list[str] = []
+    pool = AdapterPool(lambda _model: _OwnAgent(closed, "agent"))
+    assert isinstance(ModelAdapters(pool).recording(MODEL), _OwnAgent)
+
+
+def test_a_judge_model_is_the_suites_own_of_that_name_else_as_written() -> None:
+    mine = ModelSpec("openai", "judge", base_url="http://127.0.0.1:9/v1")
+    assert [
+        _judge_spec(None, [MODEL, mine]),
+        _judge_spec("openai:judge", [MODEL, mine]),
+        _judge_spec("anthropic:other", [MODEL]),
+    ] == [MODEL, mine, ModelSpec("anthropic", "other")]

@@ -1,4 +1,4 @@
-"""A suite's prompt by tag, sent to another process as what it is made of and compiled there."""
+"""A suite's prompt by tag, sent to another process as what it is made of and prepared there."""
 # pyright: reportPrivateUsage=false
 
 from __future__ import annotations
@@ -47,10 +47,20 @@ def _task(prompts: TaggedPrompts, tag: str | None) -> str:
     return prompts[tag].template.sections[0].template
 
 
-def test_each_tag_is_compiled_once_on_first_use(here: Path) -> None:
+def _prompts(tags: tuple[str | None, ...] = (None,), **options: object) -> TaggedPrompts:
+    return TaggedPrompts(
+        "prompts/greet.wink.yaml",
+        root="prompts",
+        overrides="overrides",
+        tags=tags,
+        **options,  # type: ignore[arg-type]
+    )
+
+
+def test_each_tag_is_prepared_once_on_first_use(here: Path) -> None:
     del here
-    prompts = TaggedPrompts("prompts/greet.wink.yaml", root="prompts", tags=("loud",))
-    assert (list(prompts), len(prompts)) == ([None, "loud"], 2)
+    prompts = _prompts((None, "loud"))
+    assert (list(prompts), len(prompts), prompts._prepared) == ([None, "loud"], 2, None)
     assert (_task(prompts, None), _task(prompts, "loud")) == (
         "Say hello to ${name}.",
         "Say hello to ${name}. Shout.",
@@ -60,41 +70,49 @@ def test_each_tag_is_compiled_once_on_first_use(here: Path) -> None:
         prompts["quiet"]
 
 
-def test_pickled_it_is_what_it_is_made_of_and_compiles_again(here: Path) -> None:
+def test_pickled_it_is_what_it_is_made_of_and_prepares_again(here: Path) -> None:
     del here
     limits = Limits(max_sections=50)
-    prompts = TaggedPrompts(
-        "prompts/greet.wink.yaml", root="prompts", overrides="overrides", limits=limits
-    )
+    prompts = _prompts((None, "loud"), limits=limits)
     copy = pickle.loads(pickle.dumps(prompts))  # noqa: S301  # our own bytes
-    assert (copy.path, copy.root, copy.overrides, copy.tags, copy.limits) == (
+    assert (copy.file, copy.root, copy.overrides, copy.tags, copy.limits) == (
         "prompts/greet.wink.yaml",
         "prompts",
         "overrides",
-        (),
+        (None, "loud"),
         limits,
     )
-    assert copy._compiled is None  # nothing compiled is sent
+    assert (copy._prepared, copy._expected) == (None, prompts.digests())  # nothing compiled
     assert copy[None] is not prompts[None]
-    assert copy[None].content_hash == prompts[None].content_hash
+    assert (_task(copy, "loud"), copy.digests()) == (
+        "Say hello to ${name}. Shout.",
+        prompts.digests(),
+    )
 
 
-def test_files_that_changed_since_the_driver_compiled_them_are_refused(here: Path) -> None:
-    sent = pickle.dumps(TaggedPrompts("prompts/greet.wink.yaml", root="prompts"))
-    (here / "prompts" / "greet.wink.yaml").write_text(GREET.replace("hello", "goodbye"))
+@pytest.mark.parametrize("edited", ["prompt", "override"])
+def test_files_that_changed_since_the_driver_prepared_them_are_refused(
+    here: Path, edited: str
+) -> None:
+    sent = pickle.dumps(_prompts((None, "loud")))
+    if edited == "prompt":
+        (here / "prompts" / "greet.wink.yaml").write_text(GREET + "description: Greets.\n")
+    else:
+        loud = here / "overrides" / "prompts" / "greet" / "loud.wink-override.yaml"
+        loud.write_text(_override("Say hello to ${name}. Whisper."))
     with pytest.raises(PromptEvaluationError) as raised:
         pickle.loads(sent)[None]  # noqa: S301  # our own bytes
     assert raised.value.message == (
         "The prompt files here differ from those the suite was started with "
-        "(prompts/greet.wink.yaml under prompts): give every machine the same files "
-        "(docs/evals.md, 'Running on a Ray cluster')."
+        "(prompts/greet.wink.yaml under prompts, overrides in overrides): give every machine "
+        "the same files (docs/evals.md, 'Running on a Ray cluster')."
     )
 
 
 def test_a_file_that_does_not_compile_raises_its_diagnostics(here: Path) -> None:
     (here / "prompts" / "greet.wink.yaml").write_text("key: greet\nsections: 3\n")
     with pytest.raises(DiagnosticError) as raised:
-        TaggedPrompts("prompts/greet.wink.yaml", root="prompts")[None]
+        _prompts()[None]
     assert str(raised.value) == (
         "prompts/greet.wink.yaml:2:11: error: 'sections' must be a list; found 3\n"
         "   2 | sections: 3\n"
@@ -102,31 +120,11 @@ def test_a_file_that_does_not_compile_raises_its_diagnostics(here: Path) -> None
     )
 
 
-def test_a_handler_that_does_not_fit_raises_its_diagnostics(here: Path) -> None:
-    (here / "prompts" / "greet.wink.yaml").write_text(
-        "key: greet\nsections:\n  - key: task\n    title: Task\n    template: Plan.\n"
-        "    tools: [plan]\ntools:\n  plan:\n    description: Plan.\n"
-        "    handler: planning.setup_plan\n    params:\n      nonsense: {type: integer}\n"
-    )
-    with pytest.raises(DiagnosticError) as raised:
-        TaggedPrompts("prompts/greet.wink.yaml", root="prompts")[None]
-    assert str(raised.value) == (
-        "prompts/greet.wink.yaml:10:14: error: Tool 'plan' cannot use handler "
-        "'planning.setup_plan': Field 'nonsense' is declared in the prompt file but SetupPlan "
-        "has no such field. Field 'objective' is required by SetupPlan but the prompt file does "
-        "not declare it.\n"
-        "  10 |     handler: planning.setup_plan\n"
-        "     |              ^^^^^^^^^^^^^^^^^^^\n"
-        "  hint: check that the plugin's version matches this prompt, or name another entry "
-        "point"
-    )
-
-
 def test_a_tag_whose_overrides_cannot_apply_raises_their_diagnostics(here: Path) -> None:
     loud = here / "overrides" / "prompts" / "greet" / "loud.wink-override.yaml"
     loud.write_text(_override("Say hello to ${nobody}."))
     with pytest.raises(DiagnosticError) as raised:
-        TaggedPrompts("prompts/greet.wink.yaml", root="prompts", tags=("loud",))[None]
+        _prompts((None, "loud"))[None]
     assert str(raised.value) == (
         "overrides/prompts/greet/loud.wink-override.yaml:5:13: error: The text of "
         "sections.task.template cannot be used: Placeholder 'nobody' in the template of section "

@@ -111,6 +111,33 @@ COMMANDS: tuple[Command, ...] = (
         ),
     ),
     _deferred(
+        name="eval",
+        summary="Run an eval file's cases under its experiments and models, and report.",
+        description=(
+            "Check each eval file (as validate does), then run every case under every "
+            "experiment (the baseline and each override tag or model) and model, each "
+            "repetition apart, through the real runtime: tools run under the prompt's policies, "
+            "read_section opens summarized sections, and every answer is checked. At most "
+            "--concurrency runs are in flight at once. Every finished run is appended to the "
+            "journal in --out as it finishes (--resume goes on from it after Ctrl-C or a kill), "
+            "and every model reply is kept in a response cache there, so an unchanged suite runs "
+            "again without a request (--no-cache asks again; --replay DIR answers from recorded "
+            "replies and asks no model). The report gives each experiment and model's pass "
+            "rate, mean score, errors, latency and tokens, and each experiment against the "
+            "baseline on the same cases (the change with its 95% interval, McNemar's exact "
+            "test): as a table, JSON or JUnit XML, and with --html as one self-contained page "
+            "(docs/evals.md). Exit status: 0 every experiment and model reaches the suite's "
+            "threshold, 1 one does not (or a file has errors), 2 usage error, 130 interrupted."
+        ),
+        examples=(
+            "wink-decl eval evals/code-review.wink-eval.yaml",
+            "wink-decl eval evals/code-review.wink-eval.yaml --replay evals/recorded",
+            "wink-decl eval suite.wink-eval.yaml --model openai:gpt-4.1-mini --concurrency 16"
+            " --format junit > eval.xml",
+            "wink-decl eval suite.wink-eval.yaml --experiment concise --filter 'add-*' --resume",
+        ),
+    ),
+    _deferred(
         name="tools",
         summary="Print the tools a rendered prompt offers, as JSON Schema or provider JSON.",
         description=(

@@ -4,11 +4,15 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from wink_decl.inputs import chosen_overrides as chosen_folder
-from wink_decl.inputs import overrides_folder
+from wink_decl.inputs import configured_root, overrides_folder
 
-__all__ = ["add_overrides_option", "chosen_overrides", "overrides_root"]
+if TYPE_CHECKING:
+    from wink_decl._checking import EvalSettings
+
+__all__ = ["add_overrides_option", "chosen_overrides", "eval_settings", "overrides_root"]
 
 
 def add_overrides_option(parser: argparse.ArgumentParser, *, tags: bool = False) -> None:
@@ -40,3 +44,16 @@ def overrides_root(args: argparse.Namespace, prompt_root: Path) -> Path:
 def chosen_overrides(args: argparse.Namespace) -> Path | None:
     """``--overrides``, else the configured folder (not read with ``--root``), else None."""
     return chosen_folder(args.overrides, root_given=args.root is not None)
+
+
+def eval_settings(args: argparse.Namespace) -> EvalSettings:
+    """Where eval files' prompts and tags are found: as for prompt files (docs/evals.md)."""
+    from wink_decl._checking import EvalSettings  # noqa: PLC0415  # eval files only
+
+    configured = None if args.root is not None else configured_root(Path.cwd())
+    overrides = chosen_overrides(args)
+    return EvalSettings(
+        args.root,
+        None if configured is None else str(configured),
+        None if overrides is None else str(overrides),
+    )

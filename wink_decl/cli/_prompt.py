@@ -1,4 +1,4 @@
-"""One prompt file from the command line: its root, its compilation, and reporting problems."""
+"""The options every command taking prompt files shares (``--root``, ``--limit``), and reports."""
 
 from __future__ import annotations
 
@@ -8,7 +8,6 @@ from collections.abc import Iterable, Mapping
 
 from wink_decl.cli._command import Console
 from wink_decl.cli._usage import UsageError
-from wink_decl.compiler import CompileResult, compile_file
 from wink_decl.diagnostics import Diagnostic, cause_traceback, render_text, sort_diagnostics
 from wink_decl.limits import DEFAULT_LIMITS, Limits, LimitSettingError
 from wink_decl.suggestions import did_you_mean
@@ -17,7 +16,6 @@ __all__ = [
     "VERBOSE_HINT",
     "add_file_options",
     "add_limit_option",
-    "compile_prompt",
     "limits_from",
     "report",
 ]
@@ -109,15 +107,3 @@ def _write_caused(
 
 VERBOSE_HINT = "run again with -v to see the plugin's traceback"
 """The end of the hint of a diagnostic caused by an exception in plugin code, without -v."""
-
-
-def compile_prompt(args: argparse.Namespace, console: Console) -> CompileResult:
-    """Compile ``args.file`` under its root, its diagnostics (warnings too) written."""
-    # Here, not above: validate shares this module's options and never prepares a prompt.
-    from wink_decl.inputs import PromptRequest, locate  # noqa: PLC0415
-
-    location = locate(PromptRequest(args.file, root=args.root, limits=limits_from(args)))
-    path = location.file
-    result = compile_file(path, root=location.root, display_path=str(path), limits=location.limits)
-    report(console, result.diagnostics, result.sources)
-    return result

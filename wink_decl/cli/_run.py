@@ -10,10 +10,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from wink_decl.adapters.adapter_support import redact
-from wink_decl.adapters.providers import PROVIDERS, make_adapter
+from wink_decl.adapters.providers import make_adapter
 from wink_decl.cli._command import Console
 from wink_decl.cli._commands import implemented
 from wink_decl.cli._inputs import add_render_options, prepared_from_args
+from wink_decl.cli._model_option import model_from_text
 from wink_decl.cli._prompt import report
 from wink_decl.cli._run_log import showing_warnings
 from wink_decl.cli._run_progress import Progress
@@ -38,7 +39,6 @@ from wink_decl.runtime.filesystem import (
 from wink_decl.runtime.loop import DEFAULT_MAX_TURNS, MainLoop
 from wink_decl.runtime.provider import TokenUsage
 from wink_decl.runtime.session import ModelResponded, Session, SetVisibilityOverride
-from wink_decl.suggestions import did_you_mean
 
 __all__ = ["COMMAND"]
 
@@ -128,7 +128,7 @@ def _seconds(text: str) -> float:
 
 
 def _run(args: argparse.Namespace, console: Console) -> int:
-    provider, model = _model(args.model)
+    provider, model = model_from_text(args.model, command="run")
     filesystem, host = _filesystem(args.workspace, allow_writes=args.allow_writes)
     secrets = secrets_from_environment()
     verbose, progress = bool(args.verbose), console.interactive
@@ -226,25 +226,6 @@ def _within(seconds: float | None, work: Callable[[], PromptResponse]) -> Prompt
     if isinstance(result, BaseException):
         raise result
     return result
-
-
-def _model(spec: str) -> tuple[str, str]:
-    provider, colon, model = spec.partition(":")
-    if provider not in PROVIDERS:
-        names = ", ".join(PROVIDERS)
-        raise UsageError(
-            f"--model {spec}: '{provider}' is not a provider wink-decl knows ({names})",
-            hint=did_you_mean(provider, PROVIDERS)
-            or f"write it as PROVIDER:MODEL, such as openai:{PROVIDERS['openai'].example}",
-            command="run",
-        )
-    if not colon or not model:
-        raise UsageError(
-            f"--model {spec}: no model named",
-            hint=f"write it as {provider}:MODEL, such as {provider}:{PROVIDERS[provider].example}",
-            command="run",
-        )
-    return provider, model
 
 
 def _filesystem(

@@ -20,13 +20,13 @@ from wink_decl._checking import (
 )
 from wink_decl.cli._command import Console
 from wink_decl.cli._commands import implemented
-from wink_decl.cli._overrides_folder import add_overrides_option, chosen_overrides, overrides_root
+from wink_decl.cli._overrides_folder import add_overrides_option, eval_settings, overrides_root
 from wink_decl.cli._progress import Progress
 from wink_decl.cli._prompt import add_limit_option, add_root_option, limits_from, report
 from wink_decl.cli._usage import UsageError
 from wink_decl.compiler import EVAL_SUFFIXES, PROMPT_SUFFIXES, prompt_entries
 from wink_decl.diagnostics import render_json_array, sort_diagnostics
-from wink_decl.inputs import configured_root, existing_path, root_finder
+from wink_decl.inputs import existing_path, root_finder
 from wink_decl.limits import Limits
 
 __all__ = ["COMMAND", "PROGRESS_MIN_FILES"]
@@ -200,21 +200,10 @@ def _gather(
             seen.add(key)
             job = Job(file, prompt_root, cache_dir, limits, args.import_plugins, root_overrides)
             if is_eval_file(file):
-                evals = evals or _eval_settings(args)
+                evals = evals or eval_settings(args)
                 job = job._replace(evals=evals)
             jobs.append(job)
     return jobs
-
-
-def _eval_settings(args: argparse.Namespace) -> EvalSettings:
-    """Where eval files' prompts and tags are found: as for prompt files (docs/evals.md)."""
-    configured = None if args.root is not None else configured_root(Path.cwd())
-    overrides = chosen_overrides(args)
-    return EvalSettings(
-        args.root,
-        None if configured is None else str(configured),
-        None if overrides is None else str(overrides),
-    )
 
 
 class _RealPaths:

@@ -339,9 +339,11 @@ class PromptRegistry:
         for key in tuple(self._claims):  # claims come from listings only
             if key not in listed:
                 self._claims.pop(key, None)
-        index = self._index
-        if any(os.fspath(path) not in listed for path in index.values()):
-            self._index = {a: p for a, p in index.items() if os.fspath(p) in listed}
+        # A copy in one step: another thread may add an address to the index meanwhile.
+        entries = tuple(self._index.items())
+        kept = {address: path for address, path in entries if os.fspath(path) in listed}
+        if len(kept) != len(entries):
+            self._index = kept
 
     def _recompile(
         self, key: str, content: bytes, stamp: Stamp, entry: _Entry | None

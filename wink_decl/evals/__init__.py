@@ -32,6 +32,9 @@ if TYPE_CHECKING:
     from wink_decl.evals._dataset import (
         Dataset,
     )
+    from wink_decl.evals._driver import (
+        JOURNAL_NAME,
+    )
     from wink_decl.evals._eval_report import (
         Comparison,
         EvalReport,
@@ -73,6 +76,13 @@ if TYPE_CHECKING:
         PluginEvaluators,
         plugin,
     )
+    from wink_decl.evals._run_suite import (
+        DEFAULT_TIMEOUT,
+        RunOptions,
+        SuiteRun,
+        default_out,
+        run_suite,
+    )
     from wink_decl.evals._session_checks import (
         max_latency_ms,
         max_tokens,
@@ -92,9 +102,6 @@ if TYPE_CHECKING:
         check_suite,
         load_suite,
     )
-    from wink_decl.evals._suite_scorer import (
-        SuiteScorer,
-    )
     from wink_decl.evals._suite_types import (
         Experiment,
         ModelSpec,
@@ -103,9 +110,6 @@ if TYPE_CHECKING:
     )
     from wink_decl.evals._table import (
         render_table,
-    )
-    from wink_decl.evals._tagged_prompts import (
-        TaggedPrompts,
     )
     from wink_decl.evals._text_checks import (
         MAX_PATTERN_LENGTH,
@@ -118,6 +122,8 @@ if TYPE_CHECKING:
 
 __all__ = [
     "BASELINE",
+    "DEFAULT_TIMEOUT",
+    "JOURNAL_NAME",
     "JUDGE_PROMPT",
     "MAX_PATTERN_LENGTH",
     "PASSING_RATINGS",
@@ -142,14 +148,14 @@ __all__ = [
     "PluginEvaluators",
     "Rating",
     "RegexCheck",
+    "RunOptions",
     "Sample",
     "Score",
     "Suite",
     "SuiteCase",
     "SuiteCheck",
-    "SuiteScorer",
+    "SuiteRun",
     "Summary",
-    "TaggedPrompts",
     "TextCheck",
     "ToolCall",
     "ToolCalledCheck",
@@ -159,6 +165,7 @@ __all__ = [
     "any_of",
     "check_suite",
     "contains",
+    "default_out",
     "equals",
     "evaluate",
     "evaluator_of",
@@ -179,6 +186,7 @@ __all__ = [
     "render_json",
     "render_junit",
     "render_table",
+    "run_suite",
     "score_case",
     "starts_with",
     "tool_called",
@@ -194,11 +202,13 @@ _HOMES: dict[str, str] = {
     "CaseResult": "wink_decl.evals._eval_types",
     "Check": "wink_decl.evals._checks",
     "Comparison": "wink_decl.evals._eval_report",
+    "DEFAULT_TIMEOUT": "wink_decl.evals._run_suite",
     "Dataset": "wink_decl.evals._dataset",
     "EvalReport": "wink_decl.evals._eval_report",
     "Evaluator": "wink_decl.evals._eval_types",
     "Experiment": "wink_decl.evals._suite_types",
     "FieldCheck": "wink_decl.evals._checks",
+    "JOURNAL_NAME": "wink_decl.evals._driver",
     "JUDGE_PROMPT": "wink_decl.evals._judge",
     "JsonSchemaCheck": "wink_decl.evals._checks",
     "Judge": "wink_decl.evals._judge",
@@ -213,14 +223,14 @@ _HOMES: dict[str, str] = {
     "RATING_VALUES": "wink_decl.evals._eval_types",
     "Rating": "wink_decl.evals._eval_types",
     "RegexCheck": "wink_decl.evals._checks",
+    "RunOptions": "wink_decl.evals._run_suite",
     "Sample": "wink_decl.evals._eval_types",
     "Score": "wink_decl.evals._eval_types",
     "Suite": "wink_decl.evals._suite_types",
     "SuiteCase": "wink_decl.evals._suite_types",
     "SuiteCheck": "wink_decl.evals._suite",
-    "SuiteScorer": "wink_decl.evals._suite_scorer",
+    "SuiteRun": "wink_decl.evals._run_suite",
     "Summary": "wink_decl.evals._eval_report",
-    "TaggedPrompts": "wink_decl.evals._tagged_prompts",
     "TextCheck": "wink_decl.evals._checks",
     "ToolCall": "wink_decl.evals._eval_types",
     "ToolCalledCheck": "wink_decl.evals._checks",
@@ -230,6 +240,7 @@ _HOMES: dict[str, str] = {
     "any_of": "wink_decl.evals._combinators",
     "check_suite": "wink_decl.evals._suite",
     "contains": "wink_decl.evals._text_checks",
+    "default_out": "wink_decl.evals._run_suite",
     "equals": "wink_decl.evals._text_checks",
     "evaluate": "wink_decl.evals._evaluate",
     "evaluator_of": "wink_decl.evals._evaluate",
@@ -250,6 +261,7 @@ _HOMES: dict[str, str] = {
     "render_json": "wink_decl.evals._json_report",
     "render_junit": "wink_decl.evals._junit",
     "render_table": "wink_decl.evals._table",
+    "run_suite": "wink_decl.evals._run_suite",
     "score_case": "wink_decl.evals._evaluate",
     "starts_with": "wink_decl.evals._text_checks",
     "tool_called": "wink_decl.evals._session_checks",

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
 from wink_decl.evals._cache import ResponseCache
-from wink_decl.evals._execute import AdapterPool, Finished, RunSettings, Scorer
+from wink_decl.evals._execute import AdapterPool, Finished, ModelAdapters, RunSettings, Scorer
 from wink_decl.evals._local import run_locally
 from wink_decl.evals._replay import replaying
 from wink_decl.evals._results_journal import Journal, read_journal
@@ -100,11 +100,13 @@ def drive(
     *,
     options: DriverOptions,
     make_adapter: AdapterFactory,
-    score: Scorer,
+    score: Callable[[ModelAdapters], Scorer],
     on_finished: Callable[[CaseResult], None] = lambda _result: None,
     on_stopping: Callable[[int], None] = lambda _in_flight: None,
 ) -> Driven:
     """Run ``runs`` (each prompt by tag, and its digest), keeping results in ``options.out``.
+
+    ``score`` makes the checker of the runs, given how its judges reach their models.
 
     ``on_finished`` sees each result as it is kept (a progress bar); a ``KeyboardInterrupt``
     escapes after the runs in flight are kept (see ``run_locally``).
@@ -126,16 +128,8 @@ def drive(
     journal = Journal(journal_path)
     keeper = _Keeper(journal, cache, keys)
     todo = [run for run in runs if keys[id(run)] not in done]
-    adapters = AdapterPool(replaying if replay else make_adapter)
-    settings = RunSettings(
-        prompts,
-        adapters,
-        score,
-        lookup=lookup,
-        timeout=options.timeout,
-        max_turns=options.max_turns,
-        secrets=options.secrets,
-    )
+    make = replaying if replay else make_adapter
+    adapters = AdapterPool(make)
 
     def finished(run: Finished) -> None:
         keeper.keep(run)
@@ -143,9 +137,17 @@ def drive(
 
     try:
         if options.executor == "ray":
-            make = replaying if replay else make_adapter
-            _on_ray(todo, settings, make, options, finished, on_stopping)
+            _on_ray(todo, prompts, make, score, options, finished, on_stopping)
         else:
+            settings = RunSettings(
+                prompts,
+                adapters,
+                score(ModelAdapters(adapters, lookup)),
+                lookup=lookup,
+                timeout=options.timeout,
+                max_turns=options.max_turns,
+                secrets=options.secrets,
+            )
             run_locally(
                 todo,
                 settings,
@@ -163,28 +165,30 @@ def drive(
 
 def _on_ray(
     todo: Sequence[CaseRun],
-    settings: RunSettings,
+    prompts: Mapping[str | None, CompiledPrompt],
     make_adapter: AdapterFactory,
+    score: Callable[[ModelAdapters], Scorer],
     options: DriverOptions,
     on_finished: Callable[[Finished], None],
     on_stopping: Callable[[int], None],
 ) -> None:
-    """Run ``todo`` on Ray, each worker making settings like ``settings`` of its own.
+    """Run ``todo`` on Ray, each worker making its own settings of what it is sent.
 
-    Each worker makes its adapters with ``make_adapter``; ``settings.prompts`` must be a
-    ``TaggedPrompts``: see ``WorkerSettings``.
+    ``prompts`` must be a ``TaggedPrompts``, ``make_adapter`` and ``score`` must pickle: see
+    ``WorkerSettings``.
     """
     from wink_decl.evals._ray import WorkerSettings, run_on_ray  # noqa: PLC0415  # Ray's only
 
-    replies = options.replay or (None if settings.lookup is None else options.out / CACHE_NAME)
+    cached = not options.no_cache
+    replies = options.replay or (options.out / CACHE_NAME if cached else None)
     made_of = WorkerSettings(
-        settings.prompts,
+        prompts,
         make_adapter,
-        settings.score,
+        score,
         replies=None if replies is None else replies.absolute(),  # the workers' folder is not ours
-        timeout=settings.timeout,
-        max_turns=settings.max_turns,
-        secrets=settings.secrets,
+        timeout=options.timeout,
+        max_turns=options.max_turns,
+        secrets=options.secrets,
     )
     run_on_ray(
         todo,

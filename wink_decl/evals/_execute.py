@@ -15,10 +15,10 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, cast
 
 from wink_decl.diagnostics import DiagnosticError
-from wink_decl.errors import PromptEvaluationError, WinkDeclError
+from wink_decl.errors import PromptEvaluationError
 from wink_decl.evals._eval_types import CaseResult, Outcome, Score, ToolCall
 from wink_decl.evals._matrix import model_key
-from wink_decl.evals._recording import RecordingAdapter, caches_requests
+from wink_decl.evals._recording import RecordingAdapter, Tally, caches_requests
 from wink_decl.prompt.serde import dump
 from wink_decl.prompt.template import Prompt
 from wink_decl.runtime.budget import Budget
@@ -37,7 +37,15 @@ if TYPE_CHECKING:
     from wink_decl.runtime.adapter import PromptResponse, ProviderAdapter
     from wink_decl.runtime.provider import ProviderReply
 
-__all__ = ["JUDGE_REPLIES", "AdapterPool", "Finished", "RunSettings", "Scorer", "execute"]
+__all__ = [
+    "RUN_TALLY",
+    "AdapterPool",
+    "Finished",
+    "ModelAdapters",
+    "RunSettings",
+    "Scorer",
+    "execute",
+]
 
 Scorer = Callable[
     ["tuple[Check, ...]", Outcome, "Sample"], "tuple[bool, float, tuple[tuple[str, Score], ...]]"
@@ -46,10 +54,8 @@ Scorer = Callable[
 
 AdapterFactory = Callable[["ModelSpec"], "ProviderAdapter"]
 
-JUDGE_REPLIES: ContextVar[list[tuple[str, ProviderReply]] | None] = ContextVar(
-    "JUDGE_REPLIES", default=None
-)
-"""While a run's checks are scored: where a judge's new replies go (kept with the run's)."""
+RUN_TALLY: ContextVar[Tally | None] = ContextVar("RUN_TALLY", default=None)
+"""While a run's checks are scored: the run's tally, which a judge's requests count in."""
 
 
 class AdapterPool:
@@ -84,6 +90,31 @@ class AdapterPool:
             made, self._made = self._made, []
         for adapter in made:
             adapter.close()
+
+
+@dataclass(frozen=True)
+class ModelAdapters:
+    """How the parts of a run reach a model: this thread's adapter, the cache before it.
+
+    A judge asks its model through ``recording``: its replies are kept with the run's (they
+    go to the cache and are replayed alike).
+    """
+
+    pool: AdapterPool
+    lookup: Callable[[str], ProviderReply | None] | None = None
+
+    def recording(self, model: ModelSpec, repeat: int = 0) -> ProviderAdapter:
+        """``model``'s adapter for this thread, answering from the cache when it can."""
+        inner = self.pool.adapter(model)
+        if not caches_requests(inner):
+            return inner
+        return RecordingAdapter(
+            inner,
+            model=model_key(model),
+            repeat=repeat,
+            lookup=self.lookup,
+            tally=RUN_TALLY.get(),
+        )
 
 
 @dataclass(frozen=True)
@@ -134,18 +165,16 @@ def execute(run: CaseRun, settings: RunSettings) -> Finished:
             )
         session = Session()
         response = _evaluate(compiled, params, recorder or adapter, session, settings)
-    except (WinkDeclError, ValueError, TypeError) as error:
+    except Exception as error:  # noqa: BLE001  # whatever a run meets is that run's error
         return _failed(run, recorder, _reason(error, settings.secrets))
     latency = (time.perf_counter() - started) * 1000
     outcome = _outcome(response, session, latency)
-    judged: list[tuple[str, ProviderReply]] = []
-    token = JUDGE_REPLIES.set(judged)
+    # A judge's replies are kept with the run's (for the cache), and its hits counted alike.
+    token = RUN_TALLY.set(Tally() if recorder is None else recorder.tally)
     try:
         passed, score, checks = settings.score(run.checks, outcome, run.sample)
     finally:
-        JUDGE_REPLIES.reset(token)
-    if recorder is not None:  # a judge's replies are kept with the run's, for the cache
-        recorder.recorded.extend(judged)
+        RUN_TALLY.reset(token)
     result = CaseResult(
         run.sample.id,
         variant.experiment,
@@ -247,4 +276,5 @@ def _failed(run: CaseRun, recorder: RecordingAdapter | None, reason: str) -> Fin
 def _finished(run: CaseRun, result: CaseResult, recorder: RecordingAdapter | None) -> Finished:
     if recorder is None:
         return Finished(run, result)
-    return Finished(run, result, tuple(recorder.recorded), recorder.hits)
+    tally = recorder.tally
+    return Finished(run, result, tuple(tally.recorded), tally.hits)

@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 from wink_decl.errors import InputError
 from wink_decl.evals._cache import ResponseCache
 from wink_decl.evals._eval_types import CaseResult
-from wink_decl.evals._execute import AdapterPool, Finished, RunSettings, execute
+from wink_decl.evals._execute import AdapterPool, Finished, ModelAdapters, RunSettings, execute
 
 if TYPE_CHECKING:
     from wink_decl.compiler import CompiledPrompt
@@ -50,14 +50,14 @@ class WorkerSettings:
     """What each worker makes its ``RunSettings`` of: sent to every worker, so picklable.
 
     ``prompts`` must be a ``TaggedPrompts`` (compiled prompts cannot be sent), and
-    ``make_adapter`` and ``score`` functions that pickle (as a module's functions do).
-    ``replies`` is the folder of replies that lookups read (the response cache, or the
-    replies being replayed); None: none.
+    ``make_adapter`` and ``score`` (the maker of the checker, as ``drive`` takes it) must
+    pickle, as a module's functions and ``SuiteScorer`` do. ``replies`` is the folder of
+    replies that lookups read (the response cache, or the replies being replayed); None: none.
     """
 
     prompts: Mapping[str | None, CompiledPrompt]
     make_adapter: AdapterFactory
-    score: Scorer
+    score: Callable[[ModelAdapters], Scorer]
     replies: Path | None = None
     timeout: float | None = None
     max_turns: int | None = None
@@ -65,10 +65,11 @@ class WorkerSettings:
 
     def settings(self, lookup: Lookup | None) -> RunSettings:
         """The settings of one worker, answering from the cache through ``lookup``."""
+        adapters = AdapterPool(self.make_adapter)
         return RunSettings(
             self.prompts,
-            AdapterPool(self.make_adapter),
-            self.score,
+            adapters,
+            self.score(ModelAdapters(adapters, lookup)),
             lookup=lookup,
             timeout=self.timeout,
             max_turns=self.max_turns,
@@ -137,7 +138,7 @@ def _check_picklable(ray: Any, settings: WorkerSettings) -> None:
         raise TypeError(
             f"The Ray executor sends the suite's settings to every worker, and they cannot "
             f"be pickled ({type(error).__name__}: {error}): give the prompts as "
-            "TaggedPrompts, and make_adapter and score as functions of a module."
+            "TaggedPrompts, and make_adapter and score as a module's functions or objects."
         ) from error
 
 

@@ -11,7 +11,7 @@ from wink_decl.runtime.adapter import ProviderAdapter
 if TYPE_CHECKING:
     from wink_decl.runtime.provider import ProviderReply, ProviderRequest
 
-__all__ = ["RecordingAdapter", "caches_requests"]
+__all__ = ["RecordingAdapter", "Tally", "caches_requests"]
 
 
 def caches_requests(adapter: ProviderAdapter) -> bool:
@@ -23,10 +23,22 @@ def caches_requests(adapter: ProviderAdapter) -> bool:
     return type(adapter).evaluate is ProviderAdapter.evaluate
 
 
+class Tally:
+    """What a run's requests came to: the new replies (for the cache) and the cache's hits.
+
+    Shared by every adapter of one run (its model's and its judges'); one thread at a time.
+    """
+
+    def __init__(self) -> None:
+        """Nothing asked yet."""
+        self.recorded: list[tuple[str, ProviderReply]] = []
+        self.hits = 0
+
+
 class RecordingAdapter(ProviderAdapter):
     """Asks ``inner`` what ``lookup`` does not answer, and notes every new reply.
 
-    ``model`` names the model in the keys (provider, model, address, options); ``recorded``
+    ``model`` names the model in the keys (provider, model, address, options); the tally
     collects ``(key, reply)`` for the run's driver to keep: a case never writes the cache.
     """
 
@@ -37,19 +49,18 @@ class RecordingAdapter(ProviderAdapter):
         model: Mapping[str, object],
         repeat: int,
         lookup: Callable[[str], ProviderReply | None] | None,
-        recorded: list[tuple[str, ProviderReply]] | None = None,
+        tally: Tally | None = None,
     ) -> None:
         """Answer for ``inner`` in one run of one case (its ``repeat``-th).
 
-        ``recorded``: where to note new replies (default: a list of its own).
+        ``tally``: where to count hits and note new replies (default: a tally of its own).
         """
         self.inner = inner
         self.name = inner.name
         self._model = model
         self._repeat = repeat
         self._lookup = lookup
-        self.recorded: list[tuple[str, ProviderReply]] = [] if recorded is None else recorded
-        self.hits = 0
+        self.tally = Tally() if tally is None else tally
 
     @property
     def supports_dynamic_tools(self) -> bool:
@@ -67,8 +78,8 @@ class RecordingAdapter(ProviderAdapter):
         if self._lookup is not None:
             kept = self._lookup(key)
             if kept is not None:
-                self.hits += 1
+                self.tally.hits += 1
                 return kept
         reply = self.inner.complete(request)
-        self.recorded.append((key, reply))
+        self.tally.recorded.append((key, reply))
         return reply

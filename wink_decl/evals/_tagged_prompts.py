@@ -1,16 +1,17 @@
-"""A suite's prompt as written and under each tag, compiled from its files in each process.
+"""A suite's prompt by tag, prepared from its files in each process that runs its cases.
 
 A compiled prompt cannot be sent to another process (it holds classes made as it compiled,
-and locks): what is sent is what it is made of, the paths, tags and limits, and each process
-compiles once, on first use (docs/evals.md, "Running on a Ray cluster").
+and locks): what is sent is what it is made of (the prompt file, its root, the overrides
+folder, the tags and the limits), and each process prepares it once, on first use, as every
+front end does (``wink_decl.inputs``; docs/evals.md, "Running on a Ray cluster").
 """
 
 from __future__ import annotations
 
-import dataclasses
-import os
+import hashlib
 import threading
 from collections.abc import Iterator, Mapping
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from wink_decl.diagnostics import DiagnosticError
@@ -24,111 +25,109 @@ __all__ = ["TaggedPrompts"]
 
 
 class TaggedPrompts(Mapping["str | None", "CompiledPrompt"]):
-    """The prompt file ``path`` (under ``root``) by tag: None as written, else tag overridden.
+    """The prompt ``file`` (under ``root``) under each of ``tags`` (None: as written).
 
-    The tags' override files are in the folder ``overrides`` (default: the root's). Compiled
-    on first use, plugins bound, and kept. Pickled, it is the paths, tags and limits, and the
-    digest of the files as this process compiled them: a process that finds other files
-    there refuses to run them (every case says so) rather than run another prompt under the
-    same name. Relative paths are taken from each process's working directory.
+    A tag's override files are in the folder ``overrides``. Each is prepared on first use
+    (compiled, every plugin bound, the tag applied) and kept. Pickled, it is its paths, tags
+    and limits, and each tag's digest as this process prepared it: a process that finds
+    other files there refuses to run them (every case says so) rather than run another
+    prompt under the same name.
     """
 
     def __init__(
         self,
-        path: str | os.PathLike[str],
+        file: str,
         *,
-        root: str | os.PathLike[str],
-        overrides: str | os.PathLike[str] | None = None,
-        tags: tuple[str, ...] = (),
+        root: str,
+        overrides: str,
+        tags: tuple[str | None, ...] = (None,),
         limits: Limits = DEFAULT_LIMITS,
-        digest: str | None = None,
+        digests: Mapping[str | None, str] | None = None,
     ) -> None:
-        """The prompt at ``path`` as written and under each of ``tags``.
-
-        ``digest``: the ``content_hash`` its files must have (None: any).
-        """
-        self.path = os.fspath(path)
-        self.root = os.fspath(root)
-        self.overrides = None if overrides is None else os.fspath(overrides)
+        """The prompt at ``file`` under each of ``tags``; ``digests``: what they must be."""
+        self.file = file
+        self.root = root
+        self.overrides = overrides
         self.tags = tags
         self.limits = limits
-        self._digest = digest
-        self._compiled: dict[str | None, CompiledPrompt] | None = None
+        self._expected = digests
+        self._prepared: dict[str | None, CompiledPrompt] | None = None
         self._lock = threading.Lock()
 
     def __reduce__(self) -> tuple[Any, ...]:
-        """What the prompt is made of, and the digest of its files (compiled here first)."""
-        digest = self._prompts()[None].content_hash
-        made_of = (self.path, self.root, self.overrides, self.tags, self.limits, digest)
+        """What the prompts are made of, and their digests (prepared here first)."""
+        made_of = (self.file, self.root, self.overrides, self.tags, self.limits, self.digests())
         return (_tagged_prompts, made_of)
 
     def __getitem__(self, tag: str | None) -> CompiledPrompt:
-        """The prompt under ``tag`` (None: as written), compiled on first use.
+        """The prompt under ``tag``, prepared on first use.
 
         Raises:
             KeyError: ``tag`` is not one of the tags.
-            DiagnosticError: the file does not compile, a plugin does not bind, or a tag's
-                overrides cannot be applied.
-            PromptEvaluationError: the files differ from those the digest was taken of.
+            DiagnosticError: the prompt (with a tag) cannot be prepared (every problem).
+            PromptEvaluationError: the files differ from those the digests were taken of.
         """
         return self._prompts()[tag]
 
     def __iter__(self) -> Iterator[str | None]:
-        """None, then each tag; nothing is compiled."""
-        return iter((None, *self.tags))
+        """Each tag; nothing is prepared."""
+        return iter(self.tags)
 
     def __len__(self) -> int:
-        """One more than the tags."""
-        return 1 + len(self.tags)
+        """How many tags."""
+        return len(self.tags)
+
+    def digests(self) -> dict[str | None, str]:
+        """What each tag's prompt (its texts, tools and params) comes to; prepares them."""
+        return {tag: _digest(prompt) for tag, prompt in self._prompts().items()}
 
     def _prompts(self) -> dict[str | None, CompiledPrompt]:
-        with self._lock:  # the threads of one worker compile once between them
-            if self._compiled is None:
-                self._compiled = self._compile()
-            return self._compiled
+        with self._lock:  # the threads of one worker prepare once between them
+            if self._prepared is None:
+                prepared = {tag: self._prepare(tag) for tag in self.tags}
+                self._check(prepared)
+                self._prepared = prepared
+            return self._prepared
 
-    def _compile(self) -> dict[str | None, CompiledPrompt]:
-        # Imported on first use: sending the prompts needs none of it.
-        from wink_decl.compiler import bind_plugins, compile_file  # noqa: PLC0415
-        from wink_decl.overrides import (  # noqa: PLC0415
-            LocalOverrideStore,
-            apply_tag,
-            default_overrides_root,
-        )
+    def _prepare(self, tag: str | None) -> CompiledPrompt:
+        """The prompt with ``tag`` applied, prepared as every front end prepares it."""
+        from wink_decl.inputs import Location, PromptRequest, prepare  # noqa: PLC0415  # on a run
 
-        result = compile_file(self.path, root=self.root, limits=self.limits)
-        prompt = result.prompt
-        if prompt is None:
-            raise DiagnosticError(result.diagnostics, sources=result.sources)
-        if self._digest is not None and prompt.content_hash != self._digest:
+        request = PromptRequest(self.file, root=self.root, limits=self.limits, tag=tag)
+        where = Location(request, Path(self.file), Path(self.root), Path(self.overrides))
+        prepared = prepare(request, plugins="all", bind_params=False, location=where)
+        if not prepared.ok or prepared.prompt is None:
+            raise DiagnosticError(prepared.diagnostics, sources=prepared.sources)
+        return prepared.prompt
+
+    def _check(self, prepared: Mapping[str | None, CompiledPrompt]) -> None:
+        expected = self._expected
+        if expected is None:
+            return
+        if any(_digest(prompt) != expected[tag] for tag, prompt in prepared.items()):
             raise PromptEvaluationError(
                 f"The prompt files here differ from those the suite was started with "
-                f"({self.path} under {self.root}): give every machine the same files "
-                "(docs/evals.md, 'Running on a Ray cluster')."
+                f"({self.file} under {self.root}, overrides in {self.overrides}): give every "
+                "machine the same files (docs/evals.md, 'Running on a Ray cluster')."
             )
-        bound = bind_plugins(prompt)
-        if any(d.severity == "error" for d in bound):  # warnings were shown by the checks
-            raise DiagnosticError(bound, sources=result.sources)
-        prompts: dict[str | None, CompiledPrompt] = {None: prompt}
-        folder = self.overrides or default_overrides_root(self.root)
-        store = LocalOverrideStore(folder, limits=self.limits)
-        for tag in self.tags:
-            tagged = apply_tag(prompt.template, store, tag, source=prompt.source)
-            if not tagged.ok:
-                raise DiagnosticError(tagged.diagnostics, sources=tagged.sources)
-            prompts[tag] = dataclasses.replace(prompt, template=tagged.template)
-        return prompts
+
+
+def _digest(prompt: CompiledPrompt) -> str:
+    """What the prompt's texts (its tag's applied), tools and params come to."""
+    from wink_decl.compiler import artifact_json  # noqa: PLC0415  # on a run
+
+    return hashlib.sha256(artifact_json(prompt.artifact).encode()).hexdigest()
 
 
 def _tagged_prompts(
-    path: str,
+    file: str,
     root: str,
-    overrides: str | None,
-    tags: tuple[str, ...],
+    overrides: str,
+    tags: tuple[str | None, ...],
     limits: Limits,
-    digest: str | None,
+    digests: Mapping[str | None, str],
 ) -> TaggedPrompts:
-    """``TaggedPrompts`` made again from what ``__reduce__`` gave (not yet compiled)."""
+    """``TaggedPrompts`` made again from what ``__reduce__`` gave (not yet prepared)."""
     return TaggedPrompts(
-        path, root=root, overrides=overrides, tags=tags, limits=limits, digest=digest
+        file, root=root, overrides=overrides, tags=tags, limits=limits, digests=digests
     )

@@ -78,11 +78,6 @@ class Location:
     overrides: Path | None = None
     store: OverrideStore | None = None
 
-    @property
-    def limits(self) -> Limits:
-        """What reading the prompt, its includes and its other files may cost."""
-        return self.request.limits
-
     @cached_property
     def overrides_folder(self) -> Path:
         """The request's ``overrides``, else the configured folder, else one beside the root."""
