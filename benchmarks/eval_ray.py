@@ -40,13 +40,14 @@ from wink_decl.evals import (
     ModelSpec,
     Sample,
     SuiteCase,
-    TaggedPrompts,
     TextCheck,
     score_case,
 )
 from wink_decl.evals._driver import DriverOptions, drive
+from wink_decl.evals._execute import ModelAdapters, Scorer
 from wink_decl.evals._matrix import CaseRun, plan
 from wink_decl.evals._ray import import_ray
+from wink_decl.evals._tagged_prompts import TaggedPrompts
 from wink_decl.runtime.adapter import ProviderAdapter
 
 GREET = """\
@@ -71,6 +72,12 @@ def make(choice: ModelSpec) -> ProviderAdapter:
     return OpenAIAdapter(choice.model, api_key="sk-bench", base_url=choice.base_url, max_retries=0)
 
 
+def checker(adapters: ModelAdapters) -> Scorer:
+    """The built-in checks alone: the suite has no judge."""
+    del adapters
+    return score_case
+
+
 def timed(work: Callable[[], object]) -> float:
     """Seconds ``work`` takes."""
     started = time.perf_counter()
@@ -84,7 +91,12 @@ class Bench:
     def __init__(self, url: str, cases: int, concurrency: int) -> None:
         self.folder = Path(tempfile.mkdtemp(prefix="eval-ray-"))
         (self.folder / "greet.wink.yaml").write_text(GREET)
-        self.prompts = TaggedPrompts(self.folder / "greet.wink.yaml", root=self.folder)
+        self.prompts = TaggedPrompts(
+            str(self.folder / "greet.wink.yaml"),
+            root=str(self.folder),
+            overrides=str(self.folder / "overrides"),
+        )
+        self.digests = self.prompts.digests()
         model = ModelSpec("openai", "gpt-bench", base_url=f"{url}/v1")
         check = (TextCheck(kind="contains", value="Hello", label="contains: Hello"),)
         samples = [SuiteCase(Sample(f"P{i}", {"name": f"P{i}"}), check) for i in range(cases)]
@@ -105,7 +117,7 @@ class Bench:
             executor="ray" if executor == "ray" else "local",
         )
         driven = drive(
-            runs, self.prompts, {None: "d"}, options=options, make_adapter=make, score=score_case
+            runs, self.prompts, self.digests, options=options, make_adapter=make, score=checker
         )
         if not all(result.passed for result in driven.results):
             raise RuntimeError(f"a case failed: {driven.results}")

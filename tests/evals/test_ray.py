@@ -31,6 +31,7 @@ from openai_replies import completion
 from provider_server import ProviderServer, RecordedRequest, Reply
 
 from wink_decl.adapters.openai_chat import OpenAIAdapter
+from wink_decl.cli import main
 from wink_decl.compiler import CompiledPrompt, compile_file
 from wink_decl.errors import InputError
 from wink_decl.evals._cache import ResponseCache
@@ -54,6 +55,9 @@ from wink_decl.evals._tagged_prompts import TaggedPrompts
 from wink_decl.runtime.adapter import ProviderAdapter
 from wink_decl.runtime.provider import ProviderReply, ProviderRequest
 
+REPO = Path(__file__).resolve().parents[2]
+SUITE = "evals/code-review.wink-eval.yaml"
+RECORDED = str(REPO / "evals" / "recorded")
 RAY: Any = import_ray()  # untyped: its stubs are partial
 KEY = "sk-test-key-0123456789"
 HANG_SECONDS = 300
@@ -142,6 +146,7 @@ def cluster() -> Iterator[str]:
             stdout=output,
             stderr=subprocess.STDOUT,
             start_new_session=True,
+            cwd=temp,  # its workers' working folder: not the tests' (files go by absolute paths)
         )
     try:
         _wait_for(lambda: "Ray runtime started" in log.read_text() or head.poll() is not None)
@@ -493,3 +498,74 @@ def test_choosing_ray_without_it_says_how_to_install_it(
         "pip install 'wink-decl[ray]'",
     )
     assert (tmp_path / "out" / "results.jsonl").read_text() == ""
+
+
+_SUMMARY_ROW = re.compile(
+    r"(?m)^(\S+ +\S+ +[\d.]+ +\d+ +\d+ +\d+ +[\d.]+ +)(\d+)( +)(\d+)( +\d+ +\d+)$"
+)
+"""A row of the eval table: its p50 and p95 latencies (groups 2 and 4) vary from run to run."""
+
+
+def _latencies_masked(text: str) -> str:
+    """``text`` with the eval table's latencies as ``~``, each column keeping its width."""
+
+    def mask(row: re.Match[str]) -> str:
+        p50, gap, p95 = row.group(2), row.group(3), row.group(4)
+        return f"{row.group(1)}{'~'.rjust(len(p50))}{gap}{'~'.rjust(len(p95))}{row.group(5)}"
+
+    return _SUMMARY_ROW.sub(mask, text)
+
+
+@pytest.fixture
+def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A copy of the repository's prompts and evals, the working folder (not the workers')."""
+    shutil.copytree(REPO / "prompts", tmp_path / "prompts")
+    shutil.copytree(REPO / "evals", tmp_path / "evals", ignore=shutil.ignore_patterns(".wink-eval"))
+    shutil.copy(REPO / "pyproject.toml", tmp_path / "pyproject.toml")
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
+def test_the_eval_command_on_ray_prints_what_it_prints_locally(
+    cluster: str, project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    local = main(["eval", SUITE, "--replay", RECORDED, "--out", "o"])
+    local_out, local_err = capsys.readouterr()
+    ray = ("--executor", "ray", "--ray-address", cluster)
+    on_ray = main(["eval", SUITE, "--replay", RECORDED, "--out", "o", *ray])
+    ray_out, ray_err = capsys.readouterr()
+    assert (on_ray, _latencies_masked(ray_out), ray_err) == (
+        local,
+        _latencies_masked(local_out),
+        local_err,
+    )
+    assert (local, ray_err) == (
+        0,
+        f"{SUITE}: 6 runs (0 from the journal), 0 model requests, 8 replies from the cache; "
+        "kept in o\n",
+    )
+    assert ray_out.startswith(f"{SUITE}: 6 runs, 5 passed, 1 failed, 0 errors\n")
+    journal = (project / "o" / "results.jsonl").read_text().splitlines()
+    assert (len(journal), RAY.is_initialized()) == (6, False)
+
+
+def test_the_eval_command_goes_to_the_cluster_ray_address_names(
+    cluster: str, project: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    argv = ["eval", SUITE, "--replay", RECORDED, "--format", "json", "--filter", "add-*"]
+    assert main(argv) == 0
+    local = json.loads(capsys.readouterr().out)
+    monkeypatch.setenv("RAY_ADDRESS", cluster)
+    assert main([*argv, "--executor", "ray"]) == 0
+    on_ray = json.loads(capsys.readouterr().out)
+    assert (_timeless_json(on_ray), len(on_ray["cases"])) == (_timeless_json(local), 2)
+
+
+def _timeless_json(value: Any) -> Any:
+    """A JSON report without what only timing decides (every ``latency`` field)."""
+    if isinstance(value, dict):
+        items: dict[str, Any] = value
+        return {k: _timeless_json(v) for k, v in items.items() if "latency" not in k}
+    if isinstance(value, list):
+        return [_timeless_json(item) for item in value]  # pyright: ignore[reportUnknownVariableType]
+    return value

@@ -29,9 +29,9 @@ class TaggedPrompts(Mapping["str | None", "CompiledPrompt"]):
 
     A tag's override files are in the folder ``overrides``. Each is prepared on first use
     (compiled, every plugin bound, the tag applied) and kept. Pickled, it is its paths, tags
-    and limits, and each tag's digest as this process prepared it: a process that finds
-    other files there refuses to run them (every case says so) rather than run another
-    prompt under the same name.
+    and limits, and a fingerprint of each tag's prompt as this process prepared it: a
+    process that finds other files there refuses to run them (every case says so) rather
+    than run another prompt under the same name.
     """
 
     def __init__(
@@ -42,21 +42,22 @@ class TaggedPrompts(Mapping["str | None", "CompiledPrompt"]):
         overrides: str,
         tags: tuple[str | None, ...] = (None,),
         limits: Limits = DEFAULT_LIMITS,
-        digests: Mapping[str | None, str] | None = None,
+        fingerprints: Mapping[str | None, str] | None = None,
     ) -> None:
-        """The prompt at ``file`` under each of ``tags``; ``digests``: what they must be."""
+        """The prompt at ``file`` under each of ``tags``; ``fingerprints``: what they must be."""
         self.file = file
         self.root = root
         self.overrides = overrides
         self.tags = tags
         self.limits = limits
-        self._expected = digests
+        self._expected = fingerprints
         self._prepared: dict[str | None, CompiledPrompt] | None = None
         self._lock = threading.Lock()
 
     def __reduce__(self) -> tuple[Any, ...]:
-        """What the prompts are made of, and their digests (prepared here first)."""
-        made_of = (self.file, self.root, self.overrides, self.tags, self.limits, self.digests())
+        """What the prompts are made of, and their fingerprints (prepared here first)."""
+        fingerprints = {tag: _fingerprint(prompt) for tag, prompt in self._prompts().items()}
+        made_of = (self.file, self.root, self.overrides, self.tags, self.limits, fingerprints)
         return (_tagged_prompts, made_of)
 
     def __getitem__(self, tag: str | None) -> CompiledPrompt:
@@ -65,7 +66,7 @@ class TaggedPrompts(Mapping["str | None", "CompiledPrompt"]):
         Raises:
             KeyError: ``tag`` is not one of the tags.
             DiagnosticError: the prompt (with a tag) cannot be prepared (every problem).
-            PromptEvaluationError: the files differ from those the digests were taken of.
+            PromptEvaluationError: the files differ from those the fingerprints were taken of.
         """
         return self._prompts()[tag]
 
@@ -104,7 +105,7 @@ class TaggedPrompts(Mapping["str | None", "CompiledPrompt"]):
         expected = self._expected
         if expected is None:
             return
-        if any(_digest(prompt) != expected[tag] for tag, prompt in prepared.items()):
+        if any(_fingerprint(prompt) != expected[tag] for tag, prompt in prepared.items()):
             raise PromptEvaluationError(
                 f"The prompt files here differ from those the suite was started with "
                 f"({self.file} under {self.root}, overrides in {self.overrides}): give every "
@@ -119,15 +120,31 @@ def _digest(prompt: CompiledPrompt) -> str:
     return hashlib.sha256(artifact_json(prompt.artifact).encode()).hexdigest()
 
 
+def _fingerprint(prompt: CompiledPrompt) -> str:
+    """``_digest`` with every file's text but no path: the process's folder must not count.
+
+    Included files are named relative to the folder a process works in.
+    """
+    from wink_decl.compiler import artifact_json  # noqa: PLC0415  # on a run
+
+    artifact = dict(prompt.artifact)
+    for named in ("source", "content_hash"):  # both name files by path
+        del artifact[named]
+    texts = sorted(prompt.sources.values())
+    return hashlib.sha256(
+        artifact_json({"artifact": artifact, "texts": texts}).encode()
+    ).hexdigest()
+
+
 def _tagged_prompts(
     file: str,
     root: str,
     overrides: str,
     tags: tuple[str | None, ...],
     limits: Limits,
-    digests: Mapping[str | None, str],
+    fingerprints: Mapping[str | None, str],
 ) -> TaggedPrompts:
     """``TaggedPrompts`` made again from what ``__reduce__`` gave (not yet prepared)."""
     return TaggedPrompts(
-        file, root=root, overrides=overrides, tags=tags, limits=limits, digests=digests
+        file, root=root, overrides=overrides, tags=tags, limits=limits, fingerprints=fingerprints
     )
