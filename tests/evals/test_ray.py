@@ -24,7 +24,7 @@ import tempfile
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import pytest
 from openai_replies import completion
@@ -564,7 +564,7 @@ def test_the_eval_command_goes_to_the_cluster_ray_address_names(
 def _timeless_json(value: Any) -> Any:
     """A JSON report without what only timing decides (every ``latency`` field)."""
     if isinstance(value, dict):
-        items: dict[str, Any] = value
+        items = cast("dict[str, Any]", value)
         return {k: _timeless_json(v) for k, v in items.items() if "latency" not in k}
     if isinstance(value, list):
         return [_timeless_json(item) for item in value]  # pyright: ignore[reportUnknownVariableType]
