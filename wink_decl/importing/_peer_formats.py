@@ -209,23 +209,22 @@ def _prompty_inputs(inputs: object, place: _Places) -> list[PeerInput]:
             spec = _mapping(item)
             name = _text(spec.get("name"))
             if name is not None:
-                found.append(_input(name, spec, place.at("inputs", index), "kind"))
+                found.append(_input(name, spec, place.at("inputs", index)))
     else:
         for name, item in _mapping(inputs).items():
             spec = _mapping(item) if isinstance(item, dict) else {"default": item}
-            found.append(_input(name, spec, place.at("inputs", name), "type"))
+            found.append(_input(name, spec, place.at("inputs", name)))
     return found
 
 
-def _input(name: str, spec: Mapping[str, object], where: Span | None, type_key: str) -> PeerInput:
-    given = _text(spec.get(type_key)) or _text(spec.get("type")) or "string"
+def _input(name: str, spec: Mapping[str, object], where: Span | None) -> PeerInput:
+    given = _text(spec.get("kind")) or _text(spec.get("type")) or "string"
     default = spec.get("default", _MISSING)
-    if "default" not in spec and "sample" in spec:
-        default = _MISSING
     wink_type = _TYPES.get(given.lower())
     items = None
     if wink_type == "array":
-        items = _TYPES.get(str(_mapping(spec.get("items")).get(type_key) or "string"), "string")
+        item = _mapping(spec.get("items"))
+        items = _TYPES.get(str(item.get("kind") or item.get("type") or "string"), "string")
     return PeerInput(
         name,
         wink_type or "string",
