@@ -239,8 +239,7 @@ def test_front_matter_nested_too_deep_is_refused(
         "",
         "deep.prompty:2:67: error: Values are nested more than 64 levels deep here.\n"
         "  expected: at most 64 levels of nested mappings and lists\n"
-        "   2 | ...[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]"
-        "]]]]]]]]]]]]]]]]]]]...\n"
+        "   2 | ..." + "[" * 47 + "]" * 53 + "...\n"
         "     |                                            ^^^^^^^^^^^^^^\n"
         "  hint: flatten the structure: nest mappings and lists less deeply, or allow more with "
         "--limit max_depth=128\n",
