@@ -58,7 +58,7 @@ sections:
       Items:
 
       Hi .
-"""
+"""  # noqa: E501 - the comments quote the file's lines whole
 _HINT = (
     "  hint: rewrite it by hand: a param for a computed value, a section with 'enabled:' for a "
     "condition\n"
@@ -74,11 +74,14 @@ UNSUPPORTED_ERR = (
     "own-unsupported.prompty:12:1: warning: A loop has no equivalent in wink-decl; it is kept as "
     "a comment above the section.\n" + _EXPECTED + "  12 | {% for item in items %}\n"
     "     | ^\n" + _HINT + "own-unsupported.prompty:15:4: warning: A filter has no equivalent in "
-    "wink-decl; it is kept as a comment above the section.\n" + _EXPECTED
+    "wink-decl; it is kept as a comment above the section.\n"
+    + _EXPECTED
     + "  15 | Hi {{ name | upper }}{% if name %}, friend{% endif %}.\n"
-    "     |    ^^^^^^^^^^^^^^^^^^\n" + _HINT
+    "     |    ^^^^^^^^^^^^^^^^^^\n"
+    + _HINT
     + "own-unsupported.prompty:15:22: warning: A condition inside a paragraph has no equivalent "
-    "in wink-decl; it is kept as a comment above the section.\n" + _EXPECTED
+    "in wink-decl; it is kept as a comment above the section.\n"
+    + _EXPECTED
     + "  15 | Hi {{ name | upper }}{% if name %}, friend{% endif %}.\n"
     "     |                      ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^\n" + _HINT
 )
@@ -97,9 +100,10 @@ def test_each_unsupported_construct_is_a_warning_at_its_place_and_a_comment(
     assert run(capsys, "validate", "own-unsupported.wink.yaml")[0] == 0
 
 
-GREETING_TOML = '''\
-# Imported from prompty-readme-greeting.prompty (Prompty). Its model settings have no place in a prompt file; pass the model to
-# `wink-decl run --model PROVIDER:MODEL` or name it in an eval file:
+GREETING_TOML = """\
+# Imported from prompty-readme-greeting.prompty (Prompty).
+# A prompt file has no place for model settings: pass the model to
+# `wink-decl run --model PROVIDER:MODEL`, or name it in an eval file.
 #   id: "gpt-4o-mini"
 #   provider: "openai"
 #   (for example: --model openai:gpt-4o-mini)
@@ -119,7 +123,7 @@ template = "You are a friendly assistant."
 key = "user"
 title = "User"
 template = "Say hello to ${name}."
-'''
+"""
 
 
 def test_toml_leaves_the_connection_and_its_key_out_and_validates(
@@ -165,7 +169,7 @@ def test_an_existing_file_is_kept_unless_forced(
 
 
 @pytest.mark.parametrize(
-    "output", ["../out.wink.yaml", "/tmp/out.wink.yaml"], ids=["up", "absolute"]
+    "output", ["../out.wink.yaml", "/srv/out.wink.yaml"], ids=["up", "absolute"]
 )
 def test_nothing_is_written_outside_the_files_folder(
     here: Path, capsys: pytest.CaptureFixture[str], output: str

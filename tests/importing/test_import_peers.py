@@ -6,6 +6,7 @@ import asyncio
 import re
 import warnings
 from pathlib import Path
+from typing import Any, cast
 
 import prompty  # pyright: ignore[reportMissingTypeStubs]
 import pytest
@@ -38,11 +39,15 @@ def peer_messages(file: Path, inputs: dict[str, object]) -> Messages:
     """The messages the peer's library renders from ``file`` for ``inputs``."""
     if file.suffix == ".prompty":
         agent = prompty.load(str(file))  # pyright: ignore[reportUnknownMemberType]
-        found = prompty.prepare(agent, inputs=inputs)  # pyright: ignore[reportUnknownMemberType]
-        return [(m.role, tidy(m.parts[0].value)) for m in found]  # pyright: ignore
+        found = cast("list[Any]", prompty.prepare(agent, inputs=inputs))  # pyright: ignore[reportUnknownMemberType]
+        return [(str(m.role), tidy(str(m.parts[0].value))) for m in found]
     if file.suffix == ".prompt":
-        rendered = asyncio.run(Dotprompt().render(file.read_text(), DataArgument(input=inputs)))
-        return [(str(m.role.value), tidy("".join(p.text for p in m.content))) for m in rendered.messages]  # pyright: ignore
+        data: DataArgument[Any] = DataArgument(input=inputs)
+        rendered = cast("Any", asyncio.run(Dotprompt().render(file.read_text(), data)))  # pyright: ignore[reportUnknownArgumentType]
+        messages: list[Any] = rendered.messages
+        return [
+            (str(m.role.value), tidy("".join(str(p.text) for p in m.content))) for m in messages
+        ]
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # load_prompt is deprecated, and still what files use
         template = load_prompt(file)
@@ -70,13 +75,16 @@ def wink_messages(file: Path, folder: Path, params: dict[str, object]) -> Messag
     return [(key, tidy("\n".join(lines))) for key, lines in found]
 
 
-CASES = [
+CASES: list[tuple[str, dict[str, object], dict[str, object] | None]] = [
     ("prompty-readme-greeting.prompty", {"name": "Jane"}, {"name": "Jane"}),
     ("prompty-readme-greeting.prompty", {}, {}),
     ("dotprompt-readme-extract.prompt", {"text": "Ada, 36, a mathematician."}, None),
     ("langchain-docs-joke.json", {"adjective": "funny", "content": "chickens"}, None),
-    ("own-review.prompty", {"language": "Python", "strict": True, "userName": "Al"},
-     {"language": "Python", "strict": True, "user_name": "Al"}),
+    (
+        "own-review.prompty",
+        {"language": "Python", "strict": True, "userName": "Al"},
+        {"language": "Python", "strict": True, "user_name": "Al"},
+    ),
     ("own-review.prompty", {"language": "Go"}, {"language": "Go"}),
     ("own-roles.prompt", {"topic": "bees"}, None),
     ("own-roles.prompt", {"topic": "bees", "short": True, "tone": "dry"}, None),
@@ -96,4 +104,6 @@ def test_the_imported_prompt_renders_what_the_peer_renders(
 ) -> None:
     monkeypatch.setenv("OPENAI_API_KEY", "not-a-key")  # Prompty resolves ${env:...} on load
     file = CORPUS / name
-    assert wink_messages(file, tmp_path, inputs if params is None else params) == peer_messages(file, inputs)
+    assert wink_messages(file, tmp_path, inputs if params is None else params) == peer_messages(
+        file, inputs
+    )

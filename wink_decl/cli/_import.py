@@ -1,10 +1,11 @@
-"""``wink-decl import FILE``: a Prompty, Dotprompt or LangChain prompt as a wink-decl prompt file."""
+"""``wink-decl import FILE``: a Prompty, Dotprompt or LangChain prompt as a prompt file."""
 
 from __future__ import annotations
 
 import argparse
 import os
 from pathlib import Path
+from typing import cast
 
 from wink_decl._atomic import write_atomically
 from wink_decl.cli._command import Console
@@ -24,7 +25,9 @@ _ENDINGS: dict[str, Format] = {".wink.yaml": "yaml", ".wink.toml": "toml"}
 
 def _configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
-        "file", metavar="FILE", help="the prompt to import: .prompty, .prompt, or LangChain .json/.yaml"
+        "file",
+        metavar="FILE",
+        help="the prompt to import: .prompty, .prompt, or LangChain .json/.yaml",
     )
     parser.add_argument(
         "--output",
@@ -86,7 +89,7 @@ def _format(to: Format | None, output: str | None) -> Format:
         )
     if to is not None and named is not None and named != to:
         raise UsageError(f"--output '{output}' is {named.upper()} but --to says {to}")
-    return to or named or "yaml"
+    return cast("Format", to or named or "yaml")
 
 
 def _target(

@@ -43,7 +43,9 @@ _PROMPTY_ROLE = re.compile(
     r"[ \t]*#?[ \t]*(system|user|assistant|developer)(\[[^\]\n]*\])?[ \t]*:[ \t]*\r?$",
     re.IGNORECASE,
 )
-_PICO_KEY = re.compile(r"(?P<name>[A-Za-z_]\w*)(?P<optional>\?)?(?:\((?P<kind>[^),]*)(?:,.*)?\))?\Z")
+_PICO_KEY = re.compile(
+    r"(?P<name>[A-Za-z_]\w*)(?P<optional>\?)?(?:\((?P<kind>[^),]*)(?:,.*)?\))?\Z"
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -167,7 +169,9 @@ class _Places:
         if span is None:
             return None
         offset = self._offset
-        return Span(span.path, span.line + offset, span.column, span.end_line + offset, span.end_column)
+        return Span(
+            span.path, span.line + offset, span.column, span.end_line + offset, span.end_column
+        )
 
 
 def _mapping(value: object) -> dict[str, object]:
@@ -212,7 +216,7 @@ def _prompty_inputs(inputs: object, place: _Places) -> list[PeerInput]:
                 found.append(_input(name, spec, place.at("inputs", index)))
     else:
         for name, item in _mapping(inputs).items():
-            spec = _mapping(item) if isinstance(item, dict) else {"default": item}
+            spec = _mapping(item) if isinstance(item, dict) else {"default": item}  # pyright: ignore[reportUnknownArgumentType]
             found.append(_input(name, spec, place.at("inputs", name)))
     return found
 
@@ -290,9 +294,10 @@ def _dotprompt_inputs(block: Mapping[str, object], place: _Places) -> list[PeerI
         properties = _mapping(cast("dict[str, object]", schema).get("properties"))
         for name, spec in properties.items():
             where = place.at("input", "schema", "properties", name)
-            found.append(_json_schema_input(name, _mapping(spec), where, defaults))
+            found.append(_json_schema_input(name, _mapping(spec), where, defaults))  # pyright: ignore[reportUnknownArgumentType]
         return found
-    for key, spec in _mapping(schema).items():
+    pico: dict[str, object] = _mapping(schema)  # pyright: ignore[reportUnknownArgumentType]
+    for key, spec in pico.items():
         match = _PICO_KEY.match(key)
         where = place.at("input", "schema", key)
         if match is None:
@@ -319,7 +324,9 @@ def _picoschema_input(
     if default is _MISSING and match.group("optional"):
         default = _EMPTY.get(wink_type or "", _MISSING)
     odd = None if wink_type else (given or "an object")
-    return PeerInput(name, wink_type or "string", where, default, description.strip() or None, None, odd)
+    return PeerInput(
+        name, wink_type or "string", where, default, description.strip() or None, None, odd
+    )
 
 
 _EMPTY: dict[str, object] = {"string": "", "boolean": False}
@@ -336,14 +343,23 @@ def _json_schema_input(
     if wink_type == "array":
         items = _TYPES.get(_text(_mapping(spec.get("items")).get("type")) or "string", "string")
     return PeerInput(
-        name, wink_type or "string", where, default, _text(spec.get("description")), items,
+        name,
+        wink_type or "string",
+        where,
+        default,
+        _text(spec.get("description")),
+        items,
         None if wink_type else given,
     )
 
 
 # LangChain ----------------------------------------------------------------------------------
 
-_LANGCHAIN_SYNTAX: dict[str, Syntax] = {"f-string": "f-string", "mustache": "mustache", "jinja2": "jinja2"}
+_LANGCHAIN_SYNTAX: dict[str, Syntax] = {
+    "f-string": "f-string",
+    "mustache": "mustache",
+    "jinja2": "jinja2",
+}
 
 
 def _langchain(file: LoadedFile, shown: str) -> tuple[PeerPrompt | None, list[Diagnostic]]:
@@ -358,7 +374,10 @@ def _langchain(file: LoadedFile, shown: str) -> tuple[PeerPrompt | None, list[Di
         items = cast("list[object]", messages) if isinstance(messages, list) else []
         first = _mapping(_mapping(items[0]).get("prompt")) if items else {}
         template, where = first.get("template"), ("messages", 0, "prompt", "template")
-        extra = [(f"message {n + 1}", source_map.value_span(("messages", n))) for n in range(1, len(items))]
+        extra = [
+            (f"message {n + 1}", source_map.value_span(("messages", n)))
+            for n in range(1, len(items))
+        ]
     if kind not in ("prompt", "chat") or not isinstance(template, str):
         return None, [_not_langchain(kind, shown, source_map.value_span(("_type",)))]
     written = _text(data.get("template_format")) or "f-string"
@@ -375,11 +394,22 @@ def _langchain(file: LoadedFile, shown: str) -> tuple[PeerPrompt | None, list[Di
     names = data.get("input_variables")
     for index, name in enumerate(cast("list[object]", names) if isinstance(names, list) else []):
         if isinstance(name, str):
-            prompt.inputs.append(PeerInput(name, "string", source_map.value_span(("input_variables", index))))
+            prompt.inputs.append(
+                PeerInput(name, "string", source_map.value_span(("input_variables", index)))
+            )
     for name, value in partials.items():
         span = source_map.value_span(("partial_variables", name))
         prompt.inputs.append(PeerInput(name, "string", span, str(value)))
-    known = {"_type", "template", "template_format", "input_variables", "partial_variables", "messages", "validate_template", "name"}
+    known = {
+        "_type",
+        "template",
+        "template_format",
+        "input_variables",
+        "partial_variables",
+        "messages",
+        "validate_template",
+        "name",
+    }
     prompt.name = _text(data.get("name"))
     prompt.left = [(k, v, source_map.key_span((k,))) for k, v in data.items() if k not in known]
     prompt.dropped = extra
@@ -395,7 +425,7 @@ def _template_locator(file: LoadedFile, shown: str, start: Span | None, template
         following = lines[start.line] if start.line < len(lines) else ""
         indent = len(following) - len(following.lstrip(" "))
         return Locator(shown, template, start.line + 1, indent + 1, indent)
-    quote = 1 if opener in ("\"", "'") else 0
+    quote = 1 if opener in ('"', "'") else 0
     return Locator(shown, template, start.line, start.column + quote, start.column)
 
 

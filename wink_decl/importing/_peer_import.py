@@ -21,6 +21,7 @@ from wink_decl.importing._peer_files import read_peer_text
 from wink_decl.importing._peer_formats import PeerInput, PeerKind, PeerPrompt, read_peer
 from wink_decl.importing._peer_shapes import Cut, Part, Shaped, VarRef, shape
 from wink_decl.importing._peer_tokens import Token, scan
+from wink_decl.limits import DEFAULT_LIMITS
 from wink_decl.loader import Limits
 
 __all__ = ["ImportedPrompt", "import_peer_file", "peer_kind"]
@@ -61,7 +62,9 @@ def peer_kind(path: str) -> PeerKind | None:
     return _SUFFIXES.get(os.path.splitext(path)[1].lower())  # noqa: PTH122
 
 
-def import_peer_file(path: str, *, shown: str | None = None, limits: Limits = Limits()) -> ImportedPrompt:  # noqa: B008
+def import_peer_file(
+    path: str, *, shown: str | None = None, limits: Limits = DEFAULT_LIMITS
+) -> ImportedPrompt:
     """Read the peer's file at ``path`` and turn it into a wink-decl prompt document."""
     shown = path if shown is None else shown
     kind = peer_kind(path)
@@ -125,7 +128,9 @@ class _Builder:
         found: list[_Message] = []
         for message in prompt.messages:
             tokens = scan(prompt.source, message.start, message.end, prompt.syntax)
-            for role, start, end, part in _by_role(tokens, message.role, message.start, message.end):
+            for role, start, end, part in _by_role(
+                tokens, message.role, message.start, message.end
+            ):
                 if not prompt.source[start:end].strip():
                     continue
                 found.append(_Message(role, shape(part, prompt.source, (start, end), lists)))
@@ -149,7 +154,11 @@ class _Builder:
             if name not in declared:
                 place = self.prompt.locate.span(ref.start)
                 boolean = name not in used
-                spec = PeerInput(name, "boolean" if boolean else "string", place, *((False,) if boolean else ()))
+                spec = (
+                    PeerInput(name, "boolean", place, default=False)
+                    if boolean
+                    else PeerInput(name, "string", place)
+                )
                 declared[name] = spec
                 inputs.append(spec)
         params: dict[str, object] = {}
@@ -289,11 +298,9 @@ class _Builder:
         prompt = self.prompt
         header = self.result.header
         if prompt.model:
-            header.append(
-                f"Imported from {prompt.locate.shown} ({_PEER_NAMES[prompt.kind]}). Its model "
-                "settings have no place in a prompt file; pass the model to"
-            )
-            header.append("`wink-decl run --model PROVIDER:MODEL` or name it in an eval file:")
+            header.append(f"Imported from {prompt.locate.shown} ({_PEER_NAMES[prompt.kind]}).")
+            header.append("A prompt file has no place for model settings: pass the model to")
+            header.append("`wink-decl run --model PROVIDER:MODEL`, or name it in an eval file.")
             header.extend(f"  {key}: {_shown(value)}" for key, value in prompt.model)
             suggestion = _model_option(prompt.model)
             if suggestion:
@@ -318,16 +325,32 @@ class _Builder:
                 "Add it as a section by hand if the prompt needs it.",
             )
 
-    def _warn(self, span: Span | None, code: DiagnosticCode, message: str, expected: str, hint: str) -> None:
+    def _warn(
+        self, span: Span | None, code: DiagnosticCode, message: str, expected: str, hint: str
+    ) -> None:
         self.result.diagnostics.append(
-            Diagnostic(message, span, code, "warning", expected, hint, path=None if span else self.prompt.locate.shown)
+            Diagnostic(
+                message,
+                span,
+                code,
+                "warning",
+                expected,
+                hint,
+                path=None if span else self.prompt.locate.shown,
+            )
         )
 
 
-_PEER_NAMES: dict[PeerKind, str] = {"prompty": "Prompty", "dotprompt": "Dotprompt", "langchain": "LangChain"}
+_PEER_NAMES: dict[PeerKind, str] = {
+    "prompty": "Prompty",
+    "dotprompt": "Dotprompt",
+    "langchain": "LangChain",
+}
 
 
-def _by_role(tokens: list[Token], role: str, start: int, end: int) -> Iterable[tuple[str, int, int, list[Token]]]:
+def _by_role(
+    tokens: list[Token], role: str, start: int, end: int
+) -> Iterable[tuple[str, int, int, list[Token]]]:
     """The tokens split at Dotprompt's ``{{role "..."}}`` markers, each run with its role."""
     run: list[Token] = []
     for token in tokens:
@@ -424,7 +447,8 @@ def _without_secrets(value: object) -> object:
     if isinstance(value, dict):
         mapping = cast("dict[str, object]", value)
         return {
-            k: "[left out]" if _SECRET.search(k) else _without_secrets(v) for k, v in mapping.items()
+            k: "[left out]" if _SECRET.search(k) else _without_secrets(v)
+            for k, v in mapping.items()
         }
     if isinstance(value, list):
         return [_without_secrets(item) for item in cast("list[object]", value)]

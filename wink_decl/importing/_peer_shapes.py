@@ -141,7 +141,7 @@ def _block(
     shaped.parts.append(Part(None, end))
 
 
-def _why_not(
+def _why_not(  # noqa: PLR0911 - one reason a return
     opening: Token,
     inner: Sequence[Token],
     stop: int | None,

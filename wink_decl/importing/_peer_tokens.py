@@ -103,7 +103,7 @@ def _text(tokens: list[Token], source: str, start: int, end: int) -> None:
         tokens.append(Token("text", start, end, source[start:end]))
 
 
-def _jinja_tag(opening: str, inside: str, start: int, end: int) -> Token:
+def _jinja_tag(opening: str, inside: str, start: int, end: int) -> Token:  # noqa: PLR0911 - a return a kind of tag
     body = inside.strip("-+ \t\r\n")
     if opening == "{#":
         return Token("comment", start, end)
@@ -167,7 +167,7 @@ def _literal(text: str) -> object:
     return float(text) if "." in text else int(text)
 
 
-def _mustache_tag(opening: str, inside: str, start: int, end: int) -> Token:
+def _mustache_tag(opening: str, inside: str, start: int, end: int) -> Token:  # noqa: PLR0911 - a return a kind of tag
     body = inside.strip(" \t\r\n~")
     if opening == "{{!--" or body.startswith("!"):
         return Token("comment", start, end)
@@ -205,7 +205,9 @@ def _mustache_open(sigil: str, rest: str, start: int, end: int) -> Token:
             condition = condition if helper == "if" else {"not": condition}
         return Token("open", start, end, helper, condition)
     if argument:
-        return Token("odd-open", start, end, helper, what=_HELPER_WHAT.get(helper, "a block helper"))
+        return Token(
+            "odd-open", start, end, helper, what=_HELPER_WHAT.get(helper, "a block helper")
+        )
     if _NAME.match(helper):  # a Mustache section: a condition, or a loop over a list
         test: dict[str, object] = {"param": helper}
         return Token("open", start, end, helper, test if sigil == "#" else {"not": test})

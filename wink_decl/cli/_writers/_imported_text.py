@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
+from typing import cast
 
 from wink_decl.cli._writers._comments import schema_line
 from wink_decl.cli._writers._toml_writer import to_toml
@@ -23,8 +24,7 @@ def imported_text(imported: ImportedPrompt, to: Format, schema_ref: str | None) 
     out.append(write(top))
     if "params" in document:
         out.append("\n" + write({"params": document["params"]}))
-    sections = document["sections"]
-    assert isinstance(sections, list)  # noqa: S101 - the importer always writes a list
+    sections = cast("list[object]", document["sections"])  # the importer writes a list
     if to == "yaml":
         out.append("\nsections:\n")
     for index, section in enumerate(sections):
@@ -41,7 +41,3 @@ def imported_text(imported: ImportedPrompt, to: Format, schema_ref: str | None) 
 
 def _comment(lines: Sequence[str], indent: str) -> str:
     return "".join(f"{indent}# {line}".rstrip() + "\n" for line in lines)
-
-
-def _unused(value: Mapping[str, object]) -> None:
-    del value
