@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import dataclasses
 import os
-from collections.abc import Sequence
 from dataclasses import dataclass
 
 from wink_decl.diagnostic_codes import DiagnosticCode
@@ -24,7 +23,6 @@ from wink_decl.loader import (
     LoadedFile,
     decode,
     load_text,
-    quotable_text,
     read_bytes,
     read_problem,
 )
@@ -60,11 +58,6 @@ def read_peer_text(path: str, shown: str, limits: Limits) -> tuple[str | None, l
         return None, [read_problem(error, shown)]
     text, problems = decode(content, path=shown, max_bytes=limits.max_bytes, kind=PEER_FILE)
     return text, problems
-
-
-def quoted(content: str | bytes, limits: Limits) -> str:
-    """What to quote lines from when the text did not decode."""
-    return quotable_text(content, limits.max_bytes)
 
 
 def _linked_out(path: str, shown: str) -> Diagnostic | None:
@@ -148,8 +141,3 @@ def _unclosed(shown: str) -> Diagnostic:
         expected="a line '---' after the settings, then the template",
         hint="Add a line holding only '---' where the settings end.",
     )
-
-
-def all_spans(diagnostics: Sequence[Diagnostic]) -> list[Diagnostic]:
-    """The diagnostics as they are (a seam for sorting elsewhere)."""
-    return list(diagnostics)

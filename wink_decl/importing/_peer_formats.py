@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Literal, cast
 
@@ -451,8 +451,3 @@ def _unknown_format(written: str, shown: str, span: Span | None) -> Diagnostic:
         hint="Write the template_format the template is written in.",
         path=None if span else shown,
     )
-
-
-def messages_of(prompt: PeerPrompt) -> Sequence[PeerMessage]:
-    """The prompt's messages (a seam for tests)."""
-    return prompt.messages

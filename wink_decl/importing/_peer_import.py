@@ -13,7 +13,7 @@ import os
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Literal, cast
+from typing import cast
 
 from wink_decl.diagnostic_codes import DiagnosticCode
 from wink_decl.diagnostics import Diagnostic, Span, sort_diagnostics
@@ -476,6 +476,3 @@ def _unknown_kind(shown: str) -> Diagnostic:
         hint="Rename the file to the extension of its format.",
         path=shown,
     )
-
-
-Format = Literal["yaml", "toml"]

@@ -63,8 +63,7 @@ def shape(
 
     ``lists`` names the inputs that are lists: a Mustache section over one is a loop.
     """
-    start, end = bounds
-    shaped = Shaped([Part(None, start)], [], [])
+    shaped = Shaped([Part(None, bounds[0])], [], [])
     index = 0
     while index < len(tokens):
         token = tokens[index]
@@ -75,7 +74,6 @@ def shape(
             continue
         _piece(shaped, token)
         index += 1
-    del end
     return shaped
 
 
