@@ -28,6 +28,7 @@ class DiagnosticCode(StrEnum):
     ENUM = "enum"
     EXAMPLE = "example"
     FILE_EXISTS = "file-exists"
+    FOREIGN_SYNTAX = "foreign-syntax"
     HANDLER = "handler"
     IMPORT_INVALID = "import-invalid"
     IMPORT_RENAMED = "import-renamed"

@@ -153,6 +153,19 @@ CODE_DOCS: Final[Mapping[DiagnosticCode, CodeDoc]] = {
         {"review.wink.yaml": _PROMPT},
         "wink-decl new review",
     ),
+    _C.FOREIGN_SYNTAX: CodeDoc(
+        "A template, summary or summary suffix holds the syntax of another template language, "
+        "which the model would read as written (a warning). Reported: `{{name}}` and "
+        "`{{ name | filter }}` (Mustache, Handlebars, Jinja); blocks `{% ... %}`, `{{#if x}}`, "
+        "`{{/if}}`, `{{else}}`; comments `{# ... #}`; and `{name}` (f-strings, LangChain) only "
+        "when `name` is a declared param, since `{id}` in a route, JSON such as "
+        '`{"a": 1}`, code such as `return {}` and CSS such as `a { color: red }` are '
+        "ordinary text. `${name}` and `$${name}` are never reported.",
+        "Write `${name}` for a param. Conditions go in `enabled:`: put the text an `if` "
+        "guards in a section of its own with `enabled: {param: name}`. A loop or filter has no "
+        "equivalent: write the text out, or pass the value ready to use.",
+        {"prompt.wink.yaml": _PARAM_PROMPT.replace("${topic}", "{{topic}}")},
+    ),
     _C.HANDLER: CodeDoc(
         "A tool's handler cannot serve it: it is not importable, takes the wrong arguments, "
         "or declares other params than the file.",
@@ -596,8 +609,10 @@ CODE_DOCS: Final[Mapping[DiagnosticCode, CodeDoc]] = {
         "from wink_decl.loader import load_file\nload_file('prompt.wink.yaml').diagnostics",
     ),
     _C.UNUSED_POLICY: CodeDoc(
-        "A policy watches tools the prompt does not declare (a warning).",
-        "Name the tools the policy should watch, or remove it.",
+        "A policy, or an entry of one, can never refuse a call: it watches tools the prompt "
+        "does not declare, `read_before_write` watches no tool that writes, or a `sequential` "
+        "entry makes its tool wait for none (`{deploy: []}`) (a warning).",
+        "Name the tools the policy should watch, or list what each tool waits for; or remove it.",
         {
             "prompt.wink.yaml": "key: review\npolicies:\n  - read_before_write: {}\n"
             + _PROMPT.split("\n", 1)[1]

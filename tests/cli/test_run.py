@@ -567,7 +567,7 @@ def test_a_terminal_sees_each_turn_and_tool_call(folder: Path) -> None:
     assert (status, out.getvalue()) == (0, ANSWER + "\n")
     assert err.getvalue() == textwrap.dedent(
         """\
-        turn 1: asking the model (1 tools on offer)
+        turn 1: asking the model (1 tool on offer)
           the model calls read_section
           read_section: ok
           opened section files

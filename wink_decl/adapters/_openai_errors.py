@@ -13,6 +13,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from wink_decl._nouns import noun_for
 from wink_decl.adapters.adapter_support import kind_of_status, provider_error
 from wink_decl.errors import ProviderError, ProviderErrorKind
 
@@ -92,7 +93,8 @@ def _connection_reason(links: tuple[BaseException, ...]) -> str:
 
 
 def _timed_out(context: CallContext) -> ProviderError:
-    after = "" if context.timeout is None else f" after {context.timeout:g} seconds"
+    timeout = context.timeout
+    after = "" if timeout is None else f" after {timeout:g} {noun_for(timeout, 'second')}"
     return provider_error(f"The request timed out{after}.", kind="timeout", secrets=context.secrets)
 
 

@@ -9,6 +9,7 @@ import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from wink_decl._nouns import noun_for
 from wink_decl.adapters.adapter_support import redact
 from wink_decl.adapters.providers import make_adapter
 from wink_decl.cli._command import Console
@@ -219,7 +220,8 @@ def _within(seconds: float | None, work: Callable[[], PromptResponse]) -> Prompt
     worker.join(seconds + _GRACE)
     if not outcome:
         raise PromptEvaluationError(
-            f"The run did not finish within --timeout {seconds:g} seconds; it was stopped.",
+            f"The run did not finish within --timeout {seconds:g} {noun_for(seconds, 'second')}; "
+            "it was stopped.",
             phase=EvaluationPhase.DEADLINE,
         )
     result = outcome[0]

@@ -8,8 +8,10 @@ from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, NamedTuple, TypeAlias, cast
 
+from wink_decl._nouns import noun_for
 from wink_decl.compiler._condition_compiler import Check, compile_condition
 from wink_decl.compiler._context import CompileContext
+from wink_decl.compiler._foreign_syntax import check_foreign_syntax
 from wink_decl.compiler._readable import readable
 from wink_decl.diagnostic_codes import DiagnosticCode
 from wink_decl.diagnostics import clip, some_of
@@ -111,17 +113,18 @@ class SectionBudget:
             return
         self.reported = True
         limit = self.limit
+        sections = f"{limit:,} {noun_for(limit, 'section')}"
         if include:
-            message = f"This include takes the prompt past the limit of {limit:,} sections."
+            message = f"This include takes the prompt past the limit of {sections}."
             hint = "include fewer sections, or raise the limit"
         else:
-            message = f"This section is past the limit of {limit:,} sections per prompt."
+            message = f"This section is past the limit of {sections} per prompt."
             hint = "split the prompt, or raise the limit"
         ctx.error(
             DiagnosticCode.TOO_MANY_SECTIONS,
             message,
             ctx.span(path),
-            expected=f"at most {limit:,} sections, includes expanded (max_sections)",
+            expected=f"at most {sections}, includes expanded (max_sections)",
             hint=f"{hint}: --limit max_sections={limit * 2}",
         )
 
@@ -345,6 +348,7 @@ def _check_placeholders(
     extra: frozenset[str],
 ) -> bool:
     """Check the section's text ``name``; the path to it is made only to report a mistake."""
+    check_foreign_syntax(ctx, (*section_path, name), text, (scope.params, extra))
     try:
         compiled = compile_text(text, where="text")
     except PromptValidationError:
