@@ -216,9 +216,17 @@ def _prompty_inputs(inputs: object, place: _Places) -> list[PeerInput]:
                 found.append(_input(name, spec, place.at("inputs", index)))
     else:
         for name, item in _mapping(inputs).items():
-            spec = _mapping(item) if isinstance(item, dict) else {"default": item}  # pyright: ignore[reportUnknownArgumentType]
+            spec = _mapping(item) if isinstance(item, dict) else _shorthand(item)  # pyright: ignore[reportUnknownArgumentType]
             found.append(_input(name, spec, place.at("inputs", name)))
     return found
+
+
+def _shorthand(value: object) -> dict[str, object]:
+    """``name: value``: an input whose default is ``value``, of that value's type."""
+    kinds: list[tuple[type, str]] = [(bool, "boolean"), (int, "integer"), (float, "number")]
+    kinds.append((list, "array"))
+    kind = next((k for t, k in kinds if isinstance(value, t)), "string")
+    return {"kind": kind, "default": value}
 
 
 def _input(name: str, spec: Mapping[str, object], where: Span | None) -> PeerInput:

@@ -403,7 +403,8 @@ def _condition_title(condition: dict[str, object] | None) -> str:
     negated, name, value = _parts(condition)
     if value is None:
         return f"{'Unless' if negated else 'If'} {name}"
-    return f"If {name} is {'not ' if negated else ''}{value}"
+    shown = value if isinstance(value, str) else json.dumps(value)
+    return f"If {name} is {'not ' if negated else ''}{shown}"
 
 
 def _parts(condition: dict[str, object]) -> tuple[bool, str, object]:

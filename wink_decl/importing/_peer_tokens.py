@@ -23,7 +23,9 @@ _LITERAL = r"(?P<value>\"[^\"]*\"|'[^']*'|-?\d+(?:\.\d+)?|true|false|True|False)
 _JINJA_IF = re.compile(
     rf"if\s+(?:(?P<not>not)\s+)?(?P<name>[A-Za-z_]\w*)(?:\s*(?P<op>==|!=)\s*{_LITERAL})?\Z"
 )
-_JINJA_BLOCKS = frozenset({"for", "macro", "call", "filter", "block", "raw", "set", "with"})
+_JINJA_BLOCKS = frozenset(
+    {"for", "macro", "call", "filter", "block", "raw", "set", "with", "autoescape"}
+)
 """Jinja2 tags that open a block closed by ``end<name>`` (``set`` only without ``=``)."""
 _ROLE = re.compile(r"role\s+(?:\"(?P<double>[a-z]+)\"|'(?P<single>[a-z]+)')\Z")
 
@@ -124,7 +126,7 @@ def _jinja_tag(opening: str, inside: str, start: int, end: int) -> Token:  # noq
         return Token("close", start, end, word[3:])
     if word in _JINJA_BLOCKS and not (word == "set" and "=" in body):
         return Token("odd-open", start, end, word, what=_JINJA_WHAT.get(word, f"a {word} block"))
-    return Token("odd", start, end, what=_JINJA_WHAT.get(word, f"a {word or 'empty'} tag"))
+    return Token("odd", start, end, what=_JINJA_WHAT.get(word, _a_tag(word)))
 
 
 _JINJA_WHAT = {
@@ -136,7 +138,16 @@ _JINJA_WHAT = {
     "extends": "template inheritance",
     "set": "a variable assignment",
     "raw": "a raw block",
+    "block": "a template block",
+    "with": "a change of context",
+    "autoescape": "an autoescape block",
 }
+
+
+def _a_tag(word: str) -> str:
+    """'a do tag', 'an empty tag': a tag of a kind the scanner has no words for."""
+    word = word or "empty"
+    return f"{'an' if word[0] in 'aeiou' else 'a'} {word} tag"
 
 
 def _jinja_expression(body: str) -> str:
