@@ -9,7 +9,6 @@ depth, values and key length, and keeps the position of every value.
 
 from __future__ import annotations
 
-import dataclasses
 import os
 from dataclasses import dataclass
 
@@ -80,10 +79,8 @@ def _linked_out(path: str, shown: str) -> Diagnostic | None:
 class FrontMatter:
     """The YAML between the ``---`` lines, loaded, and where the template after it starts."""
 
-    file: LoadedFile | None
-    """None when there is no front matter (a template alone)."""
-    line_offset: int
-    """Lines before the YAML's first line: its spans are shifted by this many."""
+    file: LoadedFile
+    """An empty mapping when there is no front matter (a template alone) or it is empty."""
     body_start: int
     """The offset in the text where the template starts."""
 
@@ -91,11 +88,15 @@ class FrontMatter:
 def split_front_matter(
     text: str, shown: str, limits: Limits
 ) -> tuple[FrontMatter | None, list[Diagnostic]]:
-    """The front matter of ``text`` and the template's start; None and why when it is broken."""
-    first = text.split("\n", 1)[0].rstrip("\r")
+    """The front matter of ``text`` and the template's start; None and why when it is broken.
+
+    The YAML is read with the opening ``---`` line left blank, so that its spans, and the
+    line numbers in the loader's hints, are the file's own.
+    """
+    first = text.split("\n", 1)[0]
     if first.rstrip() != "---":
-        return FrontMatter(None, 0, 0), []
-    start = len(text.split("\n", 1)[0]) + 1
+        return FrontMatter(_nothing(shown, limits), 0), []
+    start = len(first) + 1
     closing = _closing_line(text, start)
     if closing is None:
         return None, [_unclosed(shown)]
@@ -103,17 +104,24 @@ def split_front_matter(
     body_start = text.find("\n", closing)
     body_start = len(text) if body_start < 0 else body_start + 1
     if not yaml_text.strip():
-        return FrontMatter(None, 1, body_start), []
-    loaded = load_text(yaml_text, path=shown, format="yaml", limits=limits, kind=PEER_FILE)
+        return FrontMatter(_nothing(shown, limits), body_start), []
+    loaded = load_text("\n" + yaml_text, path=shown, format="yaml", limits=limits, kind=PEER_FILE)
     if loaded.file is None:
-        return None, [shifted(d, 1) for d in loaded.diagnostics]
-    return FrontMatter(loaded.file, 1, body_start), []
+        return None, list(loaded.diagnostics)
+    return FrontMatter(loaded.file, body_start), []
+
+
+def _nothing(shown: str, limits: Limits) -> LoadedFile:
+    """No settings: an empty mapping, read as any front matter is."""
+    loaded = load_text("{}", path=shown, format="yaml", limits=limits, kind=PEER_FILE)
+    assert loaded.file is not None  # noqa: S101 - '{}' is valid YAML under any limits
+    return loaded.file
 
 
 def _closing_line(text: str, start: int) -> int | None:
     """The offset of the ``---`` line that ends the front matter begun at ``start``."""
     position = start
-    while position <= len(text):
+    while True:
         end = text.find("\n", position)
         line = text[position : len(text) if end < 0 else end]
         if line.rstrip() == "---":
@@ -121,16 +129,6 @@ def _closing_line(text: str, start: int) -> int | None:
         if end < 0:
             return None
         position = end + 1
-    return None
-
-
-def shifted(diagnostic: Diagnostic, lines: int) -> Diagnostic:
-    """``diagnostic`` moved down ``lines`` lines: from the front matter's text to the file's."""
-    span = diagnostic.span
-    if span is None or lines == 0:
-        return diagnostic
-    moved = Span(span.path, span.line + lines, span.column, span.end_line + lines, span.end_column)
-    return dataclasses.replace(diagnostic, span=moved)
 
 
 def _unclosed(shown: str) -> Diagnostic:

@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Mapping
+from bisect import bisect_left
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Literal, cast
 
@@ -44,8 +45,9 @@ _PROMPTY_ROLE = re.compile(
     re.IGNORECASE,
 )
 _PICO_KEY = re.compile(
-    r"(?P<name>[A-Za-z_]\w*)(?P<optional>\?)?(?:\((?P<kind>[^),]*)(?:,.*)?\))?\Z"
+    r"(?P<name>.*?)(?P<optional>\?)?(?:\((?P<kind>[^),]*)(?:,.*)?\))?\Z", re.DOTALL
 )
+"""``name``, ``name?``, ``name(kind)``, ``name?(kind, description)``; any other key is a name."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,43 +98,39 @@ class PeerPrompt:
         default_factory=list[tuple[str, object, Span | None]]
     )
     """Other settings wink-decl has no place for: each kept as a comment, with a warning."""
-    dropped: list[tuple[str, Span | None]] = field(default_factory=list[tuple[str, Span | None]])
+    dropped: list[tuple[str, object, Span | None]] = field(
+        default_factory=list[tuple[str, object, Span | None]]
+    )
     """Messages the peer itself never reads (LangChain chat files past the first)."""
 
 
 class Locator:
     """Offsets in a peer's source text -> file lines and columns."""
 
-    def __init__(
-        self, shown: str, source: str, line: int = 1, column: int = 1, indent: int = 0
-    ) -> None:
-        """``source`` starts at ``line``:``column`` of the file shown as ``shown``.
+    def __init__(self, shown: str, text: str, places: Sequence[int] | None = None) -> None:
+        """The source is ``text``, the file shown as ``shown``, or a value in it.
 
-        Its later lines start ``indent`` columns in (a YAML block text is indented).
+        For a value, ``places[i]`` is the offset in ``text`` of the value's ``i``-th character
+        as the file writes it (an escape, a folded line), and its last item the value's end.
         """
         self.shown = shown
-        self._breaks = [m.start() for m in re.finditer("\n", source)]
-        self._line = line
-        self._column = column
-        self._indent = indent
+        self._breaks = [m.start() for m in re.finditer("\n", text)]
+        self._places = places
 
     def span(self, start: int, end: int | None = None) -> Span:
         """The span of ``source[start:end]`` (its first line when it spans several)."""
         line, column = self._position(start)
-        if end is None or end <= start:
-            return Span(self.shown, line, column)
-        end_line, end_column = self._position(end - 1)
-        if end_line != line:
+        end_line, end_column = self._position(start if end is None else max(start, end - 1))
+        if end is None or end <= start or end_line != line:
             return Span(self.shown, line, column)
         return Span(self.shown, line, column, end_line, end_column)
 
     def _position(self, offset: int) -> tuple[int, int]:
-        from bisect import bisect_left  # noqa: PLC0415
-
+        if self._places is not None:
+            offset = self._places[min(offset, len(self._places) - 1)]
         before = bisect_left(self._breaks, offset)
-        if before == 0:
-            return self._line, self._column + offset
-        return self._line + before, self._indent + offset - self._breaks[before - 1]
+        line_start = self._breaks[before - 1] + 1 if before else 0
+        return before + 1, offset - line_start + 1
 
 
 def read_peer(
@@ -147,8 +145,8 @@ def read_peer(
     front, problems = split_front_matter(text, shown, limits)
     if front is None:
         return None, problems
-    data = _mapping(front.file.data) if front.file else {}
-    place = _Places(front.file, front.line_offset)
+    data = _mapping(front.file.data)
+    place = _Places(front.file)
     locate = Locator(shown, text)
     if kind == "prompty":
         return _prompty(data, place, text, front.body_start, locate)
@@ -156,22 +154,15 @@ def read_peer(
 
 
 class _Places:
-    """Spans of the front matter's values, moved to their lines in the file."""
+    """Spans of the front matter's keys (of list items: their values)."""
 
-    def __init__(self, file: LoadedFile | None, offset: int) -> None:
-        self._file = file
-        self._offset = offset
+    def __init__(self, file: LoadedFile) -> None:
+        self._map = file.source_map
 
-    def at(self, *path: str | int) -> Span | None:
-        if self._file is None:
-            return None
-        span = self._file.source_map.key_span(path) or self._file.source_map.value_span(path)
-        if span is None:
-            return None
-        offset = self._offset
-        return Span(
-            span.path, span.line + offset, span.column, span.end_line + offset, span.end_column
-        )
+    def at(self, *path: str | int) -> Span:
+        span = self._map.key_span(path) or self._map.value_span(path)
+        assert span is not None  # noqa: S101 - the loader gives every key and value a span
+        return span
 
 
 def _mapping(value: object) -> dict[str, object]:
@@ -307,11 +298,8 @@ def _dotprompt_inputs(block: Mapping[str, object], place: _Places) -> list[PeerI
     pico: dict[str, object] = _mapping(schema)  # pyright: ignore[reportUnknownArgumentType]
     for key, spec in pico.items():
         match = _PICO_KEY.match(key)
-        where = place.at("input", "schema", key)
-        if match is None:
-            found.append(PeerInput(key, "string", where, odd=key))
-            continue
-        found.append(_picoschema_input(match, spec, where, defaults))
+        assert match is not None  # noqa: S101 - every group of the pattern may be empty
+        found.append(_picoschema_input(match, spec, place.at("input", "schema", key), defaults))
     return found
 
 
@@ -376,14 +364,14 @@ def _langchain(file: LoadedFile, shown: str) -> tuple[PeerPrompt | None, list[Di
     kind = data.get("_type", "prompt")
     template: object = data.get("template")
     where: tuple[str | int, ...] = ("template",)
-    extra: list[tuple[str, Span | None]] = []
+    extra: list[tuple[str, object, Span | None]] = []
     if kind == "chat":
         messages = data.get("messages")
         items = cast("list[object]", messages) if isinstance(messages, list) else []
         first = _mapping(_mapping(items[0]).get("prompt")) if items else {}
         template, where = first.get("template"), ("messages", 0, "prompt", "template")
         extra = [
-            (f"message {n + 1}", source_map.value_span(("messages", n)))
+            (f"message {n + 1}", items[n], source_map.value_span(("messages", n)))
             for n in range(1, len(items))
         ]
     if kind not in ("prompt", "chat") or not isinstance(template, str):
@@ -425,16 +413,42 @@ def _langchain(file: LoadedFile, shown: str) -> tuple[PeerPrompt | None, list[Di
 
 
 def _template_locator(file: LoadedFile, shown: str, start: Span | None, template: str) -> Locator:
-    """Where the template's characters are: exact for JSON strings and YAML block text."""
+    """Where each of the template's characters is written in the file, escapes and all."""
     start = start or Span(shown, 1, 1)  # the loader gives every value a span
-    lines = file.text.split("\n", start.line + 1)
-    opener = lines[start.line - 1][start.column - 1 : start.column]
-    if opener in ("|", ">"):
-        following = lines[start.line] if start.line < len(lines) else ""
-        indent = len(following) - len(following.lstrip(" "))
-        return Locator(shown, template, start.line + 1, indent + 1, indent)
-    quote = 1 if opener in ('"', "'") else 0
-    return Locator(shown, template, start.line, start.column + quote, start.column)
+    text = file.text
+    at = sum(len(line) + 1 for line in text.split("\n", start.line)[: start.line - 1])
+    at += start.column - 1
+    if text.startswith(("|", ">"), at):  # a block's text starts on the line after its header
+        at = text.find("\n", at) + 1
+    quoted = text.startswith('"', at)
+    return Locator(shown, text, _char_places(text, at + quoted, template, double_quoted=quoted))
+
+
+_ESCAPE_LENGTHS = {"x": 4, "u": 6, "U": 10}
+"""Characters a YAML or JSON escape takes in the file, its backslash included (else 2)."""
+
+
+def _char_places(text: str, at: int, value: str, *, double_quoted: bool) -> list[int]:
+    """The offset in ``text`` of each character of ``value``, written from ``at`` on.
+
+    A value's characters appear in the file in order, with only indentation, quotes, line
+    breaks folded into spaces and escapes between or instead of them; each is found at the
+    first place it can be, an escape where its backslash is. One pass: a character not found
+    (a file the value did not come from) ends the search, the rest placed at that point.
+    """
+    places: list[int] = []
+    for char in value:
+        if double_quoted and text.startswith("\\", at):
+            places.append(at)
+            at += _ESCAPE_LENGTHS.get(text[at + 1 : at + 2], 2)
+            continue
+        found = text.find(char, at)
+        if found < 0:
+            break
+        places.append(found)
+        at = found + 1
+    places.extend([at] * (len(value) + 1 - len(places)))
+    return places
 
 
 def _not_langchain(kind: object, shown: str, span: Span | None) -> Diagnostic:

@@ -209,7 +209,8 @@ class _Builder:
             self._warn(
                 spec.place,
                 DiagnosticCode.IMPORT_UNSUPPORTED,
-                f"The default of '{spec.name}' is not a {spec.type}; it is left out.",
+                f"The default of '{spec.name}' is not {_a_value_of(spec.type, spec.items)}; it is "
+                "left out.",
                 f"a default of type {spec.type}",
                 "Write a default of the param's type by hand, or leave it required.",
             )
@@ -315,7 +316,7 @@ class _Builder:
                 "Carry it over by hand: tools go under tools: with a handler.",
             )
             header.append(f"Not imported, to finish by hand: {key}: {_shown(value)}")
-        for what, span in prompt.dropped:
+        for what, value, span in prompt.dropped:
             self._warn(
                 span,
                 DiagnosticCode.IMPORT_UNSUPPORTED,
@@ -324,6 +325,7 @@ class _Builder:
                 "one message",
                 "Add it as a section by hand if the prompt needs it.",
             )
+            header.append(f"Not read by LangChain either: {what}: {_shown(value)}")
 
     def _warn(
         self, span: Span | None, code: DiagnosticCode, message: str, expected: str, hint: str
@@ -376,6 +378,13 @@ def _fits(value: object, wink_type: str, items: str | None) -> bool:
     if isinstance(value, bool) and wink_type != "boolean":
         return False
     return isinstance(value, checks[wink_type])
+
+
+def _a_value_of(wink_type: str, items: str | None) -> str:
+    """'a string', 'an integer', 'a list of numbers'."""
+    if wink_type == "array":
+        return f"a list of {items}s"
+    return f"{'an' if wink_type == 'integer' else 'a'} {wink_type}"
 
 
 def _rename(node: object, names: dict[str, str]) -> None:
