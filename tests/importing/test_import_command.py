@@ -248,3 +248,67 @@ def test_front_matter_nested_too_deep_is_refused(
         "  hint: flatten the structure: nest mappings and lists less deeply, or allow more with "
         "--limit max_depth=128\n",
     )
+
+
+@pytest.mark.parametrize(
+    ("argv", "err"),
+    [
+        (
+            ["--output", "chat.yaml"],
+            "wink-decl: error: --output 'chat.yaml' does not end in .wink.yaml or .wink.toml, so "
+            "validate would not find it\n"
+            "  hint: name it like chat.wink.yaml\n",
+        ),
+        (
+            ["--output", "chat.txt", "--to", "toml"],
+            "wink-decl: error: --output 'chat.txt' does not end in .wink.yaml or .wink.toml, so "
+            "validate would not find it\n"
+            "  hint: name it like chat.wink.toml\n",
+        ),
+        (
+            ["--output", "chat.wink.yaml", "--to", "toml"],
+            "wink-decl: error: --output 'chat.wink.yaml' is YAML but --to says toml\n",
+        ),
+    ],
+    ids=["no-suffix", "no-suffix-toml", "suffix-against-to"],
+)
+def test_an_output_name_validate_would_not_find_is_a_usage_error(
+    here: Path, capsys: pytest.CaptureFixture[str], argv: list[str], err: str
+) -> None:
+    assert run(capsys, "import", "own-chat.yaml", *argv) == (2, "", err)
+    assert sorted(p.name for p in here.iterdir() if ".wink." in p.name) == []
+
+
+def test_the_output_named_below_the_folder_takes_its_format_from_its_name(
+    here: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert run(capsys, "import", "own-chat.yaml", "--output", "out/chat.wink.toml") == (
+        0,
+        "Wrote out/chat.wink.toml\nNext: check it with: wink-decl validate out/chat.wink.toml\n",
+        "",
+    )
+    assert (here / "out" / "chat.wink.toml").read_text() == (
+        'key = "own-chat"\n'
+        'name = "Own chat"\n'
+        "\n"
+        "[params.topic]\n"
+        'type = "string"\n'
+        "\n"
+        "[[sections]]\n"
+        'key = "user"\n'
+        'title = "User"\n'
+        'template = "Summarize ${topic} in three sentences."\n'
+    )
+
+
+def test_a_file_that_cannot_be_written_is_an_error(
+    here: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (here / "out").write_text("a file where the folder would be\n")
+    assert run(capsys, "import", "own-chat.yaml", "--output", "out/chat.wink.yaml") == (
+        1,
+        "",
+        "out/chat.wink.yaml: error: This file cannot be written: file exists.\n"
+        "  hint: check that you may write to the folder, and that it is a folder\n",
+    )
+    assert (here / "out").read_text() == "a file where the folder would be\n"

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
+from typing import cast
 
 from wink_decl.importing._peer_tokens import Token
 
@@ -183,10 +184,7 @@ def _negated(condition: dict[str, object]) -> dict[str, object]:
 
 def _tested(condition: dict[str, object], start: int) -> list[VarRef]:
     """The variable a condition tests (``param``, under ``not`` or ``equals``)."""
-    node: object = condition
-    while isinstance(node, dict):
-        mapping: dict[str, object] = node  # pyright: ignore[reportUnknownVariableType]
-        if isinstance(mapping.get("param"), str):
-            return [VarRef(str(mapping["param"]), start)]
-        node = next(iter(mapping.values()))
-    return []
+    node = condition
+    while "param" not in node:  # the scanners' conditions hold one param, at most two deep
+        node = cast("dict[str, object]", next(iter(node.values())))
+    return [VarRef(str(node["param"]), start)]
