@@ -43,4 +43,5 @@ def test_the_import_answers_as_the_golden_file_says(
     assert _answer(code, out, err) == golden.read_text(encoding="utf-8")
     if code == 0:
         (tmp_path / "imported.wink.yaml").write_text(out, encoding="utf-8")
-        assert (main(["validate", "imported.wink.yaml"]), capsys.readouterr().err) == (0, "1 file checked: 1 valid, 0 invalid\n")
+        status = main(["validate", "imported.wink.yaml"])
+        assert (status, capsys.readouterr().err) == (0, "1 file checked: 1 valid, 0 invalid\n")

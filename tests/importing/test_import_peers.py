@@ -91,6 +91,11 @@ CASES: list[tuple[str, dict[str, object], dict[str, object] | None]] = [
     ("own-mustache.yaml", {"question": "Where is it?"}, None),
     ("own-mustache.yaml", {"question": ""}, None),
     ("own-chat.yaml", {"topic": "tides"}, None),
+    ("own-fstring-braces.json", {"topic": "tides"}, None),
+    ("own-conditions.prompty", {}, None),
+    ("own-conditions.prompty", {"lang": "rust", "level": 3}, None),
+    ("own-json-schema.prompt", {"topic": "bees"}, None),
+    ("own-json-schema.prompt", {"topic": "bees", "count": 5}, None),
 ]
 
 
