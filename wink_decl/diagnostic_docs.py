@@ -178,6 +178,35 @@ CODE_DOCS: Final[Mapping[DiagnosticCode, CodeDoc]] = {
         },
         "wink-decl compile prompt.wink.yaml",
     ),
+    _C.IMPORT_INVALID: CodeDoc(
+        "`wink-decl import` met a file that is not a prompt of the kind its name says: front "
+        "matter never closed, a LangChain file without a template, an unknown template format.",
+        "Correct the file so that its own tool reads it, then import it again.",
+        {"greeting.prompty": "---\nname: greeting\nsystem:\nSay hello.\n"},
+        "wink-decl import greeting.prompty",
+    ),
+    _C.IMPORT_RENAMED: CodeDoc(
+        "An imported input's name is not a valid param name (`userName`), so the param has "
+        "another (`user_name`); a warning, and the file is written.",
+        "Pass the value under the new name when you render or run the imported prompt.",
+        {
+            "greeting.prompty": "---\ninputs:\n  userName: {kind: string}\n---\n"
+            "user:\nSay hello to {{userName}}.\n"
+        },
+        "wink-decl import greeting.prompty",
+    ),
+    _C.IMPORT_UNSUPPORTED: CodeDoc(
+        "An imported template or setting has no equivalent in a prompt file (a loop, a filter, "
+        "a helper, a partial, a condition inside a paragraph, tools); a warning: it is kept as "
+        "a comment to finish by hand.",
+        "Rewrite what the comment holds by hand: a param for a computed value, a section with "
+        "`enabled:` for a condition (docs/importing.md).",
+        {
+            "list.prompty": "---\ninputs:\n  items: {kind: array}\n---\n"
+            "user:\n{% for item in items %}\n- {{ item }}\n{% endfor %}\n"
+        },
+        "wink-decl import list.prompty",
+    ),
     _C.INCLUDE_CYCLE: CodeDoc(
         "Includes lead back to the section that includes them.",
         "Break the cycle: one of the sections must hold its text instead of including it.",

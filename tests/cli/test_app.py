@@ -38,6 +38,7 @@ commands:
   plugins    PLUGINS
   new        NEW
   convert    CONVERT
+  import     IMPORT
   overrides  OVERRIDES
 
 options:
@@ -144,6 +145,7 @@ def top_help() -> str:
         TOP_HELP.replace("PLUGINS", others["plugins"])
         .replace("NEW", others["new"])
         .replace("CONVERT", others["convert"])
+        .replace("IMPORT", others["import"])
         .replace("OVERRIDES", others["overrides"])
     )
 
@@ -162,6 +164,7 @@ def test_commands_are_listed_in_order() -> None:
         "plugins",
         "new",
         "convert",
+        "import",
         "overrides",
     ]
 
@@ -210,7 +213,7 @@ HELP_LIST = "  run 'wink-decl --help' for the list of commands\n"
             [],
             "wink-decl: error: no command given\n"
             "  hint: choose one of validate, render, run, eval, tools, preview, compile, schema, "
-            "plugins, new, convert, overrides\n" + HELP_LIST,
+            "plugins, new, convert, import, overrides\n" + HELP_LIST,
         ),
         (["-v"], None),
         (

@@ -257,6 +257,27 @@ COMMANDS: tuple[Command, ...] = (
         ),
     ),
     _deferred(
+        name="import",
+        summary="Import a Prompty, Dotprompt or LangChain prompt as a wink-decl prompt file.",
+        description=(
+            "Reads FILE (.prompty, .prompt, or a LangChain load_prompt .json/.yaml) as every "
+            "file is read (bounded, a regular file inside its folder) and writes a commented "
+            "prompt file beside it: inputs become typed params, messages become sections, "
+            "variables ${name}, a condition around whole paragraphs a section with enabled:. "
+            "What has no equivalent (loops, filters, helpers, partials) is a warning at its "
+            "line and is kept as a comment to finish by hand; model settings are kept as a "
+            "comment. An existing file is left alone unless --force is given; nothing is "
+            "written outside FILE's folder (docs/importing.md). Exit status: 0 written "
+            "(warnings allowed), 1 FILE cannot be imported or the file cannot be written, 2 "
+            "usage error."
+        ),
+        examples=(
+            "wink-decl import prompts/greeting.prompty",
+            "wink-decl import prompts/summarize.prompt --to toml",
+            "wink-decl import prompts/qa.json --output qa.wink.yaml --force",
+        ),
+    ),
+    _deferred(
         name="overrides",
         summary="Seed, check and compare a prompt's overrides: tagged variants of its texts.",
         description=(
