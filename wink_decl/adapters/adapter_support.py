@@ -6,6 +6,7 @@ import importlib
 from collections.abc import Iterable
 from types import ModuleType
 
+from wink_decl._install_hint import install_hint
 from wink_decl.errors import ProviderError, ProviderErrorKind
 from wink_decl.runtime.redaction import REDACTED, redact
 
@@ -26,7 +27,7 @@ def require_sdk(module: str, *, extra: str, adapter: str) -> ModuleType:
         raise ProviderError(
             f"{adapter} needs the '{module}' package, which is not installed.",
             kind="unavailable",
-            hint=f"pip install 'wink-decl[{extra}]'",
+            hint=install_hint(extra),
         ) from None
 
 
