@@ -18,7 +18,12 @@ from wink_decl.adapters._openai_format import (
     reply_from_completion,
     without_none,
 )
-from wink_decl.adapters.adapter_support import provider_error, require_sdk
+from wink_decl.adapters.adapter_support import (
+    anthropic_root,
+    openai_root,
+    provider_error,
+    require_sdk,
+)
 from wink_decl.runtime.adapter import ProviderAdapter
 from wink_decl.runtime.provider import OPENING_MESSAGE, ProviderReply, ProviderRequest
 
@@ -101,7 +106,8 @@ class LiteLLMAdapter(ProviderAdapter):
         self._api_key = api_key
         self._base_url = base_url
         self._timeout = timeout
-        connection = {"api_key": api_key, "api_base": base_url, "max_retries": max_retries}
+        root = None if base_url is None else _api_root(model, base_url)
+        connection = {"api_key": api_key, "api_base": root, "max_retries": max_retries}
         sampling = {"temperature": temperature, "max_tokens": max_tokens}
         self._options = {**without_none(connection), **without_none(sampling), **options}
 
@@ -203,3 +209,13 @@ def _import_litellm() -> None:
 
 def _environment_secrets() -> list[str]:
     return [value for name, value in os.environ.items() if name.endswith(_SECRET_SUFFIXES)]
+
+
+_ROOTS = {"anthropic": anthropic_root, "openai": openai_root}
+"""How LiteLLM's routes that add a versioned path want ``api_base``, as those SDKs do."""
+
+
+def _api_root(model: str, base_url: str) -> str:
+    """``base_url`` with or without ``/v1`` as the model's provider route needs it."""
+    provider = model.partition("/")[0]
+    return _ROOTS[provider](base_url) if provider in _ROOTS else base_url

@@ -18,7 +18,7 @@ from wink_decl.adapters._openai_format import (
     reply_from_completion,
     without_none,
 )
-from wink_decl.adapters.adapter_support import provider_error, require_sdk
+from wink_decl.adapters.adapter_support import openai_root, provider_error, require_sdk
 from wink_decl.runtime.adapter import ProviderAdapter
 from wink_decl.runtime.provider import ProviderReply, ProviderRequest
 
@@ -164,7 +164,8 @@ def _build_client(
     # None would mean "no timeout" and is refused for max_retries: unset means the SDK's default.
     settings = without_none({"timeout": timeout, "max_retries": max_retries})
     try:
-        return openai.OpenAI(api_key=api_key, base_url=base_url, **settings)
+        root = None if base_url is None else openai_root(base_url)
+        return openai.OpenAI(api_key=api_key, base_url=root, **settings)
     except openai.OpenAIError:
         # The only failure of a client built from these arguments: no key anywhere.
         raise provider_error(

@@ -13,6 +13,7 @@ import importlib
 from collections.abc import Callable
 from typing import cast
 
+from wink_decl._install_hint import install_hint
 from wink_decl.cli._command import Command, Console
 
 __all__ = ["COMMANDS", "implemented"]
@@ -170,8 +171,8 @@ COMMANDS: tuple[Command, ...] = (
             "as render --tag finds it). Saving a prompt or override file updates the page. Like "
             "render, it imports the plugin code a render needs (every predicate the file names, "
             "and the handler of each tool that leaves its params or its result to the handler). "
-            "The address is the first line on stdout. Needs the preview extra: pip install "
-            "'wink-decl[preview]'. Stop it with Ctrl-C."
+            "The address is the first line on stdout. Needs the preview extra: "
+            f"{install_hint('preview')}. Stop it with Ctrl-C."
         ),
         examples=(
             "wink-decl preview prompts/",

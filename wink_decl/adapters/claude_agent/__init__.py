@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from wink_decl.adapters.adapter_support import require_sdk
+from wink_decl.adapters.adapter_support import anthropic_root, require_sdk
 from wink_decl.errors import SingleTurnUnsupportedError
 from wink_decl.runtime.adapter import PromptResponse, ProviderAdapter
 from wink_decl.runtime.budget import Budget, BudgetTracker
@@ -65,7 +65,7 @@ class ClaudeAgentSettings:
         if self.api_key is not None:
             merged["ANTHROPIC_API_KEY"] = self.api_key
         if self.base_url is not None:
-            merged["ANTHROPIC_BASE_URL"] = self.base_url
+            merged["ANTHROPIC_BASE_URL"] = anthropic_root(self.base_url)
         if self.max_retries is not None:
             merged["CLAUDE_CODE_MAX_RETRIES"] = str(self.max_retries)
         return merged

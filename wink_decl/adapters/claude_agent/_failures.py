@@ -12,6 +12,7 @@ from claude_agent_sdk import (
     ResultMessage,
 )
 
+from wink_decl._install_hint import install_hint
 from wink_decl.adapters.adapter_support import kind_of_status, provider_error, redact
 from wink_decl.errors import ProviderError, ProviderErrorKind
 
@@ -33,7 +34,7 @@ _ASSISTANT_ERRORS: dict[str, ProviderErrorKind] = {
 """``AssistantMessage.error`` values, for failures that carry no HTTP status."""
 
 _NOT_FOUND_HINT = (
-    "pip install 'wink-decl[claude-agent]' (its wheel bundles Claude Code), or pass cli_path"
+    f"{install_hint('claude-agent')} (its wheel bundles Claude Code), or pass cli_path"
 )
 _STDERR_HINT = "Claude Code's stderr is logged by 'wink_decl.adapters.claude_agent' at DEBUG"
 
