@@ -486,3 +486,63 @@ def test_the_shared_modules_import_no_layer(name: str) -> None:
         forbidden=layers,
     )
     assert problems == []
+
+
+def top_names(source: str, *, filename: str, package: str) -> list[str]:
+    """``file:line: imports wink_decl.NAME`` for each name taken from the package top.
+
+    The top (``wink_decl/__init__.py``) re-exports every layer for users; a module inside the
+    package that takes a name from it depends on all of them. Submodules may be named there.
+    """
+    found: set[tuple[int, str]] = set()
+    for node in ast.walk(ast.parse(source, filename=filename)):
+        if isinstance(node, ast.Import):
+            names = [alias.name for alias in node.names if alias.name == "wink_decl"]
+        elif isinstance(node, ast.ImportFrom) and resolve_relative(node, package) == "wink_decl":
+            names = [
+                f"wink_decl.{alias.name}"
+                for alias in node.names
+                if not (PACKAGE_ROOT / f"{alias.name}.py").is_file()
+                and not (PACKAGE_ROOT / alias.name).is_dir()
+            ]
+        else:
+            continue
+        found.update((node.lineno, name) for name in names)
+    return [f"{filename}:{line}: imports {name}" for line, name in sorted(found)]
+
+
+@pytest.mark.parametrize(
+    ("source", "package", "expected"),
+    [
+        (
+            "from wink_decl import Session\n",
+            "wink_decl.preview",
+            ["x.py:1: imports wink_decl.Session"],
+        ),
+        ("from .. import load, errors\n", "wink_decl.cli", ["x.py:1: imports wink_decl.load"]),
+        ("import wink_decl\n", "wink_decl.compiler", ["x.py:1: imports wink_decl"]),
+        ("from wink_decl import errors, runtime, version\n", "wink_decl.cli", []),
+        ("from wink_decl.runtime import Session\n", "wink_decl.preview", []),
+    ],
+    ids=["a-name", "relative", "the-package", "submodules", "a-layer"],
+)
+def test_scanner_finds_names_taken_from_the_package_top(
+    source: str, package: str, expected: list[str]
+) -> None:
+    assert top_names(source, filename="x.py", package=package) == expected
+
+
+def test_no_module_takes_a_name_from_the_package_top() -> None:
+    files = sorted(PACKAGE_ROOT.rglob("*.py"))
+    assert PACKAGE_ROOT / "compiler" / "_artifact.py" in files
+    problems = [
+        problem
+        for path in files
+        if path != PACKAGE_ROOT / "__init__.py"
+        for problem in top_names(
+            path.read_text(encoding="utf-8"),
+            filename=str(path.relative_to(REPO)),
+            package=package_of(path),
+        )
+    ]
+    assert problems == [], "\n".join(problems)
