@@ -8,7 +8,7 @@ import time
 from collections import deque
 from contextlib import aclosing, suppress
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any, Protocol, cast
 
 import anyio
 from claude_agent_sdk import (
@@ -37,6 +37,7 @@ from wink_decl.adapters.claude_agent._failures import (
 )
 from wink_decl.adapters.claude_agent._options import TOOL_PREFIX, claude_options
 from wink_decl.errors import EvaluationPhase, PromptEvaluationError
+from wink_decl.prompt.context_protocols import AdapterView
 from wink_decl.runtime.adapter import PromptResponse
 from wink_decl.runtime.executor import ToolExecutor
 from wink_decl.runtime.loop import limit_passed, turn_guard, turn_limit_passed
@@ -46,7 +47,7 @@ from wink_decl.runtime.provider import ProviderMessage, ProviderToolCall
 if TYPE_CHECKING:
     from collections.abc import AsyncGenerator
 
-    from wink_decl.adapters.claude_agent import ClaudeAgentSDKAdapter
+    from wink_decl.adapters.claude_agent._agent_settings import ClaudeAgentSettings
     from wink_decl.prompt.template import Prompt
     from wink_decl.runtime.budget import BudgetTracker
     from wink_decl.runtime.deadline import Deadline
@@ -65,6 +66,20 @@ _STDERR_KEPT = 20
 logger = package_logger("adapters.claude_agent")
 
 
+class ClaudeAgent(AdapterView, Protocol):
+    """The adapter as its conversation sees it (named so: the adapter imports this module)."""
+
+    @property
+    def settings(self) -> ClaudeAgentSettings:
+        """How the adapter starts Claude Code."""
+        ...
+
+    @property
+    def secrets(self) -> tuple[str, ...]:
+        """Every credential Claude Code may see."""
+        ...
+
+
 class Conversation:
     """One evaluation: Claude Code started with the prompt's render, until it answers.
 
@@ -77,7 +92,7 @@ class Conversation:
     def __init__(
         self,
         *,
-        adapter: ClaudeAgentSDKAdapter,
+        adapter: ClaudeAgent,
         prompt: Prompt[Any],
         session: SessionProtocol,
         deadline: Deadline | None,
