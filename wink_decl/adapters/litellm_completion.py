@@ -169,7 +169,18 @@ class LiteLLMAdapter(ProviderAdapter):
                 secrets=secrets,
             )
         place = self._base_url or f"the provider of '{self.model}'"
-        return provider_failure(error, CallContext(self.model, place, timeout, secrets))
+        context = CallContext(self.model, place, timeout, secrets, self._key_variable())
+        return provider_failure(error, context)
+
+    def _key_variable(self) -> str:
+        """The variable LiteLLM reads the model's key from: its provider's, as in OPENAI_API_KEY."""
+        import litellm  # noqa: PLC0415  # see complete
+
+        try:
+            provider = litellm.get_llm_provider(self.model)[1]
+        except litellm.exceptions.BadRequestError:  # a model it cannot route, so no key was refused
+            provider = self.model.partition("/")[0]
+        return f"{provider.upper()}_API_KEY"
 
     def _missing_key(self) -> str | None:
         """The key variable LiteLLM looked for and did not find, when no key was passed."""

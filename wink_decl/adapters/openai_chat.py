@@ -153,6 +153,7 @@ class OpenAIAdapter(ProviderAdapter):
             base_url=str(self._client.base_url).rstrip("/"),
             timeout=timeout,
             secrets=self.secrets,
+            key_variable="OPENAI_API_KEY",
         )
 
 

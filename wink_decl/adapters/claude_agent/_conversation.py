@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import tempfile
 import time
 from collections import deque
@@ -30,6 +31,7 @@ from wink_decl.adapters.adapter_support import provider_error, redact
 from wink_decl.adapters.claude_agent._claude_transcript import Transcript
 from wink_decl.adapters.claude_agent._failures import (
     FINAL_STATUSES,
+    Attempted,
     from_exception,
     from_result,
     refused_retry,
@@ -131,6 +133,7 @@ class Conversation:
         self._ending: Exception | None = None
         self._result: ResultMessage | None = None
         self._assistant_error: str | None = None
+        self._retries = 0
 
     async def run(self) -> PromptResponse:
         """Converse until Claude Code answers; raise what ended the conversation otherwise."""
@@ -267,10 +270,24 @@ class Conversation:
                 self._transcript.add_tool_result(block.tool_use_id, _text(block.content))
 
     def _system(self, message: SystemMessage) -> None:
+        if message.subtype != "api_retry":
+            return
         status = message.data.get("error_status")
-        if message.subtype == "api_retry" and status in FINAL_STATUSES:
+        if status in FINAL_STATUSES:
             error = str(message.data.get("error"))
-            self._end(refused_retry(status, error, secrets=self._secrets))
+            attempted = self._attempted()
+            self._end(refused_retry(status, error, attempted=attempted, secrets=self._secrets))
+        else:
+            self._retries += 1
+
+    def _attempted(self) -> Attempted:
+        """The model, the API root and how often the failed request was sent, for its words."""
+        environment = {**os.environ, **self._settings.environment()}
+        return Attempted(
+            model=self._settings.model or "Claude Code's default",
+            url=environment.get("ANTHROPIC_BASE_URL", "the Anthropic API"),
+            attempts=self._retries + 1,
+        )
 
     # -- the answer ----------------------------------------------------------------------------
 
@@ -279,7 +296,12 @@ class Conversation:
         if result is None:
             raise provider_error("Claude Code ended without a result.", kind="other")
         if result.is_error:
-            raise from_result(result, self._assistant_error, secrets=self._secrets)
+            raise from_result(
+                result,
+                self._assistant_error,
+                attempted=self._attempted(),
+                secrets=self._secrets,
+            )
         text = self._transcript.last_text if result.result is None else result.result
         return PromptResponse(
             self._prompt.name,
