@@ -12,15 +12,20 @@ from pathlib import Path
 from typing import Any
 
 import anyio
+import compiler_plugins
 import mcp_types as types
 import pytest
 from mcp import Client
 from mcp.client.session import IncomingMessage
 from mcp.shared.exceptions import MCPError
 from mcp_fixtures import GREET, GREET_TEXT, build_server, prompt_folder
+from plugin_support import MemoryDistribution
 
 from wink_decl.cli import main
-from wink_decl.mcp import McpServer, watch_prompts
+from wink_decl.compiler import registry as registry_module
+from wink_decl.limits import DEFAULT_LIMITS
+from wink_decl.mcp import McpServer, PromptCatalog, watch_prompts
+from wink_decl.plugins import PREDICATES, PluginCatalog
 
 ERAS = ["legacy", "2026-07-28"]
 TIMEOUT = 30.0
@@ -35,6 +40,12 @@ GREET_PROMPT = types.Prompt(
         types.PromptArgument(name="times", required=False),
     ],
 )
+FLAKY = """\
+key: flaky
+sections:
+  - {key: main, title: Main, template: Hello., enabled: {predicate: flaky.raises}}
+"""
+
 HELPER_PROMPT = types.Prompt(
     name="agents/helper",
     description="Helps with files.",
@@ -378,3 +389,91 @@ def test_a_broken_file_is_left_out_and_reported(tmp_path: Path) -> None:
     )
     assert server.prompts.catalog.refresh() is False
     assert log.getvalue().count("error") == 2  # an unchanged problem is not reported again
+
+
+def test_numbers_are_offered_as_json_and_a_file_can_be_served_alone(tmp_path: Path) -> None:
+    prompts = prompt_folder(tmp_path)
+    levels = GREET.replace(
+        "times: {type: integer, default: 1}", "times: {type: integer, enum: [1, 2, 10]}"
+    )
+    (prompts / "team" / "greet.wink.yaml").write_text(levels)
+    server, _log = build_server(prompts)
+    catalog = PromptCatalog(prompts / "team" / "greet.wink.yaml", prompts, DEFAULT_LIMITS, print)
+    assert catalog.refresh() is True
+    assert [o.address for o in catalog.offered()] == ["team/greet"]
+    completion = server.prompts.complete("team/greet", "times", "1").completion
+    assert (completion.values, completion.total) == (["1", "10"], 2)
+
+
+def test_a_raising_predicate_is_an_error_naming_the_plugin(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    points = {PREDICATES: {"flaky.raises": "compiler_plugins:raising"}}
+    flaky = PluginCatalog(distributions=[MemoryDistribution("flaky-plugins", "2.0", points)])
+    monkeypatch.setattr(registry_module, "default_catalog", lambda: flaky)
+    prompts = tmp_path / "prompts"
+    prompts.mkdir()
+    (prompts / "flaky.wink.yaml").write_text(FLAKY)
+    compiler_plugins.failures[:] = [KeyError("weather")]
+    server, _log = build_server(prompts)
+    with pytest.raises(MCPError) as raised:
+        server.prompts.get("prompts/flaky", {})  # a file at the root: ns is its name
+    assert raised.value.message == (
+        f"{prompts / 'flaky.wink.yaml'}:3:69: error: Predicate 'flaky.raises' (entry point in "
+        "wink_decl.predicates, from flaky-plugins 2.0, value 'compiler_plugins:raising') raised "
+        "KeyError: 'weather'.\n"
+        "  expected: a function (params, *, session) that returns true or false without raising\n"
+        "   3 |   - {key: main, title: Main, template: Hello., "
+        "enabled: {predicate: flaky.raises}}\n"
+        "     |                                                                     ^^^^^^^^^^^^\n"
+        "  hint: the fault is in the plugin's distribution (flaky-plugins), not in this file: fix "
+        "or upgrade it, or name another predicate"
+    )
+
+
+class _Gone:
+    """A handshake connection whose client has gone: telling it anything fails."""
+
+    async def send_prompt_list_changed(self) -> None:
+        raise anyio.ClosedResourceError
+
+
+def test_a_client_gone_does_not_stop_the_others_hearing_of_changes(tmp_path: Path) -> None:
+    prompts = prompt_folder(tmp_path)
+    notes: list[str] = []
+
+    async def body(client: Client, server: McpServer) -> None:
+        await client.list_prompts()
+        gone = _Gone()
+        server._connections.add(gone)  # pyright: ignore[reportPrivateUsage, reportArgumentType]
+        await server.prompts_changed()
+        while not notes:  # noqa: ASYNC110  # the message handler appends
+            await anyio.sleep(0.02)
+
+    serve(prompts, "legacy", None, body, notes=notes)
+    assert notes == ["notifications/prompts/list_changed"]
+
+
+def test_a_change_that_leaves_the_list_as_it_was_tells_nobody(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    prompts = prompt_folder(tmp_path)
+    notes: list[str] = []
+    answers: list[bool] = []
+
+    async def body(client: Client, server: McpServer) -> None:
+        catalog = server.prompts.catalog
+        real = catalog.refresh
+
+        def refresh() -> bool:
+            answers.append(real())
+            return answers[-1]
+
+        monkeypatch.setattr(catalog, "refresh", refresh)
+        await client.list_prompts()
+        (prompts / "notes.txt").write_text("not a prompt file\n")
+        while not answers:  # noqa: ASYNC110  # the watch's thread appends
+            await anyio.sleep(0.02)
+
+    serve(prompts, "legacy", None, body, notes=notes)
+    assert (answers[:1], notes) == ([False], [])

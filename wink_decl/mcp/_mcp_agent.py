@@ -16,7 +16,6 @@ from typing import TYPE_CHECKING, Any
 import anyio.to_thread
 import mcp_types as types
 
-from wink_decl.errors import WinkDeclError
 from wink_decl.prompt.template import Prompt
 from wink_decl.prompt.tool_schema import to_anthropic_tools
 from wink_decl.prompt.visibility import SectionVisibility
@@ -58,8 +57,6 @@ class AgentSession:
         self._prompt = Prompt(prepared.template, resources=[agent.filesystem]).bind(
             *prepared.params
         )
-        for path, visibility in prepared.visibility.items():  # --open, as run applies it
-            self._session.dispatch(SetVisibilityOverride(path, visibility))
         self._executor = ToolExecutor(
             prompt=self._prompt,
             rendered=self._prompt.render(session=self._session),
@@ -68,11 +65,6 @@ class AgentSession:
         )
         self._lock = threading.Lock()
         """One call at a time: the executor's snapshot and restore cover one call."""
-
-    @property
-    def session(self) -> Session:
-        """The runtime session: what this client read and what its tools recorded."""
-        return self._session
 
     def listing(self) -> types.ListToolsResult:
         """The tools on offer now, with the JSON Schemas ``wink-decl tools`` prints."""
@@ -95,10 +87,9 @@ class AgentSession:
     def _call(self, name: str, arguments: dict[str, Any]) -> tuple[types.CallToolResult, bool]:
         with self._lock:
             call = ProviderToolCall(f"mcp-{next(_ids)}", name, arguments)
-            try:
-                outcome = self._executor.execute(call)
-            except WinkDeclError as error:  # the deadline passed: the call failed, no more
-                return _result(str(error), failed=True), False
+            # No deadline is given: only a restart could propagate, and with dynamic tools
+            # the executor asks for none.
+            outcome = self._executor.execute(call)
             for path in outcome.expanded_sections:
                 self._session.dispatch(SetVisibilityOverride(path, SectionVisibility.FULL))
             # As the runtime's loop does after every call: a handler may have changed what

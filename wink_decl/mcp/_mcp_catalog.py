@@ -13,7 +13,7 @@ from wink_decl.diagnostics import render_text
 if TYPE_CHECKING:
     from collections.abc import Callable, Mapping
 
-    from wink_decl.compiler import CompiledPrompt
+    from wink_decl.compiler import CompiledPrompt, CompileResult
     from wink_decl.limits import Limits
     from wink_decl.schema import ParamSpec
 
@@ -22,10 +22,17 @@ __all__ = ["Offered", "PromptCatalog"]
 
 @dataclass(frozen=True)
 class Offered:
-    """One prompt on offer: its file and the compiled prompt the list describes."""
+    """One prompt on offer: its file and its compile (which the list describes)."""
 
     path: Path
-    prompt: CompiledPrompt
+    result: CompileResult
+
+    @property
+    def prompt(self) -> CompiledPrompt:
+        """The compiled prompt (only a file that compiles is offered)."""
+        prompt = self.result.prompt
+        assert prompt is not None  # noqa: S101  # refresh offers only compiled files
+        return prompt
 
     @property
     def address(self) -> str:
@@ -84,7 +91,7 @@ class PromptCatalog:
                         "this file is left out."
                     )
                     continue
-                offered[prompt.address] = Offered(path, prompt)
+                offered[prompt.address] = Offered(path, found)
             for path, text in problems.items():
                 if self._problems.get(path) != text:
                     self._report(text)

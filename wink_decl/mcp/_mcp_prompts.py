@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -58,7 +59,8 @@ class PromptServing:
             missing_hint=MISSING_ARGUMENT,
         )
         location = Location(request, offered.path, self.catalog.root)
-        prepared = prepare(request, location=location)
+        # Compiled already (and again only when the file changed): a get costs a render.
+        prepared = prepare(request, location=location, compiled=offered.result)
         if not prepared.ok:
             raise _invalid(render_text(prepared.diagnostics, prepared.sources))
         try:
@@ -110,10 +112,8 @@ def _argument(name: str, spec: ParamSpec) -> types.PromptArgument:
 
 
 def _text(value: object) -> str:
-    """An enum value as an argument is written: booleans as true or false, as --param reads."""
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    return str(value)
+    """An enum value as an argument is written: a string as it is, a number as JSON."""
+    return value if isinstance(value, str) else json.dumps(value)
 
 
 def _invalid(message: str) -> MCPError:

@@ -14,7 +14,7 @@ from watchfiles import (
 )
 
 if TYPE_CHECKING:
-    from collections.abc import AsyncIterable
+    from collections.abc import AsyncIterator
     from pathlib import Path
 
     from wink_decl.mcp._mcp_server import McpServer
@@ -24,6 +24,19 @@ __all__ = ["PARSE_ERROR_MESSAGE", "serve_stdio", "watch_prompts"]
 _DEBOUNCE_MS = 50
 """watchfiles waits this long for more changes before it reports them (its default is 1.6 s)."""
 _T_contra = TypeVar("_T_contra", contravariant=True)
+_T_co = TypeVar("_T_co", covariant=True)
+
+
+class _Receiver(Protocol[_T_co]):
+    """The receiving end of a stream, whichever kind the SDK made."""
+
+    def __aiter__(self) -> AsyncIterator[_T_co]:
+        """The items, until the sending end closes."""
+        ...
+
+    async def aclose(self) -> None:
+        """Close this end."""
+        ...
 
 
 class _Sender(Protocol[_T_contra]):
@@ -55,7 +68,7 @@ async def serve_stdio(server: McpServer, watched: list[Path]) -> None:
 
 
 async def _answer_parse_errors(
-    read_stream: AsyncIterable[SessionMessage | Exception],
+    read_stream: _Receiver[SessionMessage | Exception],
     relay: _Sender[SessionMessage | Exception],
     write_stream: _Sender[SessionMessage],
 ) -> None:
@@ -73,6 +86,7 @@ async def _answer_parse_errors(
             await write_stream.send(SessionMessage(answer))
     finally:
         await relay.aclose()
+        await read_stream.aclose()
 
 
 async def watch_prompts(server: McpServer, watched: list[Path], stop: anyio.Event) -> None:
