@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import importlib.util
+import socket
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -33,6 +34,8 @@ __all__ = ["COMMAND", "EXTRA"]
 
 EXTRA = ("mcp", "watchfiles")
 """What the ``[mcp]`` extra installs; the command needs each of them."""
+_LOOPBACK = frozenset({"127.0.0.1", "::1", "localhost"})
+"""Addresses of this machine only: served over --http without a token."""
 
 
 def _configure(parser: argparse.ArgumentParser) -> None:
@@ -73,6 +76,33 @@ def _configure(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help="let tools create, change and delete files in --workspace",
     )
+    parser.add_argument(
+        "--http",
+        type=_address,
+        metavar="HOST:PORT",
+        help="serve streamable HTTP at http://HOST:PORT/mcp instead of stdio; port 0 picks a "
+        "free one, and the address is the first line on stdout. An address other than "
+        "127.0.0.1, ::1 or localhost needs --token",
+    )
+    parser.add_argument(
+        "--token",
+        metavar="T",
+        help="over --http, answer only requests carrying Authorization: Bearer T",
+    )
+
+
+_LAST_PORT = 65535
+
+
+def _address(text: str) -> tuple[str, int]:
+    """``HOST:PORT`` (an IPv6 host in brackets, such as [::1]:8765)."""
+    host, colon, port = text.rpartition(":")
+    host = host[1:-1] if host.startswith("[") and host.endswith("]") else host
+    number = int(port) if port.isdigit() else -1
+    if not colon or not host or not 0 <= number <= _LAST_PORT:
+        message = f"expected HOST:PORT with a port from 0 to {_LAST_PORT}, not '{text}'"
+        raise argparse.ArgumentTypeError(message)
+    return host, number
 
 
 def _run(args: argparse.Namespace, console: Console) -> int:
@@ -80,6 +110,13 @@ def _run(args: argparse.Namespace, console: Console) -> int:
     if missing:
         names = " and ".join(missing)
         raise UsageError(f"mcp needs {names}, not installed: install wink-decl[mcp]")
+    if args.token is not None and args.http is None:
+        raise UsageError("--token needs --http", hint="stdio has no tokens: the client starts it")
+    if args.http is not None and args.http[0].lower() not in _LOOPBACK and args.token is None:
+        raise UsageError(
+            f"--http {args.http[0]}: serving other machines needs --token",
+            hint="give --token T, and give clients the header Authorization: Bearer T",
+        )
     target = existing_path(args.path)
     root = root_finder(None)(target)
     filesystem, host = workspace_filesystem(
@@ -90,7 +127,7 @@ def _run(args: argparse.Namespace, console: Console) -> int:
         if args.agent is not None and agent is None:
             return 1
         server = _server(args, console, (target, root), agent)
-        _serve(server, _watched(args, target, root))
+        _serve(server, args, console, _watched(args, target, root))
     finally:
         if host is not None:
             host.close()
@@ -139,12 +176,33 @@ def _server(
     return McpServer(prompts, agent)
 
 
-def _serve(server: McpServer, watched: list[Path]) -> None:
+def _serve(
+    server: McpServer, args: argparse.Namespace, console: Console, watched: list[Path]
+) -> None:
     import anyio  # noqa: PLC0415  # as the SDK, only now
 
-    from wink_decl.mcp import serve_stdio  # noqa: PLC0415
+    from wink_decl.mcp import serve_http, serve_stdio  # noqa: PLC0415
 
-    anyio.run(serve_stdio, server, watched)
+    if args.http is None:
+        anyio.run(serve_stdio, server, watched)
+        return
+    host, port = args.http
+    sock = _listen(host, port)
+    anyio.run(serve_http, server, sock, (host, args.token), watched, console.out)
+
+
+def _listen(host: str, port: int) -> socket.socket:
+    """The bound socket; a host that does not resolve or an address in use is a usage error."""
+    from wink_decl.preview.server import listen  # noqa: PLC0415  # only for --http
+
+    try:
+        return listen(host, port)
+    except (socket.gaierror, UnicodeError):
+        raise UsageError(f"--http: no address found for '{host}'") from None
+    except OSError as error:  # a port in use, an address not of this machine
+        where = f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
+        message = f"--http: cannot listen on {where}: {error.strerror}"
+        raise UsageError(message, hint="choose another address, or port 0 for a free one") from None
 
 
 def _watched(args: argparse.Namespace, target: Path, root: Path) -> list[Path]:

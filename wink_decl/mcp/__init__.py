@@ -5,6 +5,7 @@ Needs the ``[mcp]`` extra (the ``mcp`` SDK and watchfiles); docs/mcp.md says wha
 
 from wink_decl.mcp._mcp_agent import Agent, AgentSession
 from wink_decl.mcp._mcp_catalog import Offered, PromptCatalog
+from wink_decl.mcp._mcp_http import BearerOnly, http_app, serve_http
 from wink_decl.mcp._mcp_prompts import MISSING_ARGUMENT, PromptServing
 from wink_decl.mcp._mcp_server import McpServer
 from wink_decl.mcp._mcp_stdio import PARSE_ERROR_MESSAGE, serve_stdio, watch_prompts
@@ -14,10 +15,13 @@ __all__ = [
     "PARSE_ERROR_MESSAGE",
     "Agent",
     "AgentSession",
+    "BearerOnly",
     "McpServer",
     "Offered",
     "PromptCatalog",
     "PromptServing",
+    "http_app",
+    "serve_http",
     "serve_stdio",
     "watch_prompts",
 ]
