@@ -73,7 +73,7 @@ def serve(
         with anyio.fail_after(TIMEOUT):
             async with anyio.create_task_group() as tasks:
                 stop = anyio.Event()
-                tasks.start_soon(watch_prompts, server, [prompts], stop)
+                await tasks.start(watch_prompts, server, [prompts], stop)
                 async with Client(server.server, mode=mode, message_handler=handle) as client:
                     await body(client, server)
                 server.close()

@@ -19,10 +19,11 @@ import mcp_types as types
 import pytest
 from mcp import Client
 from mcp.client.stdio import StdioServerParameters, stdio_client
+from mcp.shared.message import SessionMessage
 from mcp_fixtures import GREET_TEXT, prompt_folder
 
 from wink_decl.cli import main
-from wink_decl.mcp import PARSE_ERROR_MESSAGE
+from wink_decl.mcp import PARSE_ERROR_MESSAGE, ParseErrorsAnswered
 
 TIMEOUT = 60.0
 INITIALIZED = b'{"jsonrpc": "2.0", "method": "notifications/initialized"}\n'
@@ -275,3 +276,26 @@ def test_without_the_extra_a_one_line_hint(
     assert capsys.readouterr().err == (
         "wink-decl: error: mcp needs mcp, not installed: install wink-decl[mcp]\n"
     )
+
+
+def test_a_line_that_is_not_a_message_is_answered_and_the_next_passed_on() -> None:
+    received: list[str] = []
+    written: list[object] = []
+
+    async def run() -> None:
+        source_send, source = anyio.create_memory_object_stream[SessionMessage | Exception](4)
+        write_send, write = anyio.create_memory_object_stream[SessionMessage](4)
+        ping = SessionMessage(types.JSONRPCRequest(jsonrpc="2.0", id=1, method="ping"))
+        async with source_send:
+            await source_send.send(ValueError("not json"))
+            await source_send.send(ping)
+        with anyio.fail_after(TIMEOUT):
+            async with write_send, ParseErrorsAnswered(source, write_send) as answering:
+                received.extend([type(item).__name__ async for item in answering])
+            async with write:
+                written.extend([item.message.model_dump(by_alias=True) async for item in write])
+
+    anyio.run(run)
+    assert received == ["SessionMessage"]
+    error = {"code": -32700, "message": PARSE_ERROR_MESSAGE, "data": None}
+    assert written == [{"jsonrpc": "2.0", "id": None, "error": error}]

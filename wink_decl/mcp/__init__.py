@@ -8,7 +8,12 @@ from wink_decl.mcp._mcp_catalog import Offered, PromptCatalog
 from wink_decl.mcp._mcp_http import BearerOnly, http_app, serve_http
 from wink_decl.mcp._mcp_prompts import MISSING_ARGUMENT, PromptServing
 from wink_decl.mcp._mcp_server import McpServer
-from wink_decl.mcp._mcp_stdio import PARSE_ERROR_MESSAGE, serve_stdio, watch_prompts
+from wink_decl.mcp._mcp_stdio import (
+    PARSE_ERROR_MESSAGE,
+    ParseErrorsAnswered,
+    serve_stdio,
+    watch_prompts,
+)
 
 __all__ = [
     "MISSING_ARGUMENT",
@@ -18,6 +23,7 @@ __all__ = [
     "BearerOnly",
     "McpServer",
     "Offered",
+    "ParseErrorsAnswered",
     "PromptCatalog",
     "PromptServing",
     "http_app",

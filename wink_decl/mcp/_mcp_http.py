@@ -114,7 +114,7 @@ async def serve_http(
     )
     async with anyio.create_task_group() as tasks:
         stop = anyio.Event()
-        tasks.start_soon(watch_prompts, server, watched, stop)
+        await tasks.start(watch_prompts, server, watched, stop)
         try:
             await uvicorn.Server(config).serve(sockets=[sock])
         finally:
