@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Awaitable, Callable
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -477,3 +478,37 @@ def test_a_change_that_leaves_the_list_as_it_was_tells_nobody(
 
     serve(prompts, "legacy", None, body, notes=notes)
     assert (answers[:1], notes) == ([False], [])
+
+
+def test_a_hostile_folder_is_served_as_far_as_it_is_sound(tmp_path: Path) -> None:
+    """As validate has them: a link out of the root, a huge file, a deep one, a folder link."""
+    prompts = prompt_folder(tmp_path)
+    outside = tmp_path / "secret.wink.yaml"
+    outside.write_text("key: secret\nsections:\n  - {key: a, title: A, template: secret}\n")
+    team = prompts / "team"
+    (team / "link.wink.yaml").symlink_to(outside)
+    (team / "deep.wink.yaml").write_text("key: deep\nx: " + "[" * 5000 + "]" * 5000 + "\n")
+    (team / "big.wink.yaml").write_text("key: big\n# " + "x" * 3_000_000 + "\n")
+    (prompts / "elsewhere").symlink_to(tmp_path)  # a link to a folder is not entered
+    with ThreadPoolExecutor(1) as pool:  # bounded: a regression fails here, it never hangs
+        server, log = pool.submit(build_server, prompts).result(timeout=TIMEOUT)
+    assert [o.address for o in server.prompts.catalog.offered()] == ["agents/helper", "team/greet"]
+    assert log.getvalue() == (
+        f"{team / 'big.wink.yaml'}:1:1: error: This file is 3,000,012 bytes long, more than the "
+        "limit of 1,000,000 bytes.\n"
+        "  expected: a file of at most 1,000,000 bytes\n"
+        "  hint: split the prompt into several smaller files, or allow more with --limit "
+        "max_bytes=4000000\n"
+        f"{team / 'deep.wink.yaml'}:2:67: error: Values are nested more than 64 levels deep "
+        "here.\n"
+        "  expected: at most 64 levels of nested mappings and lists\n"
+        "   2 | ..." + "[" * 100 + "...\n"
+        "     |" + " " * 44 + "^\n"
+        "  hint: flatten the structure: nest mappings and lists less deeply, or allow more with "
+        "--limit max_depth=128\n"
+        f"{team / 'link.wink.yaml'}: error: This file is a symbolic link to a file outside the "
+        "prompt root, so it is not read.\n"
+        "  expected: a prompt file whose real path lies inside the prompt root\n"
+        "  hint: replace the link with the file itself, or choose a prompt root that holds what "
+        "it links to (--root)\n"
+    )
