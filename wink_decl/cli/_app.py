@@ -43,8 +43,8 @@ exit status:
 The prompt root (--root) defaults to the 'root' setting under [tool.wink-decl] in the nearest
 pyproject.toml: includes resolve against it, and a prompt's default ns is its folder below it.
 
-Plugin code (handlers, predicates, policies) is imported by render, tools, preview, compile and
-run, and by validate --import-plugins; validate and plugins read package metadata only."""
+Plugin code (handlers, predicates, policies) is imported by render, tools, preview, mcp, compile
+and run, and by validate --import-plugins; validate and plugins read package metadata only."""
 
 
 class _Shown(WinkDeclError):  # noqa: N818  # not an error: help or version text to print, then exit 0

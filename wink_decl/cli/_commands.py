@@ -180,6 +180,28 @@ COMMANDS: tuple[Command, ...] = (
         ),
     ),
     _deferred(
+        name="mcp",
+        summary="Serve prompt files, and a prompt's tools, to MCP clients over stdio or HTTP.",
+        description=(
+            "Serves every prompt file under PATH as an MCP prompt, named by its address (ns/key), "
+            "its params as arguments; getting one returns the text 'wink-decl render' prints for "
+            "those arguments (and --tag). With --agent, that prompt's tools are served too: every "
+            "call runs under the prompt's policies in a session of the client's own, and "
+            "read_section reveals tools as it does in a run. Adding, changing or removing a file "
+            "tells clients the list changed; a file with errors is left out and reported on "
+            "stderr. Over stdio (the default) stdout carries nothing but the protocol; --http "
+            "serves streamable HTTP. Both the initialize handshake and the stateless 2026-07-28 "
+            "protocol are spoken (docs/mcp.md). Needs the mcp extra: pip install "
+            "'wink-decl[mcp]'. Stop it by closing its stdin, or with Ctrl-C."
+        ),
+        examples=(
+            "wink-decl mcp prompts/",
+            "wink-decl mcp prompts/ --agent prompts/agents/code-review.wink.yaml"
+            " --param language=Python --workspace .",
+            "wink-decl mcp prompts/ --http 127.0.0.1:8765",
+        ),
+    ),
+    _deferred(
         name="compile",
         summary="Compile a prompt file to its JSON artifact, importing and checking its plugins.",
         description=(
