@@ -215,8 +215,7 @@ HELP_LIST = "  run 'wink-decl --help' for the list of commands\n"
             [],
             "wink-decl: error: no command given\n"
             "  hint: choose one of validate, render, run, eval, tools, preview, mcp, compile, "
-            "schema, plugins, new, convert, import, overrides
-" + HELP_LIST,
+            "schema, plugins, new, convert, import, overrides\n" + HELP_LIST,
         ),
         (["-v"], None),
         (

@@ -274,7 +274,7 @@ def test_without_the_extra_a_one_line_hint(
     monkeypatch.setattr(importlib.util, "find_spec", find_spec)
     assert main(["mcp", str(tmp_path)]) == 2
     assert capsys.readouterr().err == (
-        "wink-decl: error: mcp needs mcp, not installed: install wink-decl[mcp]\n"
+        "wink-decl: error: mcp needs mcp, not installed\n  hint: pip install 'wink-decl[mcp]'\n"
     )
 
 

@@ -191,8 +191,8 @@ COMMANDS: tuple[Command, ...] = (
             "tells clients the list changed; a file with errors is left out and reported on "
             "stderr. Over stdio (the default) stdout carries nothing but the protocol; --http "
             "serves streamable HTTP. Both the initialize handshake and the stateless 2026-07-28 "
-            "protocol are spoken (docs/mcp.md). Needs the mcp extra: pip install "
-            "'wink-decl[mcp]'. Stop it by closing its stdin, or with Ctrl-C."
+            "protocol are spoken (docs/mcp.md). Needs the mcp extra: "
+            f"{install_hint('mcp')}. Stop it by closing its stdin, or with Ctrl-C."
         ),
         examples=(
             "wink-decl mcp prompts/",

@@ -8,6 +8,7 @@ import socket
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from wink_decl._install_hint import install_hint
 from wink_decl.cli._command import Console
 from wink_decl.cli._commands import implemented
 from wink_decl.cli._prompt import report
@@ -109,7 +110,7 @@ def _run(args: argparse.Namespace, console: Console) -> int:
     missing = [name for name in EXTRA if importlib.util.find_spec(name) is None]
     if missing:
         names = " and ".join(missing)
-        raise UsageError(f"mcp needs {names}, not installed: install wink-decl[mcp]")
+        raise UsageError(f"mcp needs {names}, not installed", hint=install_hint("mcp"))
     if args.token is not None and args.http is None:
         raise UsageError("--token needs --http", hint="stdio has no tokens: the client starts it")
     if args.http is not None and args.http[0].lower() not in _LOOPBACK and args.token is None:
