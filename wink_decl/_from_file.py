@@ -12,7 +12,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from wink_decl._checking import Job, Overrides, check_chunk, overrides_in
+from wink_decl._checking import Job, Overrides, check_chunk, overrides_in, with_unserved
 from wink_decl.compiler import find_prompt_files
 from wink_decl.diagnostics import Diagnostic, DiagnosticError, render_text, sort_diagnostics
 from wink_decl.limits import DEFAULT_LIMITS, Limits
@@ -110,4 +110,5 @@ def validate(
             jobs.append(
                 Job(str(file), str(prompt_root), limits=bounds, overrides=found[prompt_root])
             )
-    return sort_diagnostics(d for checked in check_chunk(jobs) for d in checked.diagnostics)
+    results = with_unserved(jobs, check_chunk(jobs))
+    return sort_diagnostics(d for checked in results for d in checked.diagnostics)

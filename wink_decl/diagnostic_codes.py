@@ -20,6 +20,7 @@ class DiagnosticCode(StrEnum):
     AMBIGUOUS_PLUGIN = "ambiguous-plugin"
     BOM = "bom"
     DATASET = "dataset"
+    DUPLICATE_ADDRESS = "duplicate-address"
     DUPLICATE_CASE = "duplicate-case"
     DUPLICATE_KEY = "duplicate-key"
     DUPLICATE_SECTION = "duplicate-section"

@@ -100,6 +100,22 @@ CODE_DOCS: Final[Mapping[DiagnosticCode, CodeDoc]] = {
         },
         _EVAL_RUN,
     ),
+    _C.DUPLICATE_ADDRESS: CodeDoc(
+        "Two prompt files under one root have the same address `ns/key` (`x.wink.yaml` and "
+        "`x.wink.toml`, say, or one `key:` in two files of a folder), and validate checked "
+        "both. A warning on each file but the one the registry serves: the first in sorted "
+        "order. Every command given a file's path uses that file, so each still renders and "
+        "runs; only what looks a prompt up by its address (`PromptRegistry.get`, an eval file's "
+        "`prompt: ns/key`) never reaches the others, and both share the address's override files.",
+        "Give the file a `key:` (or `ns:`) of its own, or delete the copy not in use (`convert` "
+        "writes the other format beside the file it converts).",
+        {
+            "prompt.wink.yaml": _PROMPT,
+            "prompt.wink.toml": 'key = "review"\n\n[[sections]]\nkey = "intro"\n'
+            'title = "Intro"\ntemplate = "Review the change."\n',
+        },
+        "wink-decl validate prompt.wink.yaml prompt.wink.toml",
+    ),
     _C.DUPLICATE_CASE: CodeDoc(
         "Two cases of an eval file (its own or its dataset's) have the same id.",
         "Give each case an id of its own.",

@@ -31,7 +31,7 @@ from wink_decl.cli._writers._write_problems import already_exists, not_written
 from wink_decl.cli._writers._yaml_writer import to_yaml
 from wink_decl.compiler import compile_file, find_prompt_files
 from wink_decl.diagnostic_codes import DiagnosticCode
-from wink_decl.diagnostics import Diagnostic, render_text
+from wink_decl.diagnostics import Diagnostic, render_text, sort_diagnostics
 from wink_decl.inputs import configured_root, existing_path, root_finder
 from wink_decl.loader.api import Format
 from wink_decl.overrides import LocalOverrideStore, override_problems, seed_data
@@ -204,9 +204,13 @@ def _check(args: argparse.Namespace, console: Console) -> int:
     found: list[Diagnostic] = []
     sources: dict[str, str] = {}
     checked = 0
+    counted: set[tuple[str, str]] = set()
+    """Each overrides folder and address whose files were counted: two prompt files of one
+    address (``x.wink.yaml`` and ``x.wink.toml``) are both checked against the same files."""
     for target in targets:
         root = find_root(target)
         store = LocalOverrideStore(overrides_root(args, root), limits=limits)
+        folder = os.path.realpath(store.root)
         addresses: set[str] | None = set()
         for file in find_prompt_files(target) if target.is_dir() else [target]:
             shown = str(file)
@@ -217,17 +221,22 @@ def _check(args: argparse.Namespace, console: Console) -> int:
                 addresses = None  # its address is unknown: its files are not orphans
                 continue
             template = result.prompt.template
+            address = template.label
             if addresses is not None:
-                addresses.add(f"{template.ns}/{template.key}")
+                addresses.add(address)
             problems, texts, count = override_problems(template, store, strict=args.strict)
             found.extend(problems)
             sources.update(texts)
-            checked += count
+            if (folder, address) not in counted:
+                counted.add((folder, address))
+                checked += count
         if addresses is not None and _whole_root(target, root):
             found.extend(_orphans(store, addresses))
-    report(console, found, sources)
-    errors = sum(d.severity == "error" for d in found)
-    warnings = len(found) - errors
+    # A problem both such files find in the one override file is shown, and counted, once.
+    shown = sort_diagnostics(found)
+    report(console, shown, sources)
+    errors = sum(d.severity == "error" for d in shown)
+    warnings = len(shown) - errors
     console.err.write(
         f"{checked} override file{'s' * (checked != 1)} checked "
         f"({errors} error{'s' * (errors != 1)}, {warnings} warning{'s' * (warnings != 1)})\n"

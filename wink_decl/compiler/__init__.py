@@ -24,6 +24,7 @@ if TYPE_CHECKING:
         prompt_entries,
     )
     from wink_decl.compiler._render_params import make_params, unknown_param
+    from wink_decl.compiler._served import unserved_files
     from wink_decl.compiler.compile import (
         CompiledPrompt,
         CompileResult,
@@ -58,6 +59,7 @@ __all__ = [
     "outside_root",
     "prompt_entries",
     "unknown_param",
+    "unserved_files",
 ]
 
 _HOMES: dict[str, str] = {
@@ -84,6 +86,7 @@ _HOMES: dict[str, str] = {
     "Confinement": "wink_decl.compiler._confined",
     "prompt_entries": "wink_decl.compiler._prompt_files",
     "unknown_param": "wink_decl.compiler._render_params",
+    "unserved_files": "wink_decl.compiler._served",
 }
 """Each exported name and the module it is imported from on first use."""
 
