@@ -5,9 +5,9 @@ from __future__ import annotations
 import threading
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
-from wink_decl.compiler import PromptRegistry, find_prompt_files
+from wink_decl.compiler import PromptRegistry, find_prompt_files, unserved_files
 from wink_decl.diagnostics import render_text
 
 if TYPE_CHECKING:
@@ -67,6 +67,14 @@ class PromptCatalog:
         """What each broken file's report said last: a file is reported again only when it
         says something new."""
 
+    def _served(self, compiled: Mapping[Path, CompileResult]) -> dict[str, Path]:
+        """The file each address is served from: the registry's choice (``unserved_files``)."""
+        found = [
+            (str(path), cast("CompiledPrompt", r.prompt).address) for path, r in compiled.items()
+        ]
+        left_out = {Path(str(d.path)) for d in unserved_files(found, self.root)}
+        return {address: Path(path) for path, address in found if Path(path) not in left_out}
+
     def files(self) -> list[Path]:
         """The prompt files under ``target`` (``target`` itself when it is a file)."""
         if self.target.is_dir():
@@ -78,20 +86,24 @@ class PromptCatalog:
         with self._lock:
             offered: dict[str, Offered] = {}
             problems: dict[Path, str] = {}
+            compiled: dict[Path, CompileResult] = {}
             for path in self.files():
                 found = self._registry.compile(path)
-                prompt = found.prompt
-                if prompt is None:
+                if found.prompt is None:
                     problems[path] = render_text(found.diagnostics, found.sources)
-                    continue
-                first = offered.get(prompt.address)
-                if first is not None:
+                else:
+                    compiled[path] = found
+            served = self._served(compiled)
+            for path, found in compiled.items():
+                prompt = cast("CompiledPrompt", found.prompt)
+                first = served[prompt.address]
+                if first != path:
                     problems[path] = (
-                        f"{path}: error: Prompt '{prompt.address}' is served from {first.path}; "
+                        f"{path}: error: Prompt '{prompt.address}' is served from {first}; "
                         "this file is left out."
                     )
-                    continue
-                offered[prompt.address] = Offered(path, found)
+                else:
+                    offered[prompt.address] = Offered(path, found)
             for path, text in problems.items():
                 if self._problems.get(path) != text:
                     self._report(text)
