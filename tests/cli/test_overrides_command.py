@@ -183,8 +183,9 @@ def test_editing_the_base_makes_the_override_stale_and_the_base_is_used(
         f"  expected: hash: {text_hash('Write short notes about ${topic}.')}\n"
         f"   5 |       hash: {TASK_HASH}\n"
         f"     |             {'^' * 71}\n"
-        "  hint: compare the override with the new base text, then write the new hash "
-        "(wink-decl overrides seed writes the current texts and hashes)\n"
+        "  hint: compare the override with the new base text, then re-pin it: wink-decl "
+        "overrides repin FILE --tag TAG shows each stale entry's base text and, with "
+        "--all or --entry, writes the new hashes and keeps your texts\n"
     )
     assert cli("render", FILE, "--param", "topic=tea", "--tag", "short") == (
         0,
