@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from wink_decl.cli import _overrides_repin
-from wink_decl.overrides import text_hash
+from wink_decl.overrides import Entry, OverrideFile, StaleEntry, repinned_text, text_hash
 
 Run = Callable[..., tuple[int, str, str]]
 
@@ -231,7 +231,8 @@ def test_bad_entries_are_usage_errors_and_change_nothing(cli: Run, here: Path) -
 def test_not_stale_with_nothing_stale_says_so(cli: Run, here: Path) -> None:
     fresh = repinned(YAML_FILE, (OLD_TASK, NEW_TASK), (OLD_STYLE, NEW_STYLE))
     written("yaml", fresh)
-    assert cli("overrides", "repin", FILE, "--tag", "short", "--entry", "sections.task.template") == (
+    repin = ("overrides", "repin", FILE, "--tag", "short")
+    assert cli(*repin, "--entry", "sections.task.template") == (
         2,
         "",
         f"wink-decl: error: entry 'sections.task.template' of {OVERRIDE}.yaml is not stale: its "
@@ -301,9 +302,7 @@ def test_a_link_inside_the_folder_stays_a_link_and_one_out_of_it_is_refused(
     assert outside.read_text() == YAML_FILE
 
 
-def test_a_failed_write_is_reported(
-    cli: Run, here: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_a_failed_write_is_reported(cli: Run, here: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     path = written("yaml", YAML_FILE)
 
     def refuse(target: object, text: object) -> None:
@@ -317,3 +316,26 @@ def test_a_failed_write_is_reported(
         "  hint: check that you may write to the folder, and that it is a folder\n",
     )
     assert path.read_text() == YAML_FILE
+
+
+def test_an_entry_without_a_hash_span_is_shown_by_file_and_not_rewritten() -> None:
+    entry = Entry(("sections", "task", "template"), text_hash(OLD_TASK), "Jot.", None, None, None)
+    stale = StaleEntry(entry, "New.", text_hash("New."))
+    file = OverrideFile("short.wink-override.yaml", "sections: {}\n", (entry,))
+    assert _overrides_repin._shown(file.path, stale).splitlines()[0] == (  # pyright: ignore[reportPrivateUsage]
+        "short.wink-override.yaml: sections.task.template is stale: its base text has changed"
+    )
+    text, problems = repinned_text(file, [stale])
+    assert (text, [(p.span, p.code) for p in problems]) == (None, [(None, "override-invalid")])
+
+
+def test_unknown_entries_are_not_stale_and_are_left_alone(cli: Run, here: Path) -> None:
+    text = YAML_FILE + f"  nope:\n    template: {{hash: '{text_hash('x')}', text: y}}\n"
+    path = written("yaml", text)
+    assert cli("overrides", "repin", FILE, "--tag", "short") == (
+        1,
+        listing("yaml"),
+        "",
+    )
+    assert cli("overrides", "repin", FILE, "--tag", "short", "--all")[0] == 0
+    assert path.read_text() == repinned(text, (OLD_TASK, NEW_TASK), (OLD_STYLE, NEW_STYLE))

@@ -1,4 +1,4 @@
-"""``wink-decl overrides seed|check|repin|diff``: write, check, re-pin and compare tagged variants."""
+"""``wink-decl overrides seed|check|repin|diff``: write, check, re-pin, compare tagged variants."""
 
 from __future__ import annotations
 

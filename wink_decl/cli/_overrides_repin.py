@@ -28,6 +28,8 @@ from wink_decl.overrides import (
 from wink_decl.suggestions import did_you_mean
 
 if TYPE_CHECKING:
+    from collections.abc import Mapping
+
     from wink_decl.cli._command import Console
 
 __all__ = ["repin", "repin_options"]
@@ -61,9 +63,10 @@ def repin(args: argparse.Namespace, console: Console) -> int:
     store = LocalOverrideStore(prepared.location.overrides_folder, limits=limits_from(args))
     loaded = store.load(template.ns, template.key, args.tag)
     if loaded.file is None:
-        found = loaded.diagnostics or apply_tag(
-            template, store, args.tag, strict=True, source=args.file
-        ).diagnostics
+        found = (
+            loaded.diagnostics
+            or apply_tag(template, store, args.tag, strict=True, source=args.file).diagnostics
+        )
         report(console, found, loaded.sources)
         return 1
     stale = stale_entries(template, loaded.file)
@@ -145,7 +148,10 @@ def _stale_names(by_label: dict[str, StaleEntry]) -> str:
 
 
 def _write(
-    console: Console, file: OverrideFile, chosen: tuple[StaleEntry, ...], sources: dict[str, str]
+    console: Console,
+    file: OverrideFile,
+    chosen: tuple[StaleEntry, ...],
+    sources: Mapping[str, str],
 ) -> int:
     text, problems = repinned_text(file, chosen)
     if text is None:
@@ -159,9 +165,7 @@ def _write(
         report(console, [not_written(file.path, error)], {})
         return 1
     labels = ", ".join(one.entry.label for one in chosen)
-    console.out.write(
-        f"Re-pinned {_entries(len(chosen))} of {file.path}: {labels}\n"
-    )
+    console.out.write(f"Re-pinned {_entries(len(chosen))} of {file.path}: {labels}\n")
     return 0
 
 

@@ -81,7 +81,7 @@ def repinned_text(
 
 
 def _line_starts(text: str) -> list[int]:
-    """The offset where each line begins (lines end at ``\\n``, as the loaders count them)."""
+    """The offset where each line begins (a line ends at a line feed, as the loaders count)."""
     starts = [0]
     starts.extend(index + 1 for index, char in enumerate(text) if char == "\n")
     return starts
