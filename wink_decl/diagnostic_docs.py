@@ -385,7 +385,9 @@ CODE_DOCS: Final[Mapping[DiagnosticCode, CodeDoc]] = {
     _C.OVERRIDE_STALE: CodeDoc(
         "The text an override entry replaces has changed since the entry was written: its "
         "hash no longer matches. The base text is used. A warning; an error with `--strict`.",
-        "Compare the override with the new base text, then write the new hash in the entry.",
+        "Compare the override with the new base text, then re-pin the entry: `wink-decl "
+        "overrides repin FILE --tag TAG` shows each stale entry's base text, and with `--all` "
+        "or `--entry ENTRY` writes the new hashes, keeping the texts.",
         {
             "prompt.wink.yaml": "ns: docs\n" + _PROMPT.replace("Review the", "Review all the"),
             _OVERRIDE_FILE: "sections:\n  intro:\n    template:\n"

@@ -202,6 +202,20 @@ def test_a_server_slower_than_the_timeout_is_a_timeout() -> None:
     )
 
 
+def test_a_timeout_retried_counts_its_attempts_as_the_other_failures_do() -> None:
+    late = Reply(json=message("Late."), delay=2)
+    with ProviderServer([late, late]) as server:
+        error = failure(server, timeout=0.2, max_retries=1)
+
+    assert described(error) == (
+        "The request timed out after 2 attempts (0.2 seconds each).",
+        "timeout",
+        None,
+        "allow more time with --timeout, or try again",
+    )
+    assert [r.headers["x-stainless-retry-count"] for r in server.requests] == ["0", "1"]
+
+
 def test_a_timeout_the_client_chose_is_reported_without_a_number() -> None:
     with ProviderServer([Reply(json=message("Late."), delay=2)]) as server:
         client = anthropic.Anthropic(api_key=KEY, base_url=server.url, timeout=0.2, max_retries=0)

@@ -416,6 +416,17 @@ def test_a_server_slower_than_the_timeout_is_reported() -> None:
     )
 
 
+def test_a_timeout_retried_counts_its_attempts_as_the_other_failures_do() -> None:
+    with silent_server() as url:
+        adapter = OpenAIAdapter("gpt-test", api_key=KEY, base_url=url, timeout=0.2, max_retries=1)
+        error = failure(adapter)
+    assert (str(error), error.kind, error.hint) == (
+        "The request timed out after 2 attempts (0.2 seconds each).",
+        "timeout",
+        "allow more time with --timeout, or try again",
+    )
+
+
 def test_without_any_timeout_the_message_names_none() -> None:
     with silent_server() as url:
         client = openai.OpenAI(api_key=KEY, base_url=url, timeout=0.2, max_retries=0)

@@ -178,8 +178,9 @@ STALE_TASK = (
     f"  expected: hash: {text_hash('Write short notes about ${topic}.')}\n"
     f"   5 |       hash: {TASK_HASH}\n"
     f"     |             {'^' * 71}\n"
-    "  hint: compare the override with the new base text, then write the new hash "
-    "(wink-decl overrides seed writes the current texts and hashes)\n"
+    "  hint: compare the override with the new base text, then re-pin it: wink-decl "
+    "overrides repin FILE --tag TAG shows each stale entry's base text and, with "
+    "--all or --entry, writes the new hashes and keeps your texts\n"
 )
 """The task's override once the base text is 'Write short notes about ${topic}.'."""
 

@@ -46,8 +46,9 @@ STALE = (
     f"  expected: hash: {text_hash(INTRO)}\n"
     f'   2 | hash = "{text_hash("Some older text.")}"\n'
     f"     |        {'^' * 73}\n"
-    "  hint: compare the override with the new base text, then write the new hash (wink-decl "
-    "overrides seed writes the current texts and hashes)"
+    "  hint: compare the override with the new base text, then re-pin it: wink-decl "
+    "overrides repin FILE --tag TAG shows each stale entry's base text and, with "
+    "--all or --entry, writes the new hashes and keeps your texts"
 )
 BROKEN = (
     "overrides/prompts/review/short.wink-override.yaml:2:12: error: This list is missing a ',' "

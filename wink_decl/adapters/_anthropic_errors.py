@@ -5,7 +5,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from wink_decl.adapters._failure_wording import connection_failed, refused_key_hint, status_lead
+from wink_decl.adapters._failure_wording import (
+    connection_failed,
+    refused_key_hint,
+    status_lead,
+    timed_out,
+)
 from wink_decl.adapters.adapter_support import kind_of_status, provider_error
 from wink_decl.errors import ProviderError, ProviderErrorKind
 
@@ -14,7 +19,6 @@ if TYPE_CHECKING:
     from anthropic import (
         Anthropic,
         APIConnectionError,
-        APIError,
         APIStatusError,
         APITimeoutError,
     )
@@ -78,8 +82,8 @@ def translate(
         hint = refused_key_hint(_KEY_VARIABLE) if kind == "authentication" else None
         return provider_error(message, kind=kind, status=status, secrets=secrets, hint=hint)
     if isinstance(error, errors.timeout):
-        after = "" if timeout is None else f" after {_seconds(timeout)}"
-        message = f"The request timed out{after}{_attempts(error)}."
+        limit = None if timeout is None else _seconds(timeout)
+        message = timed_out(limit, attempts=_retries_taken(error.request) + 1)
         return provider_error(message, kind="timeout", secrets=secrets)
     if isinstance(error, errors.connection):
         url = str(client.base_url).rstrip("/")
@@ -101,12 +105,6 @@ def _status_failure(error: APIStatusError, model: str) -> tuple[ProviderErrorKin
     attempts = _retries_taken(error.request) + 1
     lead = status_lead(kind, status=status, model=model, attempts=attempts)
     return kind, status, f"{lead}: {detail}"
-
-
-def _attempts(error: APIError) -> str:
-    """How often the request was sent, when more than once (the SDK retries these failures)."""
-    retries = _retries_taken(error.request)
-    return "" if retries == 0 else f" ({retries + 1} attempts)"
 
 
 def _retries_taken(request: httpx2.Request) -> int:

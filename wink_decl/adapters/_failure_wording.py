@@ -10,7 +10,7 @@ from collections.abc import Mapping
 
 from wink_decl.errors import ProviderErrorKind
 
-__all__ = ["after_attempts", "connection_failed", "refused_key_hint", "status_lead"]
+__all__ = ["after_attempts", "connection_failed", "refused_key_hint", "status_lead", "timed_out"]
 
 _LEADS: Mapping[ProviderErrorKind, str] = {
     "authentication": "The provider refused the API key ({status}){after}",
@@ -38,6 +38,18 @@ def status_lead(kind: ProviderErrorKind, *, status: int, model: str, attempts: i
 def connection_failed(url: str, reason: str, *, attempts: int) -> str:
     """The whole message for a connection that could not be made (``reason``: the socket's)."""
     return f"Could not connect to {url}{after_attempts(attempts)}: {reason}."
+
+
+def timed_out(limit: str | None, *, attempts: int) -> str:
+    """The whole message for a request that timed out; ``limit`` ("30 seconds") when known.
+
+    ``The request timed out after 30 seconds.``, or after more than one attempt
+    ``The request timed out after 3 attempts (30 seconds each).``
+    """
+    if attempts > 1:
+        each = "" if limit is None else f" ({limit} each)"
+        return f"The request timed out{after_attempts(attempts)}{each}."
+    return "The request timed out." if limit is None else f"The request timed out after {limit}."
 
 
 def refused_key_hint(variable: str) -> str:

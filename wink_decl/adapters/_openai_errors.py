@@ -14,7 +14,12 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from wink_decl._nouns import noun_for
-from wink_decl.adapters._failure_wording import connection_failed, refused_key_hint, status_lead
+from wink_decl.adapters._failure_wording import (
+    connection_failed,
+    refused_key_hint,
+    status_lead,
+    timed_out,
+)
 from wink_decl.adapters.adapter_support import kind_of_status, provider_error
 from wink_decl.errors import ProviderError
 
@@ -48,7 +53,7 @@ def provider_failure(error: Exception, context: CallContext) -> ProviderError:
 
     links = tuple(_causes(error))
     if any(isinstance(link, openai.APITimeoutError | TimeoutError) for link in links):
-        return _timed_out(context)
+        return _timed_out(context, attempts=_attempts(links))
     if any(_is_connection_failure(link) for link in links):
         return provider_error(
             connection_failed(
@@ -97,10 +102,11 @@ def _connection_reason(links: tuple[BaseException, ...]) -> str:
     return reason[:1].lower() + reason[1:]
 
 
-def _timed_out(context: CallContext) -> ProviderError:
+def _timed_out(context: CallContext, *, attempts: int) -> ProviderError:
     timeout = context.timeout
-    after = "" if timeout is None else f" after {timeout:g} {noun_for(timeout, 'second')}"
-    return provider_error(f"The request timed out{after}.", kind="timeout", secrets=context.secrets)
+    limit = None if timeout is None else f"{timeout:g} {noun_for(timeout, 'second')}"
+    message = timed_out(limit, attempts=attempts)
+    return provider_error(message, kind="timeout", secrets=context.secrets)
 
 
 def _status_failure(error: openai.APIStatusError, context: CallContext) -> ProviderError:

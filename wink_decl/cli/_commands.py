@@ -302,7 +302,8 @@ COMMANDS: tuple[Command, ...] = (
     ),
     _deferred(
         name="overrides",
-        summary="Seed, check and compare a prompt's overrides: tagged variants of its texts.",
+        summary="Seed, check, re-pin and compare a prompt's overrides: tagged variants of its "
+        "texts.",
         description=(
             "Override files hold tagged variants of a prompt's texts (section templates, "
             "summaries and visibility, tool and param descriptions), one file per prompt and tag "
@@ -310,12 +311,16 @@ COMMANDS: tuple[Command, ...] = (
             "entry records the hash of the text it replaces; render, tools, compile and run "
             "apply a tag with --tag. 'seed' writes a file holding the current texts and hashes; "
             "'check' reports stale, unknown and refused entries of every tag of every prompt "
-            "(exit status: 0 no errors, warnings allowed; 1 errors; 2 usage error); 'diff' "
+            "(exit status: 0 no errors, warnings allowed; 1 errors; 2 usage error); 'repin' "
+            "lists a tag's stale entries with the base text each now replaces (exit status 1 "
+            "when any is stale) and, with --all or --entry, writes their new hashes, keeping "
+            "the texts; 'diff' "
             "shows the rendered prompt without and with a tag. docs/overrides.md has the details."
         ),
         examples=(
             "wink-decl overrides seed prompts/agents/code-review.wink.yaml --tag concise",
             "wink-decl overrides check prompts/ --strict",
+            "wink-decl overrides repin prompts/agents/code-review.wink.yaml --tag concise --all",
             "wink-decl overrides diff prompts/agents/code-review.wink.yaml --tag concise"
             " --param language=Python",
         ),

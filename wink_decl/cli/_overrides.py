@@ -1,4 +1,4 @@
-"""``wink-decl overrides seed|check|diff``: write, check and compare a prompt's tagged variants."""
+"""``wink-decl overrides seed|check|repin|diff``: write, check, re-pin, compare tagged variants."""
 
 from __future__ import annotations
 
@@ -15,6 +15,7 @@ from wink_decl.cli._commands import implemented
 from wink_decl.cli._inputs import add_render_options, prepared_from_args, render_prepared
 from wink_decl.cli._new import SchemaNotWrittenError, schema_ref_for, write_schema_copy
 from wink_decl.cli._overrides_folder import add_overrides_option, overrides_root
+from wink_decl.cli._overrides_repin import repin, repin_options
 from wink_decl.cli._prompt import (
     add_file_options,
     add_limit_option,
@@ -51,6 +52,11 @@ def _configure(parser: argparse.ArgumentParser) -> None:
     for name, about, configure in (
         ("seed", "write an override file holding the prompt's current texts", _seed_options),
         ("check", "report stale, unknown and refused entries of every tag", _check_options),
+        (
+            "repin",
+            "list a tag's stale entries with their base texts, or re-pin them keeping the texts",
+            repin_options,
+        ),
         ("diff", "show the rendered prompt without and with a tag, as a diff", _diff_options),
     ):
         action: _Parser = actions.add_parser(
@@ -110,11 +116,13 @@ def _context_lines(text: str) -> int:
 
 
 def _run(args: argparse.Namespace, console: Console) -> int:
-    action: Literal["seed", "check", "diff"] = args.action
+    action: Literal["seed", "check", "repin", "diff"] = args.action
     if action == "seed":
         return _seed(args, console)
     if action == "check":
         return _check(args, console)
+    if action == "repin":
+        return repin(args, console)
     return _diff(args, console)
 
 
