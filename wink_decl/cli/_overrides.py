@@ -33,7 +33,7 @@ from wink_decl.cli._writers._yaml_writer import to_yaml
 from wink_decl.compiler import compile_file, find_prompt_files
 from wink_decl.diagnostic_codes import DiagnosticCode
 from wink_decl.diagnostics import Diagnostic, render_text, sort_diagnostics
-from wink_decl.inputs import configured_root, existing_path, root_finder
+from wink_decl.inputs import default_folder, existing_path, root_finder
 from wink_decl.loader.api import Format
 from wink_decl.overrides import LocalOverrideStore, override_problems, seed_data
 from wink_decl.overrides.schema import OVERRIDE_SCHEMA_FILE_NAME
@@ -206,7 +206,7 @@ def _schema_ref(folder: Path, overrides: Path, console: Console) -> str:
 
 
 def _check(args: argparse.Namespace, console: Console) -> int:
-    targets = [existing_path(text) for text in args.paths] or [_default_target()]
+    targets = [existing_path(text) for text in args.paths] or [default_folder()]
     find_root = root_finder(args.root)
     limits = limits_from(args)
     found: list[Diagnostic] = []
@@ -276,11 +276,6 @@ def _orphans(store: LocalOverrideStore, addresses: set[str]) -> list[Diagnostic]
             for file in files
         )
     return found
-
-
-def _default_target() -> Path:
-    configured = configured_root(Path.cwd())
-    return configured if configured is not None else Path()
 
 
 # -- diff ---------------------------------------------------------------------------------------

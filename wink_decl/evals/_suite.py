@@ -24,9 +24,9 @@ from wink_decl.evals._models import model_problem, model_spec
 from wink_decl.evals._places import MapPlace
 from wink_decl.evals._prompt_ref import FoundPrompt, PromptSearch, find_prompt
 from wink_decl.evals._suite_types import BASELINE, Experiment, ModelSpec, Suite, SuiteCase
+from wink_decl.inputs import overrides_or_default
 from wink_decl.limits import DEFAULT_LIMITS, Limits
 from wink_decl.loader import FileKind, Holds, LoadedFile, load_file
-from wink_decl.overrides import default_overrides_root
 from wink_decl.schema.eval_validate import validate_eval_document
 from wink_decl.suggestions import did_you_mean
 
@@ -186,7 +186,7 @@ class _Checker:
         models = tuple(
             self._model(item, ("models", index)) for index, item in enumerate(document.models)
         )
-        folder = overrides or str(default_overrides_root(found.root or "."))
+        folder = str(overrides_or_default(overrides, found.root or os.curdir))
         experiments = (Experiment(BASELINE), *self._experiments(found, folder))
         cases = self._cases(found)
         # Once each: a CSV column that names no param is found again in every row.
