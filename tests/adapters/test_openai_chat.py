@@ -3,7 +3,11 @@
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import logging
+import os
+import subprocess
+import sys
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -553,14 +557,12 @@ def test_an_answer_that_does_not_fit_is_sent_back_once_then_fails() -> None:
 
 
 def test_without_the_sdk_the_error_names_the_install_line(monkeypatch: pytest.MonkeyPatch) -> None:
-    real_import = importlib.import_module
+    real_find_spec = importlib.util.find_spec
 
     def without_openai(name: str, package: str | None = None) -> object:
-        if name == "openai":
-            raise ModuleNotFoundError("No module named 'openai'", name="openai")
-        return real_import(name, package)
+        return None if name == "openai" else real_find_spec(name, package)
 
-    monkeypatch.setattr("importlib.import_module", without_openai)
+    monkeypatch.setattr("importlib.util.find_spec", without_openai)
     with pytest.raises(ProviderError) as info:
         OpenAIAdapter("gpt-test", api_key=KEY)
     assert (str(info.value), info.value.kind, info.value.hint) == (
@@ -568,3 +570,22 @@ def test_without_the_sdk_the_error_names_the_install_line(monkeypatch: pytest.Mo
         "unavailable",
         "pip install 'wink-decl[openai]'",
     )
+
+
+def test_the_sdk_is_imported_and_its_client_built_on_the_first_request() -> None:
+    code = (
+        "import sys\nfrom wink_decl.adapters import OpenAIAdapter\n"
+        "adapter = OpenAIAdapter('gpt-test')\n"
+        "print('openai' in sys.modules, adapter.secrets, adapter.supports_dynamic_tools)\n"
+        "adapter.close()\n"
+        "print('openai' in sys.modules, type(adapter.client).__name__, 'openai' in sys.modules)"
+    )
+    shown = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        check=True,
+        env={**os.environ, "OPENAI_API_KEY": KEY},
+        timeout=60,
+    ).stdout
+    assert shown == f"False ('{KEY}',) True\nFalse OpenAI True\n"

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import importlib
+import importlib.util
 from collections.abc import Iterable
 from types import ModuleType
 
 from wink_decl.errors import ProviderError, ProviderErrorKind
 from wink_decl.runtime.redaction import REDACTED, redact
 
-__all__ = ["REDACTED", "kind_of_status", "provider_error", "redact", "require_sdk"]
+__all__ = ["REDACTED", "check_sdk", "kind_of_status", "provider_error", "redact", "require_sdk"]
 
 
 def require_sdk(module: str, *, extra: str, adapter: str) -> ModuleType:
@@ -23,11 +24,27 @@ def require_sdk(module: str, *, extra: str, adapter: str) -> ModuleType:
     except ModuleNotFoundError as error:
         if error.name is None or error.name.split(".")[0] != module.split(".")[0]:
             raise  # the SDK is there but something it needs is broken: show that
-        raise ProviderError(
-            f"{adapter} needs the '{module}' package, which is not installed.",
-            kind="unavailable",
-            hint=f"pip install 'wink-decl[{extra}]'",
-        ) from None
+        raise _not_installed(module, extra, adapter) from None
+
+
+def check_sdk(module: str, *, extra: str, adapter: str) -> None:
+    """Say which install line brings a provider SDK that is not installed, without importing it.
+
+    For an adapter that imports its SDK on first use (importing one can take most of a second).
+
+    Raises:
+        ProviderError: ``kind="unavailable"`` when the SDK is not installed.
+    """
+    if importlib.util.find_spec(module) is None:
+        raise _not_installed(module, extra, adapter)
+
+
+def _not_installed(module: str, extra: str, adapter: str) -> ProviderError:
+    return ProviderError(
+        f"{adapter} needs the '{module}' package, which is not installed.",
+        kind="unavailable",
+        hint=f"pip install 'wink-decl[{extra}]'",
+    )
 
 
 def kind_of_status(status: int) -> ProviderErrorKind:
