@@ -26,10 +26,12 @@ import argparse
 import importlib.util
 import json
 import os
+import resource
 import shutil
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -119,19 +121,21 @@ def suite_of(folder: Folder) -> Suite:
     return load_suite(folder.eval_file, root=folder.path)
 
 
-def timed_run_suite(suite: Suite, out: Path, concurrency: int) -> float:
-    """Seconds ``run_suite`` takes over every case, into a fresh ``out``."""
+def timed_run_suite(
+    suite: Suite, out: Path, concurrency: int, clock: Callable[[], float] = time.perf_counter
+) -> float:
+    """Seconds (by ``clock``) ``run_suite`` takes over every case, into a fresh ``out``."""
     shutil.rmtree(out, ignore_errors=True)
-    start = time.perf_counter()
+    start = clock()
     done = run_suite(suite, RunOptions(out=out, concurrency=concurrency))
-    elapsed = time.perf_counter() - start
+    elapsed = clock() - start
     if done.report.pass_rate != 1.0:
         raise SystemExit(f"run_suite: not every case passed (pass rate {done.report.pass_rate})")
     return elapsed
 
 
 def timed_adapter_loop(suite: Suite, url: str) -> float:
-    """Seconds the adapter alone takes over the same cases, one after another."""
+    """CPU seconds the adapter alone takes over the same cases, one after another."""
     from wink_decl.adapters.openai_chat import OpenAIAdapter  # noqa: PLC0415  # optional extra
     from wink_decl.compiler import compile_file, make_params  # noqa: PLC0415
     from wink_decl.prompt.template import Prompt  # noqa: PLC0415
@@ -141,27 +145,31 @@ def timed_adapter_loop(suite: Suite, url: str) -> float:
     if compiled is None:
         raise SystemExit("the benchmark's prompt does not compile")
     adapter = OpenAIAdapter(MODEL, api_key=KEY, base_url=url)
-    start = time.perf_counter()
+    start = time.process_time()
     for case in suite.cases:
         params = make_params(compiled, case.sample.params)
         prompt = Prompt(compiled.template).bind(*params)
         response = adapter.evaluate(prompt, session=Session())
         if ANSWER not in (response.text or ""):
             raise SystemExit(f"the adapter's answer was {response.text!r}")
-    elapsed = time.perf_counter() - start
+    elapsed = time.process_time() - start
     adapter.close()
     return elapsed
 
 
 def runner_cost(work: Path, cases: int, rounds: int) -> tuple[float, float]:
-    """Milliseconds per case: through ``run_suite`` and through the adapter alone."""
+    """CPU milliseconds per case: through ``run_suite`` and through the adapter alone.
+
+    The CPU time of this process (the fake provider's threads included, alike on both sides):
+    on a busy machine, wall-clock time also counts the time other processes held the cores.
+    """
     with LoopbackProvider() as provider:
         suite = suite_of(write_suite(work / "runner", cases, provider.url))
         out = work / "runner-out"
         timed_run_suite(suite, out, 1)  # warm: imports, the SDK's first client
         suite_s, loop_s = best_of_rounds(
             [
-                lambda: timed_run_suite(suite, out, 1),
+                lambda: timed_run_suite(suite, out, 1, time.process_time),
                 lambda: timed_adapter_loop(suite, provider.url),
             ],
             rounds,
@@ -170,26 +178,41 @@ def runner_cost(work: Path, cases: int, rounds: int) -> tuple[float, float]:
 
 
 @dataclass(frozen=True)
+class Timing:
+    """What a fresh process took: seconds by the clock, and on the cores (user and system)."""
+
+    wall: float
+    cpu: float
+
+
+def timed_child(command: list[str], env: dict[str, str], cwd: Path, *, name: str) -> Timing:
+    """How long a fresh process took; one that fails stops the benchmark."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    _, elapsed = run_child(command, env, cwd, name=name)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return Timing(elapsed, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime))
+
+
+@dataclass(frozen=True)
 class Latency:
-    """Seconds for the many cases at the provider's latency, and the cached re-run's."""
+    """The many cases at the provider's latency, their cached re-run, and the peer's run."""
 
     run_suite: float
-    command: float
-    cached: float
+    command: Timing
+    cached: Timing
     requests_cached: int
-    inspect: float | None
+    inspect: Timing | None
 
 
-def eval_command(folder: Folder, out: Path, concurrency: int, env: dict[str, str]) -> float:
-    """Seconds the whole ``wink-decl eval`` command takes (a fresh process)."""
+def eval_command(folder: Folder, out: Path, concurrency: int, env: dict[str, str]) -> Timing:
+    """How long the whole ``wink-decl eval`` command takes (a fresh process)."""
     command = [sys.executable, "-m", "wink_decl", "eval", folder.eval_file.name]
     options = ["--concurrency", str(concurrency), "--out", str(out), "--format", "json"]
-    _, elapsed = run_child([*command, *options], env, folder.path, name="wink-decl eval")
-    return elapsed
+    return timed_child([*command, *options], env, folder.path, name="wink-decl eval")
 
 
-def inspect_command(folder: Folder, url: str, concurrency: int, env: dict[str, str]) -> float:
-    """Seconds ``inspect eval`` takes over the same cases (a fresh process)."""
+def inspect_command(folder: Folder, url: str, concurrency: int, env: dict[str, str]) -> Timing:
+    """How long ``inspect eval`` takes over the same cases (a fresh process)."""
     (folder.path / "greet_task.py").write_text(INSPECT_TASK, encoding="utf-8")
     logs = folder.path / "inspect-logs"
     shutil.rmtree(logs, ignore_errors=True)
@@ -200,8 +223,7 @@ def inspect_command(folder: Folder, url: str, concurrency: int, env: dict[str, s
         *("--log-dir", str(logs), "--display", "none", "--max-retries", "0"),
     ]
     inspect_env = env | {"LOOPBACK_API_KEY": KEY, "LOOPBACK_BASE_URL": url}
-    _, elapsed = run_child(command, inspect_env, folder.path, name="inspect eval")
-    return elapsed
+    return timed_child(command, inspect_env, folder.path, name="inspect eval")
 
 
 def latency_figures(work: Path, cases: int, latency_ms: float, concurrency: int) -> Latency:
@@ -221,8 +243,41 @@ def latency_figures(work: Path, cases: int, latency_ms: float, concurrency: int)
     return Latency(in_process, command, cached, requests_cached, peer)
 
 
-def main(argv: list[str] | None = None) -> int:
+def report(args: argparse.Namespace, suite_ms: float, loop_ms: float, figures: Latency) -> None:
     """Print every figure beside its target."""
+    print(f"runner cost: {args.cases} cases at zero latency, one at a time, best of {args.rounds}")
+    print(f"  run_suite            {suite_ms:7.3f} ms/case (CPU)")
+    print(f"  adapter alone        {loop_ms:7.3f} ms/case (CPU)")
+    print(f"  runner's own         {suite_ms - loop_ms:7.3f} ms/case (target {RUNNER_TARGET_MS})")
+    ideal = args.many / args.concurrency * args.latency / 1000
+    print(
+        f"{args.many} cases at {args.latency:g} ms, concurrency {args.concurrency}: ideal "
+        f"{ideal:.3f} s, target {LATENCY_TARGET}x"
+    )
+    print(f"  run_suite            {figures.run_suite:7.3f} s  {figures.run_suite / ideal:5.2f}x")
+    ours = figures.command
+    print(f"  wink-decl eval       {ours.wall:7.3f} s  {ours.wall / ideal:5.2f}x  {_cpu(ours)}")
+    peer = figures.inspect
+    if peer is None:
+        print("  inspect eval         not installed (pip install 'wink-decl[bench]')")
+    else:
+        print(f"  inspect eval         {peer.wall:7.3f} s  {peer.wall / ideal:5.2f}x  {_cpu(peer)}")
+        ratio = peer.wall / ours.wall
+        print(f"  inspect / wink-decl  {ratio:7.2f}x  (CPU {peer.cpu / ours.cpu:.2f}x; target 1x)")
+    cached = figures.cached
+    print(f"fully cached re-run of {args.many} cases: target under {CACHED_TARGET_S:g} s")
+    print(
+        f"  wink-decl eval       {cached.wall:7.3f} s  CPU {cached.cpu:.3f} s  "
+        f"{figures.requests_cached} model requests"
+    )
+
+
+def _cpu(timing: Timing) -> str:
+    return f"CPU {timing.cpu:.3f} s"
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Measure, then print every figure beside its target."""
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--cases", type=int, default=500, help="cases for the runner's cost")
     parser.add_argument("--rounds", type=int, default=3, help="rounds of it; the best counts")
@@ -234,34 +289,8 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory(prefix="wink-bench-eval-") as temporary:
         work = Path(temporary)
         suite_ms, loop_ms = runner_cost(work, args.cases, args.rounds)
-        print(
-            f"runner cost: {args.cases} cases at zero latency, one at a time, best of {args.rounds}"
-        )
-        print(f"  run_suite            {suite_ms:7.3f} ms/case")
-        print(f"  adapter alone        {loop_ms:7.3f} ms/case")
-        print(
-            f"  runner's own         {suite_ms - loop_ms:7.3f} ms/case (target {RUNNER_TARGET_MS})"
-        )
         figures = latency_figures(work, args.many, args.latency, args.concurrency)
-    ideal = args.many / args.concurrency * args.latency / 1000
-    print(
-        f"{args.many} cases at {args.latency:g} ms, concurrency {args.concurrency} "
-        f"(ideal {ideal:.3f} s, target {LATENCY_TARGET}x)"
-    )
-    print(f"  run_suite            {figures.run_suite:7.3f} s  {figures.run_suite / ideal:5.2f}x")
-    print(f"  wink-decl eval       {figures.command:7.3f} s  {figures.command / ideal:5.2f}x")
-    if figures.inspect is None:
-        print("  inspect eval         not installed (pip install 'wink-decl[bench]')")
-    else:
-        print(
-            f"  inspect eval         {figures.inspect:7.3f} s  {figures.inspect / ideal:5.2f}x"
-            f"  ({figures.inspect / figures.command:.2f}x ours)"
-        )
-    print(f"fully cached re-run of {args.many} cases (target under {CACHED_TARGET_S:g} s)")
-    print(
-        f"  wink-decl eval       {figures.cached:7.3f} s  "
-        f"({figures.requests_cached} model requests)"
-    )
+    report(args, suite_ms, loop_ms, figures)
     return 0
 
 
