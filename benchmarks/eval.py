@@ -226,8 +226,13 @@ def inspect_command(folder: Folder, url: str, concurrency: int, env: dict[str, s
     return timed_child(command, inspect_env, folder.path, name="inspect eval")
 
 
-def latency_figures(work: Path, cases: int, latency_ms: float, concurrency: int) -> Latency:
-    """The many cases at the provider's latency: ours in-process and as commands, the peer's."""
+def latency_figures(
+    work: Path, cases: int, latency_ms: float, concurrency: int, *, peer: bool
+) -> Latency:
+    """The many cases at the provider's latency: ours in-process and as commands, the peer's.
+
+    ``peer``: run inspect-ai too, when it is installed.
+    """
     env = child_environment(str(work / "pycache")) | {"OPENAI_API_KEY": KEY}
     with LoopbackProvider(latency_ms / 1000) as provider:
         folder = write_suite(work / "latency", cases, provider.url)
@@ -237,10 +242,10 @@ def latency_figures(work: Path, cases: int, latency_ms: float, concurrency: int)
         before = provider.requests
         cached = eval_command(folder, out, concurrency, env)
         requests_cached = provider.requests - before
-        peer = None
-        if importlib.util.find_spec("inspect_ai") is not None:
-            peer = inspect_command(folder, provider.url, concurrency, env)
-    return Latency(in_process, command, cached, requests_cached, peer)
+        theirs = None
+        if peer and importlib.util.find_spec("inspect_ai") is not None:
+            theirs = inspect_command(folder, provider.url, concurrency, env)
+    return Latency(in_process, command, cached, requests_cached, theirs)
 
 
 def report(args: argparse.Namespace, suite_ms: float, loop_ms: float, figures: Latency) -> None:
@@ -259,7 +264,8 @@ def report(args: argparse.Namespace, suite_ms: float, loop_ms: float, figures: L
     print(f"  wink-decl eval       {ours.wall:7.3f} s  {ours.wall / ideal:5.2f}x  {_cpu(ours)}")
     peer = figures.inspect
     if peer is None:
-        print("  inspect eval         not installed (pip install 'wink-decl[bench]')")
+        left_out = "left out" if args.no_peer else "not installed (pip install 'wink-decl[bench]')"
+        print(f"  inspect eval         {left_out}")
     else:
         print(f"  inspect eval         {peer.wall:7.3f} s  {peer.wall / ideal:5.2f}x  {_cpu(peer)}")
         ratio = peer.wall / ours.wall
@@ -284,12 +290,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--many", type=int, default=1000, help="cases at the provider's latency")
     parser.add_argument("--latency", type=float, default=50.0, help="ms a request takes")
     parser.add_argument("--concurrency", type=int, default=16, help="requests at once")
+    parser.add_argument("--no-peer", action="store_true", help="leave inspect-ai out")
     args = parser.parse_args(argv)
     os.environ["OPENAI_API_KEY"] = KEY
     with tempfile.TemporaryDirectory(prefix="wink-bench-eval-") as temporary:
         work = Path(temporary)
         suite_ms, loop_ms = runner_cost(work, args.cases, args.rounds)
-        figures = latency_figures(work, args.many, args.latency, args.concurrency)
+        figures = latency_figures(
+            work, args.many, args.latency, args.concurrency, peer=not args.no_peer
+        )
     report(args, suite_ms, loop_ms, figures)
     return 0
 
