@@ -26,6 +26,7 @@ from chat_adapters import (
     silent_server,
     unused_port,
 )
+from concurrency import run_threads
 from openai_replies import chunks, error_reply, reply, stream_reply
 from provider_server import ProviderServer, Reply
 
@@ -589,3 +590,13 @@ def test_the_sdk_is_imported_and_its_client_built_on_the_first_request() -> None
         timeout=60,
     ).stdout
     assert shown == f"False ('{KEY}',) True\nFalse OpenAI True\n"
+
+
+def test_threads_sharing_an_adapter_get_one_client() -> None:
+    adapter = OpenAIAdapter("gpt-test", api_key=KEY, base_url="http://127.0.0.1:9/v1")
+    clients = run_threads(lambda _index: adapter.client, threads=8)
+    adapter.close()
+    assert (OpenAIAdapter.thread_safe, {id(client) for client in clients}) == (
+        True,
+        {id(adapter.client)},
+    )

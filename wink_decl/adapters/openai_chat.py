@@ -7,6 +7,7 @@ Any server that speaks the Chat Completions API works (vLLM, llama.cpp, Ollama):
 from __future__ import annotations
 
 import os
+import threading
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, cast
 
@@ -67,6 +68,7 @@ class OpenAIAdapter(ProviderAdapter):
     """
 
     name = "openai"
+    thread_safe = True  # the SDK's client is; the adapter keeps nothing between calls
 
     def __init__(
         self,
@@ -90,6 +92,7 @@ class OpenAIAdapter(ProviderAdapter):
         self.stream = stream
         self._timeout = timeout
         self._client: openai.OpenAI | None = client
+        self._building = threading.Lock()  # threads sharing the adapter build one client
         self._connection = (base_url, timeout, max_retries)
         if client is None:
             key = os.environ.get("OPENAI_API_KEY") if api_key is None else api_key
@@ -123,9 +126,10 @@ class OpenAIAdapter(ProviderAdapter):
     @property
     def client(self) -> openai.OpenAI:
         """The SDK client the adapter sends through (built on first use)."""
-        if self._client is None:
-            self._client = _build_client(self._key, *self._connection)
-        return self._client
+        with self._building:
+            if self._client is None:
+                self._client = _build_client(self._key, *self._connection)
+            return self._client
 
     def complete(self, request: ProviderRequest) -> ProviderReply:
         """One Chat Completions request; every SDK failure becomes a ``ProviderError``."""
