@@ -15,14 +15,19 @@ import sys
 import time
 from collections import Counter
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
+from queue import SimpleQueue
+from typing import Any, ClassVar, cast
 
 import pytest
+from concurrency import run_threads
 from openai_replies import completion
 from provider_server import ProviderServer, RecordedRequest, Reply
 
 from wink_decl.evals import RunOptions, load_suite, run_suite
 from wink_decl.evals._cache import ResponseCache
+from wink_decl.evals._local import run_locally
 
 KEY = "sk-test-key-0123456789"
 NAMES = ("Ann", "Bob", "Cy", "Dee", "Eve", "Fay", "Gus", "Hal", "Ida", "Jo")
@@ -189,6 +194,16 @@ def _started(eval_file: Path, *options: str) -> subprocess.Popen[str]:
     )
 
 
+@contextmanager
+def _ended(process: subprocess.Popen[str]) -> Iterator[None]:
+    """Kill ``process`` if it is still running when the block is left (a failed test)."""
+    try:
+        yield
+    finally:
+        if process.poll() is None:
+            process.kill()
+
+
 def _when(condition: Callable[[], bool]) -> None:
     deadline = time.monotonic() + LIMIT
     while not condition():
@@ -229,11 +244,9 @@ def test_a_kill_9_loses_only_the_runs_in_flight(
     tmp_path: Path, slow_server: ProviderServer
 ) -> None:
     eval_file = _suite_folder(tmp_path / "s", slow_server.url)
-    process = _started(eval_file, "--concurrency", "2")
-    try:
+    with _started(eval_file, "--concurrency", "2") as process, _ended(process):
         _when(lambda: len(_journal(eval_file)) >= 3)
         process.send_signal(signal.SIGKILL)
-    finally:
         process.communicate(timeout=LIMIT)
     kept = _journal(eval_file)
     assert (process.returncode, 3 <= len(kept) < 10) == (-signal.SIGKILL, True)
@@ -244,11 +257,9 @@ def test_ctrl_c_keeps_the_runs_in_flight_and_resume_runs_the_rest(
     tmp_path: Path, slow_server: ProviderServer
 ) -> None:
     eval_file = _suite_folder(tmp_path / "s", slow_server.url)
-    process = _started(eval_file, "--concurrency", "2")
-    try:
+    with _started(eval_file, "--concurrency", "2") as process, _ended(process):
         _when(lambda: len(_journal(eval_file)) >= 3)
         process.send_signal(signal.SIGINT)
-    finally:
         out, err = process.communicate(timeout=LIMIT)
     kept = _journal(eval_file)
     stopping = re.fullmatch(
@@ -263,3 +274,41 @@ def test_ctrl_c_keeps_the_runs_in_flight_and_resume_runs_the_rest(
     assert int(stopping.group(2)) == len(kept) < 10
     assert len(slow_server.requests) == len(kept)  # every run started was finished and kept
     _resumed(eval_file, slow_server, kept)
+
+
+class _InterruptedOnce(SimpleQueue[Any]):
+    """A queue whose first taking is followed by Ctrl-C (it lands just after, as it may)."""
+
+    taken: ClassVar[list[object]] = []
+
+    def get(self, block: bool = True, timeout: float | None = None) -> Any:
+        item = super().get(block, timeout)
+        if not self.taken:
+            self.taken.append(item)
+            raise KeyboardInterrupt
+        return item
+
+
+def _as_finished(run: object, _settings: object) -> object:
+    return run
+
+
+def test_ctrl_c_just_after_a_run_was_taken_loses_no_run(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(_InterruptedOnce, "taken", [])
+    monkeypatch.setattr("wink_decl.evals._local.SimpleQueue", _InterruptedOnce)
+    monkeypatch.setattr("wink_decl.evals._local.execute", _as_finished)
+    kept: list[object] = []
+    stopping: list[int] = []
+
+    def interrupted(_index: int) -> None:
+        with pytest.raises(KeyboardInterrupt):
+            run_locally(
+                cast("list[Any]", ["a", "b", "c"]),
+                cast("Any", None),
+                concurrency=2,
+                on_finished=kept.append,
+                on_stopping=stopping.append,
+            )
+
+    run_threads(interrupted, threads=1, timeout=10, switch_interval=None)
+    assert (stopping, sorted(cast("list[str]", kept))) == ([2], ["a", "b"])

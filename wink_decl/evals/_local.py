@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
-from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from queue import SimpleQueue
 from typing import TYPE_CHECKING
 
@@ -45,7 +45,7 @@ def run_locally(
         except KeyboardInterrupt:
             on_stopping(len(flight.runs))
             while flight.runs:
-                on_finished(flight.next_done())
+                on_finished(flight.next_left())
             raise
     finally:
         pool.shutdown(wait=False, cancel_futures=True)
@@ -72,6 +72,17 @@ class _Flight:
         One at a time: others that finished meanwhile stay queued, and are taken at once next.
         """
         future = self._finished.get()
+        self.runs.discard(future)
+        return future.result()
+
+    def next_left(self) -> Finished:
+        """Like ``next_done``, but found among the runs themselves, not taken from the queue.
+
+        After an interruption: it may have come just after ``next_done`` took a run from the
+        queue, and that run, still in flight for the set, would never be queued again.
+        """
+        done, _ = wait(self.runs, return_when=FIRST_COMPLETED)
+        future = next(iter(done))
         self.runs.discard(future)
         return future.result()
 
