@@ -214,8 +214,8 @@ def _when(condition: Callable[[], bool]) -> None:
 
 @pytest.fixture
 def slow_server() -> Iterator[ProviderServer]:
-    """Answers every greeting after 0.2 s: a run of ten cases takes about a second."""
-    with ProviderServer(responder=lambda request: _greeting(request, delay=0.2)) as server:
+    """Answers every greeting after 0.5 s: ten cases two at a time take about 2.5 s."""
+    with ProviderServer(responder=lambda request: _greeting(request, delay=0.5)) as server:
         yield server
 
 
