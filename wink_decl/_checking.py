@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 import os
+import threading
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
@@ -263,18 +264,29 @@ def _joined(found: _Found, further: tuple[Sequence[Diagnostic], Mapping[str, str
     return valid, (*diagnostics, *problems), {**sources, **texts}
 
 
+_REGISTRY_LIMIT = 32
+"""Registries kept per process; past this, the one used longest ago is forgotten."""
 _REGISTRIES: dict[tuple[str, str, Limits], PromptRegistry] = {}
-"""One registry per root, cache folder and limits in each process: one plugin scan."""
+"""One registry per root, cache folder and limits in each process: one plugin scan.
+
+Keyed by what a caller was given, so a long-running process that checks ever new roots
+keeps only the ``_REGISTRY_LIMIT`` used last (in the order of use: a hit moves to the end).
+"""
+_registries_lock = threading.Lock()
 
 
 def _registry(root: str, cache_dir: str, limits: Limits) -> PromptRegistry:
-    registry = _REGISTRIES.get((root, cache_dir, limits))
-    if registry is None:
-        from wink_decl.compiler import PromptRegistry  # noqa: PLC0415  # --cache-dir only
+    key = (root, cache_dir, limits)
+    with _registries_lock:
+        registry = _REGISTRIES.pop(key, None)
+        if registry is None:
+            from wink_decl.compiler import PromptRegistry  # noqa: PLC0415  # --cache-dir only
 
-        registry = PromptRegistry(root, cache_dir=cache_dir, limits=limits)
-        _REGISTRIES[root, cache_dir, limits] = registry
-    return registry
+            registry = PromptRegistry(root, cache_dir=cache_dir, limits=limits)
+            if len(_REGISTRIES) >= _REGISTRY_LIMIT:
+                del _REGISTRIES[next(iter(_REGISTRIES))]
+        _REGISTRIES[key] = registry
+        return registry
 
 
 def available_cpus() -> int:

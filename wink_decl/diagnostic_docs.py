@@ -153,6 +153,19 @@ CODE_DOCS: Final[Mapping[DiagnosticCode, CodeDoc]] = {
         {"review.wink.yaml": _PROMPT},
         "wink-decl new review",
     ),
+    _C.FOREIGN_SYNTAX: CodeDoc(
+        "A template, summary or summary suffix holds the syntax of another template language, "
+        "which the model would read as written (a warning). Reported: `{{name}}` and "
+        "`{{ name | filter }}` (Mustache, Handlebars, Jinja); blocks `{% ... %}`, `{{#if x}}`, "
+        "`{{/if}}`, `{{else}}`; comments `{# ... #}`; and `{name}` (f-strings, LangChain) only "
+        "when `name` is a declared param, since `{id}` in a route, JSON such as "
+        '`{"a": 1}`, code such as `return {}` and CSS such as `a { color: red }` are '
+        "ordinary text. `${name}` and `$${name}` are never reported.",
+        "Write `${name}` for a param. Conditions go in `enabled:`: put the text an `if` "
+        "guards in a section of its own with `enabled: {param: name}`. A loop or filter has no "
+        "equivalent: write the text out, or pass the value ready to use.",
+        {"prompt.wink.yaml": _PARAM_PROMPT.replace("${topic}", "{{topic}}")},
+    ),
     _C.HANDLER: CodeDoc(
         "A tool's handler cannot serve it: it is not importable, takes the wrong arguments, "
         "or declares other params than the file.",
@@ -164,6 +177,35 @@ CODE_DOCS: Final[Mapping[DiagnosticCode, CodeDoc]] = {
             "    handler: planning.read_plan\n    params: {step: {type: integer}}\n"
         },
         "wink-decl compile prompt.wink.yaml",
+    ),
+    _C.IMPORT_INVALID: CodeDoc(
+        "`wink-decl import` met a file that is not a prompt of the kind its name says: front "
+        "matter never closed, a LangChain file without a template, an unknown template format.",
+        "Correct the file so that its own tool reads it, then import it again.",
+        {"greeting.prompty": "---\nname: greeting\nsystem:\nSay hello.\n"},
+        "wink-decl import greeting.prompty",
+    ),
+    _C.IMPORT_RENAMED: CodeDoc(
+        "An imported input's name is not a valid param name (`userName`), so the param has "
+        "another (`user_name`); a warning, and the file is written.",
+        "Pass the value under the new name when you render or run the imported prompt.",
+        {
+            "greeting.prompty": "---\ninputs:\n  userName: {kind: string}\n---\n"
+            "user:\nSay hello to {{userName}}.\n"
+        },
+        "wink-decl import greeting.prompty",
+    ),
+    _C.IMPORT_UNSUPPORTED: CodeDoc(
+        "An imported template or setting has no equivalent in a prompt file (a loop, a filter, "
+        "a helper, a partial, a condition inside a paragraph, tools); a warning: it is kept as "
+        "a comment to finish by hand.",
+        "Rewrite what the comment holds by hand: a param for a computed value, a section with "
+        "`enabled:` for a condition (docs/importing.md).",
+        {
+            "list.prompty": "---\ninputs:\n  items: {kind: array}\n---\n"
+            "user:\n{% for item in items %}\n- {{ item }}\n{% endfor %}\n"
+        },
+        "wink-decl import list.prompty",
     ),
     _C.INCLUDE_CYCLE: CodeDoc(
         "Includes lead back to the section that includes them.",
@@ -567,8 +609,10 @@ CODE_DOCS: Final[Mapping[DiagnosticCode, CodeDoc]] = {
         "from wink_decl.loader import load_file\nload_file('prompt.wink.yaml').diagnostics",
     ),
     _C.UNUSED_POLICY: CodeDoc(
-        "A policy watches tools the prompt does not declare (a warning).",
-        "Name the tools the policy should watch, or remove it.",
+        "A policy, or an entry of one, can never refuse a call: it watches tools the prompt "
+        "does not declare, `read_before_write` watches no tool that writes, or a `sequential` "
+        "entry makes its tool wait for none (`{deploy: []}`) (a warning).",
+        "Name the tools the policy should watch, or list what each tool waits for; or remove it.",
         {
             "prompt.wink.yaml": "key: review\npolicies:\n  - read_before_write: {}\n"
             + _PROMPT.split("\n", 1)[1]

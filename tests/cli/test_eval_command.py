@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import shutil
+import sys
 import xml.etree.ElementTree as ET
 from collections.abc import Callable
 from pathlib import Path
@@ -140,8 +141,29 @@ def test_a_model_given_replaces_the_suites_and_a_missing_reply_is_an_error(
             f"wink-decl: error: --replay '{SUITE}' is not a folder\n"
             "  run 'wink-decl eval --help' for its options\n",
         ),
+        (
+            ["--ray-address", "127.0.0.1:6379"],
+            "wink-decl: error: --ray-address names the cluster of --executor ray, and the "
+            "executor is local\n  hint: add --executor ray, or leave --ray-address out\n"
+            "  run 'wink-decl eval --help' for its options\n",
+        ),
+        (
+            ["--executor", "dask"],
+            "wink-decl: error: --executor: 'dask' is not one of local, ray\n"
+            "  run 'wink-decl eval --help' for its options\n",
+        ),
     ],
-    ids=["experiment", "filter", "model", "concurrency", "timeout-inf", "timeout-text", "replay"],
+    ids=[
+        "experiment",
+        "filter",
+        "model",
+        "concurrency",
+        "timeout-inf",
+        "timeout-text",
+        "replay",
+        "ray-address",
+        "executor",
+    ],
 )
 def test_usage_mistakes(here: Path, cli: Run, argv: list[str], message: str) -> None:
     replay = [] if "--replay" in argv else ["--replay", RECORDED]
@@ -233,5 +255,18 @@ def test_a_plugin_that_cannot_bind_stops_the_suite_before_any_run(
         1,
         "",
         "p: error: cannot import the handler\n",
+    )
+    assert not (here / "evals" / ".wink-eval").exists()
+
+
+def test_ray_without_its_extra_is_a_usage_error_naming_the_install_line(
+    here: Path, cli: Run, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setitem(sys.modules, "ray", None)  # find_spec: None, as when not installed
+    assert cli("eval", SUITE, "--replay", RECORDED, "--executor", "ray") == (
+        2,
+        "",
+        "wink-decl: error: --executor ray needs ray, not installed\n"
+        "  hint: pip install 'wink-decl[ray]'\n",
     )
     assert not (here / "evals" / ".wink-eval").exists()

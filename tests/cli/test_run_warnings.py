@@ -99,10 +99,10 @@ def test_on_a_terminal_the_progress_line_is_the_one_line() -> None:
     assert (status, out.getvalue()) == (0, ANSWER + "\n")
     assert err.getvalue() == textwrap.dedent(
         f"""\
-        turn 1: asking the model (1 tools on offer)
+        turn 1: asking the model (1 tool on offer)
           the model calls lookup
           lookup failed: {FAILURE}
-        turn 2: asking the model (1 tools on offer)
+        turn 2: asking the model (1 tool on offer)
         """
     )
 
@@ -126,7 +126,7 @@ def test_with_v_a_terminal_gets_the_traceback_before_the_progress_line() -> None
     lines = shown.splitlines()
     assert (status, out.getvalue()) == (0, ANSWER + "\n")
     assert lines[:4] == [
-        "turn 1: asking the model (1 tools on offer)",
+        "turn 1: asking the model (1 tool on offer)",
         "  the model calls lookup",
         f"wink-decl: warning: {FAILURE}",
         "Traceback (most recent call last):",
@@ -134,7 +134,7 @@ def test_with_v_a_terminal_gets_the_traceback_before_the_progress_line() -> None
     assert lines[-3:] == [
         "RuntimeError: the rules service refused the token [redacted]",
         f"  lookup failed: {FAILURE}",
-        "turn 2: asking the model (1 tools on offer)",
+        "turn 2: asking the model (1 tool on offer)",
     ]
     assert KEY not in shown
 

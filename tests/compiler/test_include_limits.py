@@ -261,3 +261,15 @@ def test_a_limit_that_is_not_reached_changes_nothing(here: Path) -> None:
     chain(here, 3)
     result = compile_with("key: main\nsections:\n  - include: n1.wink.yaml#s\n")
     assert [node.dotted for node in compiled(result).template.nodes] == ["s", "s.s", "s.s.s"]
+
+
+def test_a_limit_of_one_section_is_said_in_the_singular(here: Path) -> None:
+    del here
+    text = "key: main\nsections:\n" + "".join(f"  - {{key: s{i}, title: S}}\n" for i in range(2))
+    assert report(compile_with(text, Limits(max_sections=1))) == (
+        "prompt.wink.yaml:4:5: error: This section is past the limit of 1 section per prompt.\n"
+        "  expected: at most 1 section, includes expanded (max_sections)\n"
+        "   4 |   - {key: s1, title: S}\n"
+        "     |     ^^^^^^^^^^^^^^^^^^^\n"
+        "  hint: split the prompt, or raise the limit: --limit max_sections=2"
+    )

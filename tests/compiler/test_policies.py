@@ -139,6 +139,65 @@ def test_read_before_write_watching_undeclared_tools_is_a_warning(
     assert len(compiled(result).template.policies) == 2
 
 
+def test_read_before_write_watching_no_tool_that_writes_is_a_warning(
+    here: Path, catalog: PluginCatalog
+) -> None:
+    text = (
+        "key: policies\n"
+        "sections:\n"
+        "  - {key: task, title: Task, tools: [lookup, read_file]}\n"
+        "policies:\n"
+        "  - read_before_write: {write_tools: []}\n"
+        "  - read_before_write: {write_tools: [lookup]}\n" + TOOLS
+    )
+    result = compile_in(here, text, catalog=catalog)
+    assert report(result) == (
+        "prompt.wink.yaml:5:5: warning: read_before_write watches no tool that writes: this "
+        "policy never refuses a call.\n"
+        "   5 |   - read_before_write: {write_tools: []}\n"
+        "     |     ^^^^^^^^^^^^^^^^^\n"
+        "  hint: name the tools that change files with write_tools:, or give each one writes:"
+    )
+    assert result.ok  # warnings come with a prompt
+
+
+def test_a_sequential_policy_that_makes_no_tool_wait_is_a_warning(
+    here: Path, catalog: PluginCatalog
+) -> None:
+    text = (
+        "key: policies\n"
+        "sections:\n"
+        "  - {key: task, title: Task, tools: [lookup, read_file]}\n"
+        "policies:\n"
+        "  - sequential: {lookup: []}\n"
+        "  - sequential: {}\n"
+        "  - sequential: {read_file: [], lookup: [read_file]}\n" + TOOLS
+    )
+    result = compile_in(here, text, catalog=catalog)
+    assert report(result) == (
+        "prompt.wink.yaml:5:5: warning: sequential makes no tool wait for another: this "
+        "policy never refuses a call.\n"
+        "   5 |   - sequential: {lookup: []}\n"
+        "     |     ^^^^^^^^^^\n"
+        "  hint: list what each tool waits for, such as {deploy: [build, test]}, or remove "
+        "the policy\n"
+        "prompt.wink.yaml:6:5: warning: sequential makes no tool wait for another: this "
+        "policy never refuses a call.\n"
+        "   6 |   - sequential: {}\n"
+        "     |     ^^^^^^^^^^\n"
+        "  hint: list what each tool waits for, such as {deploy: [build, test]}, or remove "
+        "the policy\n"
+        "prompt.wink.yaml:7:18: warning: Tool 'read_file' waits for no tool here: this entry "
+        "does nothing.\n"
+        "   7 |   - sequential: {read_file: [], lookup: [read_file]}\n"
+        "     |                  ^^^^^^^^^\n"
+        "  hint: list the tools 'read_file' must wait for, such as {read_file: [...]}, or "
+        "remove the entry"
+    )
+    assert result.ok  # warnings come with a prompt
+    assert len(compiled(result).template.policies) == 3
+
+
 def test_an_unknown_plugin_policy(here: Path, catalog: PluginCatalog) -> None:
     text = (
         "key: policies\n"

@@ -223,7 +223,7 @@ def test_the_combinators_from_python() -> None:
     [
         (lambda: all_of(), "all_of needs at least one evaluator."),
         (lambda: any_of(), "any_of needs at least one evaluator."),
-        (lambda: all_of(contains("a"), weights=[1, 2]), "1 scores need 1 weights, not 2."),
+        (lambda: all_of(contains("a"), weights=[1, 2]), "1 score needs 1 weight, not 2."),
     ],
     ids=["all-of-nothing", "any-of-nothing", "weights-that-do-not-fit"],
 )

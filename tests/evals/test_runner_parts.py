@@ -283,3 +283,17 @@ def test_a_thread_safe_adapter_is_made_once_per_model_for_every_thread() -> None
     thread.join()
     pool.close()
     assert (elsewhere, made, closed) == ([here], ["MainThread:openai:gpt-test"], made)
+
+
+def test_entries_sharing_a_folder_are_both_kept(tmp_path: Path) -> None:
+    cache = ResponseCache(tmp_path / "cache")
+    cache.put("ab" + "0" * 62, REPLY)
+    cache.put("ab" + "1" * 62, ProviderReply("plain"))
+    assert (cache.get("ab" + "0" * 62), cache.get("ab" + "1" * 62)) == (
+        REPLY,
+        ProviderReply("plain"),
+    )
+    assert sorted(p.name for p in (tmp_path / "cache" / "ab").iterdir()) == [
+        "ab" + "0" * 62 + ".json",
+        "ab" + "1" * 62 + ".json",
+    ]

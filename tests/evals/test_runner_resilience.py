@@ -109,7 +109,7 @@ def test_a_429_storm_that_never_ends_is_each_cases_error(tmp_path: Path, with_ke
         eval_file = _suite_folder(tmp_path / "s", server.url, NAMES[:3])
         outcomes = _outcomes(eval_file, tmp_path / "out", concurrency=2)
         asked = len(server.requests)
-    refused = "The provider's rate limit was reached (429) after 2 retries: slow down."
+    refused = "The provider's rate limit was reached (429) after 3 attempts: slow down."
     assert outcomes == [(name, False, refused) for name in NAMES[:3]]
     assert asked == 9  # each case: its request and the SDK's two retries
 

@@ -148,7 +148,10 @@ TOML_MISTAKES = [
             "  expected: each key and each table once",
             "   4 | [tools.read_file]",
             "     |  ^^^^^^^^^^^^^^^",
-            "  hint: remove one of the two, or merge them into the first",
+            "  hint: if each [tools.read_file] starts an item of a list, write "
+            "[[tools.read_file]] above each one: [tools.read_file] makes one table, "
+            "[[tools.read_file]] adds an item to the list; otherwise remove one of the two, "
+            "or merge them into the first",
         ),
         id="duplicate-table",
     ),
@@ -174,9 +177,38 @@ TOML_MISTAKES = [
             "  expected: each key and each table once",
             "   2 | [[sections]]",
             "     |   ^^^^^^^^",
-            "  hint: remove one of the two, or merge them into the first",
+            "  hint: write [[sections]] above the first item too: [sections] makes one table, "
+            "[[sections]] adds an item to the list",
         ),
         id="array-of-tables-over-table",
+    ),
+    pytest.param(
+        '[sections]\nkey = "task"\n\n[sections]\nkey = "notes"\n',
+        Limits(),
+        lines(
+            "review.wink.toml:4:2: error: The table [sections] is declared twice "
+            "(first on line 1).",
+            "  expected: each key and each table once",
+            "   4 | [sections]",
+            "     |  ^^^^^^^^",
+            "  hint: if each [sections] starts an item of a list, write [[sections]] above "
+            "each one: [sections] makes one table, [[sections]] adds an item to the list; "
+            "otherwise remove one of the two, or merge them into the first",
+        ),
+        id="two-tables-for-a-list",
+    ),
+    pytest.param(
+        "sections = 1\n[[sections]]\n",
+        Limits(),
+        lines(
+            "review.wink.toml:2:3: error: 'sections' is already defined on line 1, "
+            "so [[sections]] cannot start a table here.",
+            "  expected: each key and each table once",
+            "   2 | [[sections]]",
+            "     |   ^^^^^^^^",
+            "  hint: remove one of the two, or merge them into the first",
+        ),
+        id="array-of-tables-over-value",
     ),
     pytest.param(
         'params = { language = "python" }\nparams.strict = true\n',

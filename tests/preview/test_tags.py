@@ -258,7 +258,10 @@ def test_the_app_renders_the_chosen_tag(tagged: Path) -> None:
     assert "Check this Go code." in str(answer.json()["prompt"])
 
 
-def test_the_overrides_folder_iswatched_paths_once_it_exists(served: Path) -> None:
+def test_the_overrides_folder_iswatched_paths_once_it_exists(
+    served: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(served.parent)  # the sibling of prompts/ is the default inside this folder
     folder = PromptFolder(served, served)
     assert watched_paths(folder) == {served.resolve()}
     overrides(served)

@@ -523,3 +523,11 @@ def test_an_adapter_is_a_context_manager_that_closes_it() -> None:
         response = adapter.evaluate(Prompt(TEMPLATE), session=Session())
     adapter.close()  # closing again is harmless
     assert response.text == "ok"
+
+
+def test_a_script_of_one_turn_that_runs_out_says_so_in_the_singular() -> None:
+    adapter = ScriptedAdapter([ScriptedTurn.answer("Done.")])
+    adapter.evaluate(Prompt(TEMPLATE), session=Session())
+    with pytest.raises(PromptEvaluationError) as info:
+        adapter.evaluate(Prompt(TEMPLATE), session=Session())
+    assert str(info.value) == "The script has no turn left: its one turn was replayed."

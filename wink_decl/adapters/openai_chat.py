@@ -20,7 +20,7 @@ from wink_decl.adapters._openai_format import (
     reply_from_completion,
     without_none,
 )
-from wink_decl.adapters.adapter_support import check_sdk, provider_error
+from wink_decl.adapters.adapter_support import check_sdk, openai_root, provider_error
 from wink_decl.runtime.adapter import ProviderAdapter
 from wink_decl.runtime.provider import ProviderReply, ProviderRequest
 
@@ -167,6 +167,7 @@ class OpenAIAdapter(ProviderAdapter):
             base_url=str(self.client.base_url).rstrip("/"),
             timeout=timeout,
             secrets=self.secrets,
+            key_variable="OPENAI_API_KEY",
         )
 
 
@@ -177,7 +178,8 @@ def _build_client(
 
     # None would mean "no timeout" and is refused for max_retries: unset means the SDK's default.
     settings = without_none({"timeout": timeout, "max_retries": max_retries})
-    return openai.OpenAI(api_key=api_key, base_url=base_url, **settings)
+    root = None if base_url is None else openai_root(base_url)
+    return openai.OpenAI(api_key=api_key, base_url=root, **settings)
 
 
 def _no_key() -> Exception:

@@ -82,9 +82,13 @@ class ScriptedAdapter(ProviderAdapter):
         self.requests.append(request)
         if self._position >= len(self._turns):
             raise PromptEvaluationError(
-                f"The script has no turn left: all {len(self._turns)} turns were replayed.",
+                f"The script has no turn left: {_replayed(len(self._turns))}.",
                 phase=EvaluationPhase.PROVIDER,
             )
         turn = self._turns[self._position]
         self._position += 1
         return ProviderReply(text=turn.text, tool_calls=turn.tool_calls, usage=turn.usage)
+
+
+def _replayed(turns: int) -> str:
+    return "its one turn was replayed" if turns == 1 else f"all {turns} turns were replayed"

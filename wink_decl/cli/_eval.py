@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import math
 import xml.etree.ElementTree as ET
 from collections.abc import Callable, Sequence
@@ -10,6 +11,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
+from wink_decl._install_hint import install_hint
 from wink_decl.cli._command import Console
 from wink_decl.cli._commands import implemented
 from wink_decl.cli._eval_progress import EvalProgress
@@ -127,6 +129,20 @@ def _configure(parser: argparse.ArgumentParser) -> None:
         help="answer every request from the replies kept in DIR (an earlier run's cache "
         "folder) and ask no model; a request it has no reply for is that run's error",
     )
+    parser.add_argument(
+        "--executor",
+        choices=("local", "ray"),
+        default="local",
+        help="local: run on threads of this process; ray: on the workers of a Ray cluster, "
+        "with the same report (the [ray] extra; docs/evals.md) (default: local)",
+    )
+    parser.add_argument(
+        "--ray-address",
+        metavar="ADDR",
+        help="the Ray cluster to run on with --executor ray (default: RAY_ADDRESS if set, as "
+        "Ray itself does, else the cluster 'ray start' started on this machine, else one "
+        "started for the run)",
+    )
     add_root_option(parser)
     add_limit_option(parser)
     parser.add_argument(
@@ -167,6 +183,7 @@ def _run(args: argparse.Namespace, console: Console) -> int:
             hint="run one file at a time with --html, or leave --html out",
             command="eval",
         )
+    _check_executor(args.executor, args.ray_address)
     models = tuple(_model_spec(text) for text in args.model)
     replay = None if args.replay is None else _folder(args.replay, "--replay")
     suites = _checked(args, console, files)
@@ -185,6 +202,8 @@ def _run(args: argparse.Namespace, console: Console) -> int:
         max_turns=args.max_turns,
         limits=limits_from(args),
         secrets=secrets_from_environment(),
+        executor=args.executor,
+        ray_address=args.ray_address,
     )
     reports: list[EvalReport] = []
     for suite in suites:
@@ -268,6 +287,18 @@ def _checked(
         else:
             suites.append(checked.suite)
     return None if failed else suites
+
+
+def _check_executor(executor: str, address: str | None) -> None:
+    """A usage error for Ray when it is not installed, or an address with no Ray to go to."""
+    if executor == "ray" and importlib.util.find_spec("ray") is None:
+        raise UsageError("--executor ray needs ray, not installed", hint=install_hint("ray"))
+    if executor != "ray" and address is not None:
+        raise UsageError(
+            "--ray-address names the cluster of --executor ray, and the executor is local",
+            hint="add --executor ray, or leave --ray-address out",
+            command="eval",
+        )
 
 
 def _model_spec(text: str) -> ModelSpec:

@@ -8,6 +8,7 @@ import importlib.util
 import socket
 from pathlib import Path
 
+from wink_decl._install_hint import install_hint
 from wink_decl.cli._command import Console
 from wink_decl.cli._commands import implemented
 from wink_decl.cli._overrides_folder import add_overrides_option, overrides_root
@@ -64,7 +65,7 @@ def _run(args: argparse.Namespace, console: Console) -> int:
     missing = [name for name in EXTRA if importlib.util.find_spec(name) is None]
     if missing:
         names = " and ".join(missing)
-        raise UsageError(f"preview needs {names}, not installed: install wink-decl[preview]")
+        raise UsageError(f"preview needs {names}, not installed", hint=install_hint("preview"))
     target = existing_path(args.path) if args.path is not None else _default_path()
     root = root_finder(args.root)(target)
     # Imported only now: the rest of the command line never loads a web server.

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TextIO
 
+from wink_decl._nouns import noun_for
 from wink_decl.adapters.adapter_support import redact
 from wink_decl.runtime.session import (
     ModelRequested,
@@ -35,7 +36,9 @@ class Progress:
 
 def _line(event: object) -> str | None:
     if isinstance(event, ModelRequested):
-        return f"turn {event.turn}: asking the model ({len(event.tool_names)} tools on offer)"
+        offered = len(event.tool_names)
+        tools = f"{offered} {noun_for(offered, 'tool')}"
+        return f"turn {event.turn}: asking the model ({tools} on offer)"
     if isinstance(event, ModelResponded) and event.tool_calls:
         return "  the model calls " + ", ".join(call.name for call in event.tool_calls)
     if isinstance(event, ToolInvoked):

@@ -12,6 +12,7 @@ __all__ = ["starter_text", "title_of"]
 _YAML = """\
 # <<TITLE>>: a starter prompt made by `wink-decl new`. The comment above each part says what
 # it is for. Change the text, then check the file with `wink-decl validate <<FILE>>`.
+# Every key a prompt file may hold, with examples: docs/prompt-files.md in wink-decl's repository.
 
 # The key names the prompt; with the folder the file is in, it is the prompt's address.
 key: <<KEY>>
@@ -80,6 +81,7 @@ tools:
 _TOML = '''\
 # <<TITLE>>: a starter prompt made by `wink-decl new`. The comment above each part says what
 # it is for. Change the text, then check the file with `wink-decl validate <<FILE>>`.
+# Every key a prompt file may hold, with examples: docs/prompt-files.md in wink-decl's repository.
 
 # The key names the prompt; with the folder the file is in, it is the prompt's address.
 key = "<<KEY>>"

@@ -12,7 +12,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from wink_decl.compiler._artifact import ARTIFACT_FORMAT, artifact_json
     from wink_decl.compiler._claims import claimed_address
-    from wink_decl.compiler._confined import outside_root
+    from wink_decl.compiler._confined import Confinement, outside_root
     from wink_decl.compiler._disk_cache import cache_problem
     from wink_decl.compiler._lazy import LazyTool
     from wink_decl.compiler._numbers import number_problems
@@ -41,6 +41,7 @@ __all__ = [
     "CachedResult",
     "CompileResult",
     "CompiledPrompt",
+    "Confinement",
     "FoundFile",
     "LazyTool",
     "PromptRegistry",
@@ -80,6 +81,7 @@ _HOMES: dict[str, str] = {
     "make_params": "wink_decl.compiler._render_params",
     "number_problems": "wink_decl.compiler._numbers",
     "outside_root": "wink_decl.compiler._confined",
+    "Confinement": "wink_decl.compiler._confined",
     "prompt_entries": "wink_decl.compiler._prompt_files",
     "unknown_param": "wink_decl.compiler._render_params",
 }

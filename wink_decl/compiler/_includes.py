@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
+from wink_decl._nouns import noun_for
 from wink_decl.compiler._context import CompileContext, quotable
 from wink_decl.compiler._numbers import number_problems
 from wink_decl.compiler._policy_compiler import PolicyCompiler
@@ -197,7 +198,8 @@ class Includer:
                 f"Included file '{clip(shown)}' would be file {limit + 1} that this prompt's "
                 f"includes read, past the limit of {limit}.",
                 span,
-                expected=f"at most {limit} files read through includes (max_include_files)",
+                expected=f"at most {limit} {noun_for(limit, 'file')} read through includes "
+                "(max_include_files)",
                 hint="include sections from fewer files, or raise the limit: "
                 f"--limit max_include_files={limit * 2}",
             )

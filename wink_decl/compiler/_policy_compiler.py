@@ -91,6 +91,7 @@ class PolicyCompiler:
         ok = self._known(ctx, [((*path,), name) for name in table], key=True)
         for tool, needs in table.items():
             ok = self._known(ctx, [((*path, tool, i), n) for i, n in enumerate(needs)]) and ok
+        _warn_waiting_for_none(ctx, path, table)
         # The built-in policies' module imports the filesystem and the session: a file that
         # declares none never loads them.
         from wink_decl.runtime.policies import SequentialDependencyPolicy  # noqa: PLC0415
@@ -124,6 +125,11 @@ class PolicyCompiler:
             for name, tool in self._tools.items()
             if not isinstance(tool, Tool) or tool.reads is not None or tool.writes is not None
         ]
+        writing = set(spec.write_tools) & set(self._tools) or [
+            name
+            for name, tool in self._tools.items()
+            if not isinstance(tool, Tool) or tool.writes is not None
+        ]
         if not declaring and not named & set(self._tools):
             names = ", ".join(sorted(named))
             ctx.error(
@@ -135,6 +141,14 @@ class PolicyCompiler:
                 severity="warning",
                 hint="name your file tools with read_tools: and write_tools:, or give each "
                 "one reads: or writes:",
+            )
+        elif not writing:  # it watches reads only: it never has a write to refuse
+            ctx.error(
+                DiagnosticCode.UNUSED_POLICY,
+                "read_before_write watches no tool that writes: this policy never refuses a call.",
+                ctx.key_span(path),
+                severity="warning",
+                hint="name the tools that change files with write_tools:, or give each one writes:",
             )
         return policy
 
@@ -157,3 +171,32 @@ class PolicyCompiler:
             )
             ok = False
         return ok
+
+
+def _warn_waiting_for_none(
+    ctx: CompileContext, path: JSONPath, table: Mapping[str, tuple[str, ...]]
+) -> None:
+    """A warning for each entry that makes its tool wait for nothing: it can never refuse.
+
+    When no entry makes a tool wait, the whole policy does nothing: one warning says so.
+    """
+    idle = [tool for tool, needs in table.items() if not needs]
+    if len(idle) == len(table):
+        ctx.error(
+            DiagnosticCode.UNUSED_POLICY,
+            "sequential makes no tool wait for another: this policy never refuses a call.",
+            ctx.key_span(path),
+            severity="warning",
+            hint="list what each tool waits for, such as {deploy: [build, test]}, or remove "
+            "the policy",
+        )
+        return
+    for tool in idle:
+        ctx.error(
+            DiagnosticCode.UNUSED_POLICY,
+            f"Tool '{tool}' waits for no tool here: this entry does nothing.",
+            ctx.key_span((*path, tool)),
+            severity="warning",
+            hint=f"list the tools '{tool}' must wait for, such as {{{tool}: [...]}}, or remove "
+            "the entry",
+        )

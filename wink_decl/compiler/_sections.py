@@ -8,8 +8,10 @@ from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, NamedTuple, TypeAlias, cast
 
+from wink_decl._nouns import noun_for
 from wink_decl.compiler._condition_compiler import Check, compile_condition
 from wink_decl.compiler._context import CompileContext
+from wink_decl.compiler._foreign_syntax import check_foreign_syntax
 from wink_decl.compiler._readable import readable
 from wink_decl.diagnostic_codes import DiagnosticCode
 from wink_decl.diagnostics import clip, some_of
@@ -111,17 +113,18 @@ class SectionBudget:
             return
         self.reported = True
         limit = self.limit
+        sections = f"{limit:,} {noun_for(limit, 'section')}"
         if include:
-            message = f"This include takes the prompt past the limit of {limit:,} sections."
+            message = f"This include takes the prompt past the limit of {sections}."
             hint = "include fewer sections, or raise the limit"
         else:
-            message = f"This section is past the limit of {limit:,} sections per prompt."
+            message = f"This section is past the limit of {sections} per prompt."
             hint = "split the prompt, or raise the limit"
         ctx.error(
             DiagnosticCode.TOO_MANY_SECTIONS,
             message,
             ctx.span(path),
-            expected=f"at most {limit:,} sections, includes expanded (max_sections)",
+            expected=f"at most {sections}, includes expanded (max_sections)",
             hint=f"{hint}: --limit max_sections={limit * 2}",
         )
 
@@ -257,12 +260,30 @@ def _section(
     children = (
         compile_sections(ctx, readable(entry.children), scope, dotted) if entry.children else []
     )
-    parts = (visibility, enabled, tools, policies, children)
-    if not ok or None in parts:  # a part with errors (each is a list, a constant or a check)
+    if (  # a part with errors (each is a list, a constant or a check)
+        not ok
+        or visibility is None
+        or enabled is None
+        or tools is None
+        or policies is None
+        or children is None
+    ):
         return None
     if scope.check_only:
         return CheckedSection(key)
+    parts = _Parts(visibility, enabled, tools, policies, children)
     return _build(ctx, path, section, scope, key=key, parts=parts)
+
+
+class _Parts(NamedTuple):
+    """A section's compiled parts, each free of errors, as ``Section.prechecked`` takes them."""
+
+    visibility: SectionVisibility | Check | bool
+    enabled: bool | Check
+    tools: list[Tool[Any, Any]]
+    policies: list[ToolPolicy]
+    children: list[CompiledSection]
+    """Sections, not ``CheckedSection``: parts are built only when not ``check_only``."""
 
 
 def _build(
@@ -272,9 +293,9 @@ def _build(
     scope: SectionScope,
     *,
     key: str,
-    parts: tuple[Any, ...],
+    parts: _Parts,
 ) -> Section[Any] | None:
-    visibility, enabled, tools, policies, children = parts
+    children = cast("list[Section[Any]]", parts.children)  # see _Parts.children
     try:
         return scope.section_class.prechecked(
             title=section.title,
@@ -282,11 +303,11 @@ def _build(
             template=section.template,
             summary=section.summary,
             summary_suffix=section.summary_suffix,
-            visibility=_as_runtime(visibility, scope, summary=True),
-            enabled=_as_runtime(enabled, scope, summary=False),
+            visibility=_as_runtime(parts.visibility, scope, summary=True),
+            enabled=_as_runtime(parts.enabled, scope, summary=False),
             children=children,
-            tools=tools,
-            policies=policies,
+            tools=parts.tools,
+            policies=parts.policies,
             accepts_overrides=section.accepts_overrides,
         )
     except PromptValidationError as error:  # a safety net: the checks above should catch it
@@ -345,6 +366,7 @@ def _check_placeholders(
     extra: frozenset[str],
 ) -> bool:
     """Check the section's text ``name``; the path to it is made only to report a mistake."""
+    check_foreign_syntax(ctx, (*section_path, name), text, (scope.params, extra))
     try:
         compiled = compile_text(text, where="text")
     except PromptValidationError:

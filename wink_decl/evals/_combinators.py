@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
+from wink_decl._nouns import noun_for
 from wink_decl.evals._eval_types import Evaluator, Outcome, Sample, Score
 
 __all__ = ["all_of", "any_of", "check_weights", "negate", "negated", "weighted_mean"]
@@ -44,7 +45,9 @@ def check_weights(weights: Sequence[float], count: int) -> None:
         ValueError: not one weight per score, or a weight that is not a finite number above 0.
     """
     if len(weights) != count:
-        raise ValueError(f"{count} scores need {count} weights, not {len(weights)}.")
+        need = "needs" if count == 1 else "need"
+        scores, weights_needed = noun_for(count, "score"), noun_for(count, "weight")
+        raise ValueError(f"{count} {scores} {need} {count} {weights_needed}, not {len(weights)}.")
     for weight in weights:
         if not (math.isfinite(weight) and weight > 0):
             raise ValueError(f"A weight must be a finite number above 0, not {weight!r}.")

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal
 
 from wink_decl.evals._cache import ResponseCache
 from wink_decl.evals._execute import AdapterPool, Finished, ModelAdapters, RunSettings, Scorer
@@ -38,7 +38,8 @@ class DriverOptions:
     ``resume`` keeps the journal's results for the runs it holds (and runs only the rest);
     without it, the journal starts anew. ``timeout`` bounds each run in seconds. ``replay``
     answers every request from the replies kept in that folder (a response cache) and asks
-    no model: a request it has no reply for is the case's error.
+    no model: a request it has no reply for is the case's error. ``executor`` ``ray`` runs
+    the cases on the Ray cluster at ``ray_address`` (None: a local one), see ``run_on_ray``.
     """
 
     out: Path
@@ -49,6 +50,8 @@ class DriverOptions:
     max_turns: int | None = None
     secrets: tuple[str, ...] = field(default=())
     replay: Path | None = None
+    executor: Literal["local", "ray"] = "local"
+    ray_address: str | None = None
 
 
 @dataclass(frozen=True)
@@ -127,32 +130,73 @@ def drive(
     journal = Journal(journal_path)
     keeper = _Keeper(journal, cache, keys)
     todo = [run for run in runs if keys[id(run)] not in done]
-    adapters = AdapterPool(replaying if replay else make_adapter)
-    settings = RunSettings(
-        prompts,
-        adapters,
-        score(ModelAdapters(adapters, lookup)),
-        lookup=lookup,
-        timeout=options.timeout,
-        max_turns=options.max_turns,
-        secrets=options.secrets,
-    )
+    make = replaying if replay else make_adapter
+    adapters = AdapterPool(make)
 
     def finished(run: Finished) -> None:
         keeper.keep(run)
         on_finished(run.result)
 
     try:
-        run_locally(
-            todo,
-            settings,
-            concurrency=options.concurrency,
-            on_finished=finished,
-            on_stopping=on_stopping,
-        )
+        if options.executor == "ray":
+            _on_ray(todo, prompts, make, score, options, finished, on_stopping)
+        else:
+            settings = RunSettings(
+                prompts,
+                adapters,
+                score(ModelAdapters(adapters, lookup)),
+                lookup=lookup,
+                timeout=options.timeout,
+                max_turns=options.max_turns,
+                secrets=options.secrets,
+            )
+            run_locally(
+                todo,
+                settings,
+                concurrency=options.concurrency,
+                on_finished=finished,
+                on_stopping=on_stopping,
+            )
     finally:
         journal.close()
         adapters.close()
     results = tuple(keeper.results.get(id(run)) or done[keys[id(run)]] for run in runs)
     resumed = len(runs) - len(todo)
     return Driven(results, resumed, skipped, keeper.requests, keeper.hits)
+
+
+def _on_ray(
+    todo: Sequence[CaseRun],
+    prompts: Mapping[str | None, CompiledPrompt],
+    make_adapter: AdapterFactory,
+    score: Callable[[ModelAdapters], Scorer],
+    options: DriverOptions,
+    on_finished: Callable[[Finished], None],
+    on_stopping: Callable[[int], None],
+) -> None:
+    """Run ``todo`` on Ray, each worker making its own settings of what it is sent.
+
+    ``prompts`` must be a ``TaggedPrompts``, ``make_adapter`` and ``score`` must pickle: see
+    ``WorkerSettings``.
+    """
+    from wink_decl.evals._ray import WorkerSettings, run_on_ray  # noqa: PLC0415  # Ray's only
+
+    cached = not options.no_cache
+    replies = options.replay or (options.out / CACHE_NAME if cached else None)
+    made_of = WorkerSettings(
+        prompts,
+        make_adapter,
+        score,
+        replies=None if replies is None else replies.absolute(),  # the workers' folder is not ours
+        timeout=options.timeout,
+        max_turns=options.max_turns,
+        secrets=options.secrets,
+    )
+    run_on_ray(
+        todo,
+        made_of,
+        address=options.ray_address,
+        concurrency=options.concurrency,
+        on_finished=on_finished,
+        on_stopping=on_stopping,
+    )

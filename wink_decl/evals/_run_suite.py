@@ -8,13 +8,11 @@ driven (journal, cache, resume: ``_driver``) and the results make the report.
 from __future__ import annotations
 
 import fnmatch
-import hashlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal
 
-from wink_decl.diagnostics import DiagnosticError
 from wink_decl.errors import InputError
 from wink_decl.evals._driver import Driven, DriverOptions, drive
 from wink_decl.evals._eval_report import EvalReport
@@ -24,15 +22,15 @@ from wink_decl.evals._judge import make_judge
 from wink_decl.evals._matrix import plan
 from wink_decl.evals._plugin_evaluators import PluginEvaluators
 from wink_decl.evals._suite_types import Experiment, ModelSpec, Suite, SuiteCase
+from wink_decl.evals._tagged_prompts import TaggedPrompts
 from wink_decl.limits import DEFAULT_LIMITS, Limits
 from wink_decl.suggestions import did_you_mean_sentence
 
 if TYPE_CHECKING:
-    from wink_decl.compiler import CompiledPrompt
     from wink_decl.evals._execute import AdapterFactory, ModelAdapters, Scorer
     from wink_decl.runtime.adapter import ProviderAdapter
 
-__all__ = ["DEFAULT_TIMEOUT", "RunOptions", "SuiteRun", "default_out", "run_suite"]
+__all__ = ["DEFAULT_TIMEOUT", "RunOptions", "SuiteRun", "SuiteScorer", "default_out", "run_suite"]
 
 DEFAULT_TIMEOUT = 300.0
 """Seconds each run may take unless ``timeout`` says otherwise."""
@@ -44,7 +42,9 @@ class RunOptions:
 
     ``models`` replace the suite's; ``experiments`` keep only these (and the baseline);
     ``cases`` keep the cases whose id matches one of these patterns (``fnmatch``); ``out`` is
-    where the journal and the cache are kept (default: ``default_out``).
+    where the journal and the cache are kept (default: ``default_out``). ``executor``
+    ``ray`` runs the cases on the Ray cluster at ``ray_address`` (None: as Ray finds one;
+    docs/evals.md, "Running on a Ray cluster").
     """
 
     out: Path | None = None
@@ -60,6 +60,8 @@ class RunOptions:
     max_turns: int | None = None
     limits: Limits = DEFAULT_LIMITS
     secrets: tuple[str, ...] = field(default=())
+    executor: Literal["local", "ray"] = "local"
+    ray_address: str | None = None
 
 
 @dataclass(frozen=True)
@@ -102,13 +104,16 @@ def run_suite(
     experiments = _experiments(suite, chosen.experiments)
     cases = _cases(suite, chosen.cases)
     models = chosen.models or suite.models
-    prompts = _prompts(suite, experiments, chosen.limits)
+    # A Ray worker's working folder need not be this one: it is sent absolute paths.
+    where = _Where.of(suite, absolute=chosen.executor == "ray")
+    prompts = _prompts(where, experiments, chosen.limits)
+    digests = prompts.digests()  # every prompt prepared, and every problem reported, first
     runs = plan(cases, models, experiments, repeat=chosen.repeat)
     on_planned(len(runs))
     driven = drive(
         runs,
         prompts,
-        {tag: _digest(prompt) for tag, prompt in prompts.items()},
+        digests,
         options=DriverOptions(
             out=chosen.out or default_out(suite.path),
             concurrency=chosen.concurrency,
@@ -118,9 +123,11 @@ def run_suite(
             max_turns=chosen.max_turns,
             secrets=chosen.secrets,
             replay=chosen.replay,
+            executor=chosen.executor,
+            ray_address=chosen.ray_address,
         ),
         make_adapter=make_adapter or _provider_adapter,
-        score=_scorer(suite, models, chosen.limits),
+        score=SuiteScorer(where.folder, where.root, tuple(models), chosen.limits),
         on_finished=on_finished,
         on_stopping=on_stopping,
     )
@@ -163,28 +170,27 @@ def _cases(suite: Suite, patterns: Sequence[str]) -> tuple[SuiteCase, ...]:
     return kept
 
 
-def _prompts(
-    suite: Suite, experiments: Sequence[Experiment], limits: Limits
-) -> dict[str | None, CompiledPrompt]:
-    """The prompt with each experiment's tag applied (None: as written), prepared once each."""
-    from wink_decl.inputs import Location, PromptRequest, prepare  # noqa: PLC0415  # on a run
+@dataclass(frozen=True)
+class _Where:
+    """Where a suite's files are: the eval file's folder, the prompt file, root, overrides."""
 
-    prompts: dict[str | None, CompiledPrompt] = {}
-    for tag in dict.fromkeys(experiment.tag for experiment in experiments):
-        request = PromptRequest(suite.prompt_path, root=suite.root, limits=limits, tag=tag)
-        where = Location(request, Path(suite.prompt_path), Path(suite.root), Path(suite.overrides))
-        prepared = prepare(request, plugins="all", bind_params=False, location=where)
-        if not prepared.ok or prepared.prompt is None:
-            raise DiagnosticError(prepared.diagnostics, sources=prepared.sources)
-        prompts[tag] = prepared.prompt
-    return prompts
+    folder: str
+    file: str
+    root: str
+    overrides: str
+
+    @classmethod
+    def of(cls, suite: Suite, *, absolute: bool) -> _Where:
+        paths = (str(Path(suite.path).parent), suite.prompt_path, suite.root, suite.overrides)
+        return cls(*(str(Path(path).absolute()) if absolute else path for path in paths))
 
 
-def _digest(prompt: CompiledPrompt) -> str:
-    """What the prompt's texts (its tag's applied), tools and params come to."""
-    from wink_decl.compiler import artifact_json  # noqa: PLC0415  # on a run
-
-    return hashlib.sha256(artifact_json(prompt.artifact).encode()).hexdigest()
+def _prompts(where: _Where, experiments: Sequence[Experiment], limits: Limits) -> TaggedPrompts:
+    """The prompt with each experiment's tag applied (None: as written), by tag."""
+    tags = tuple(dict.fromkeys(experiment.tag for experiment in experiments))
+    return TaggedPrompts(
+        where.file, root=where.root, overrides=where.overrides, tags=tags, limits=limits
+    )
 
 
 def _provider_adapter(model: ModelSpec) -> ProviderAdapter:
@@ -193,24 +199,35 @@ def _provider_adapter(model: ModelSpec) -> ProviderAdapter:
     return make_adapter(model.provider, model.model, base_url=model.base_url, options=model.options)
 
 
-def _scorer(
-    suite: Suite, models: Sequence[ModelSpec], limits: Limits
-) -> Callable[[ModelAdapters], Scorer]:
-    """The checker of every run: built-in checks, the suite's judge and plugin evaluators."""
+@dataclass(frozen=True)
+class SuiteScorer:
+    """Makes the checker of a suite's runs: built-in checks, its judge, plugin evaluators.
 
-    def make(adapters: ModelAdapters) -> Scorer:
+    A maker, not the checker: the judge and the evaluators hold locks and what they loaded,
+    so a process that runs cases (a Ray worker) is sent this and makes its own checker.
+    ``relative_to`` is the eval file's folder (a judge check's own prompt is found from it),
+    ``root`` the prompt root, ``models`` the suite's (a judge's model by name).
+    """
+
+    relative_to: str
+    root: str
+    models: tuple[ModelSpec, ...]
+    limits: Limits = DEFAULT_LIMITS
+
+    def __call__(self, adapters: ModelAdapters) -> Scorer:
+        """The checker, whose judges reach their models through ``adapters``."""
+        models = self.models
+
         def judge_model(name: str | None) -> ProviderAdapter:
             return adapters.recording(_judge_spec(name, models))
 
         judge = make_judge(
-            judge_model, relative_to=Path(suite.path).parent, root=suite.root, limits=limits
+            judge_model, relative_to=Path(self.relative_to), root=self.root, limits=self.limits
         )
         plugins = PluginEvaluators()
         return lambda checks, outcome, sample: score_case(
             checks, outcome, sample, judge=judge, plugins=plugins
         )
-
-    return make
 
 
 def _judge_spec(name: str | None, models: Sequence[ModelSpec]) -> ModelSpec:

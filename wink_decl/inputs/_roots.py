@@ -164,10 +164,12 @@ def _inside(target: Path, root: Path) -> bool:
 
 
 def overrides_folder(explicit: str | None, prompt_root: Path, *, root_given: bool) -> Path:
-    """``--overrides``, else the configured folder, else ``overrides`` beside the prompt root.
+    """``--overrides``, else the configured folder, else the prompt root's default folder.
 
-    With a root given (``--root``), the ``pyproject.toml`` is not read for this either: the
-    folder is the one beside the root given.
+    The default (``default_overrides_root``) is ``overrides`` beside the prompt root, or inside
+    it where beside would lie above the folder the user named. With a root given
+    (``--root``), the ``pyproject.toml`` is not read for the setting: the default is the one
+    of the root given.
     """
     chosen = chosen_overrides(explicit, root_given=root_given)
     return chosen if chosen is not None else default_overrides_root(prompt_root)

@@ -262,13 +262,21 @@ def _conflict(text: str, path: str, lines: LineIndex, problem: str, index: int) 
             f"under one [{written}] header.",
         )
     closer = opener.replace("[", "]")
+    hint = "Remove one of the two, or merge them into the first."
     if opener != "=" and problem.startswith("Cannot declare"):
         message = f"The table [{shown}] is declared twice (first on line {first_line})."
+        hint = (
+            f"If each [{shown}] starts an item of a list, write [[{shown}]] above each one: "
+            f"{_WHY_TWO_BRACKETS.format(shown)}; otherwise remove one of the two, or merge "
+            "them into the first."
+        )
     elif opener != "=":
         message = (
             f"'{display_key(earlier)}' is already defined on line {first_line}, so "
             f"{opener}{shown}{closer} cannot start a table here."
         )
+        if opener == "[[" and earlier == key_path and _is_header(text, scan.first[earlier]):
+            hint = f"Write [[{shown}]] above the first item too: {_WHY_TWO_BRACKETS.format(shown)}."
     elif earlier == key_path and _under_header(text, start):
         message = f"Key '{shown}' appears twice in this table (first on line {first_line})."
         table = display_key(key_path[:-1])
@@ -296,8 +304,18 @@ def _conflict(text: str, path: str, lines: LineIndex, problem: str, index: int) 
         span=here,
         code=DiagnosticCode.DUPLICATE_KEY,
         expected="each key and each table once",
-        hint="Remove one of the two, or merge them into the first.",
+        hint=hint,
     )
+
+
+_WHY_TWO_BRACKETS = "[{0}] makes one table, [[{0}]] adds an item to the list"
+"""Why a list is written with [[name]], in the words of the schema's hint for one [table]."""
+
+
+def _is_header(text: str, start: int) -> bool:
+    """True when the key at ``start`` is the first of a ``[header]``, not a ``key = ...``."""
+    line_start = text.rfind("\n", 0, start) + 1
+    return text[line_start:start].strip() == "["
 
 
 def _under_header(text: str, start: int) -> bool:

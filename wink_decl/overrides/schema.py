@@ -105,7 +105,8 @@ def build_override_schema() -> dict[str, Any]:
         "title": "wink-decl override file",
         "description": "One prompt's overrides for one tag: "
         "<overrides>/<ns>/<prompt-key>/<tag>.wink-override.yaml (or .toml). Each entry "
-        "replaces one text and records the hash of the text it replaces (docs/overrides.md).",
+        "replaces one text and records the hash of the text it replaces (docs/overrides.md; "
+        "every key, with examples: docs/prompt-files.md).",
         "type": "object",
         "properties": {
             "sections": _map(

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from wink_decl._nouns import noun_for
 from wink_decl.runtime.provider import TokenUsage
 
 __all__ = ["Budget", "BudgetTracker"]
@@ -80,5 +81,8 @@ class BudgetTracker:
             return f"the budget of {limit} tool calls is used up"
         limit = self._budget.max_total_tokens
         if limit is not None and self._usage.total_tokens >= limit:
-            return f"the budget of {limit} tokens is used up ({self._usage.total_tokens} used)"
+            return (
+                f"the budget of {limit} {noun_for(limit, 'token')} is used up "
+                f"({self._usage.total_tokens} used)"
+            )
         return None

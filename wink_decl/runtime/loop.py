@@ -6,6 +6,7 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, Protocol
 
 from wink_decl._loggers import package_logger
+from wink_decl._nouns import noun_for
 from wink_decl.errors import EvaluationPhase, PromptEvaluationError, WinkDeclError
 from wink_decl.prompt.expansion import VisibilityExpansionRequired
 from wink_decl.prompt.tool_schema import to_openai_tools
@@ -340,7 +341,8 @@ class MainLoop:
                     keys = ", ".join(request.section_keys)
                     raise PromptEvaluationError(
                         f"Prompt '{prompt.name}' still needed sections expanded ({keys}) after "
-                        f"{self._max_restarts} restarts; giving up.",
+                        f"{self._max_restarts} {noun_for(self._max_restarts, 'restart')}; "
+                        "giving up.",
                         prompt_name=prompt.name,
                         phase=EvaluationPhase.DISCLOSURE,
                     ) from request

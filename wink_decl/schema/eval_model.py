@@ -236,14 +236,14 @@ class DatasetCaseDoc(CaseDoc):
 
 
 class EvalDocument(DocModel):
-    """An eval file: the prompt, the models, experiments, defaults, cases and the threshold."""
+    """An eval file: prompt, models, experiments, defaults, cases; see docs/prompt-files.md."""
 
     model_config = ConfigDict(
         title="wink-decl eval",
         json_schema_extra={
             "markdownDescription": "An evaluation of one prompt: `prompt`, `models`, "
             "`experiments`, `defaults`, `cases` and/or `dataset`, and the `threshold` pass "
-            "rate (docs/evals.md).",
+            "rate (docs/evals.md). Every key, with examples: docs/prompt-files.md.",
             "anyOf": [{"required": ["cases"]}, {"required": ["dataset"]}],
         },
     )

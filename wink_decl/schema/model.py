@@ -329,13 +329,14 @@ SectionItem = TypeAliasType(
 
 
 class PromptDocument(DocModel):
-    """A prompt file: key, params, sections, tools, policies and the answer's output shape."""
+    """A prompt file: key, params, sections, tools, policies, output; docs/prompt-files.md."""
 
     model_config = ConfigDict(
         title="wink-decl prompt",
         json_schema_extra={
             "markdownDescription": "A prompt for an LLM agent: `key`, `params`, `sections` "
-            "(at least one), `tools`, `policies` and, for a structured answer, `output`."
+            "(at least one), `tools`, `policies` and, for a structured answer, `output`. "
+            "Every key, with examples: docs/prompt-files.md."
         },
     )
     noun = "prompt"
@@ -360,7 +361,7 @@ class PromptDocument(DocModel):
         markdown="The fields of the final answer by name, declared like `params`: the model is "
         "asked for a JSON object of this shape and the answer is checked against it. Leave out "
         "for a free-text answer.\n\n```yaml\noutput:\n  approved: {type: boolean}\n"
-        "  reason: {type: string, description: Why, in one sentence.}\n```",
+        "  reason: {type: string, description: Why in one sentence.}\n```",
         examples=[{"approved": {"type": "boolean"}, "reason": {"type": "string"}}],
     )
     sections: tuple[SectionItem, ...] = doc(

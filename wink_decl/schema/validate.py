@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any, Final, NamedTuple, Protocol
 
 from pydantic import ValidationError
 
+from wink_decl._nouns import noun_for
 from wink_decl.diagnostics import (
     Diagnostic,
     DiagnosticCode,
@@ -334,7 +335,8 @@ def _pattern(error: _Error) -> Diagnostic:
 def _too_long(error: _Error) -> Diagnostic:
     limit = error.context["max_length"]
     return error.diagnostic(
-        f"{error.label} must be at most {limit} characters; found {len(error.value)}",
+        f"{error.label} must be at most {limit} {noun_for(limit, 'character')}; "
+        f"found {len(error.value)}",
         DiagnosticCode.VALUE,
     )
 
