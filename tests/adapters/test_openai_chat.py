@@ -3,7 +3,11 @@
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import logging
+import os
+import subprocess
+import sys
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -22,6 +26,7 @@ from chat_adapters import (
     silent_server,
     unused_port,
 )
+from concurrency import run_threads
 from openai_replies import chunks, error_reply, reply, stream_reply
 from provider_server import ProviderServer, Reply
 
@@ -565,18 +570,45 @@ def test_an_answer_that_does_not_fit_is_sent_back_once_then_fails() -> None:
 
 
 def test_without_the_sdk_the_error_names_the_install_line(monkeypatch: pytest.MonkeyPatch) -> None:
-    real_import = importlib.import_module
+    real_find_spec = importlib.util.find_spec
 
     def without_openai(name: str, package: str | None = None) -> object:
-        if name == "openai":
-            raise ModuleNotFoundError("No module named 'openai'", name="openai")
-        return real_import(name, package)
+        return None if name == "openai" else real_find_spec(name, package)
 
-    monkeypatch.setattr("importlib.import_module", without_openai)
+    monkeypatch.setattr("importlib.util.find_spec", without_openai)
     with pytest.raises(ProviderError) as info:
         OpenAIAdapter("gpt-test", api_key=KEY)
     assert (str(info.value), info.value.kind, info.value.hint) == (
         "OpenAIAdapter needs the 'openai' package, which is not installed.",
         "unavailable",
         "pip install 'wink-decl[openai]'",
+    )
+
+
+def test_the_sdk_is_imported_and_its_client_built_on_the_first_request() -> None:
+    code = (
+        "import sys\nfrom wink_decl.adapters import OpenAIAdapter\n"
+        "adapter = OpenAIAdapter('gpt-test')\n"
+        "print('openai' in sys.modules, adapter.secrets, adapter.supports_dynamic_tools)\n"
+        "adapter.close()\n"
+        "print('openai' in sys.modules, type(adapter.client).__name__, 'openai' in sys.modules)"
+    )
+    shown = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        check=True,
+        env={**os.environ, "OPENAI_API_KEY": KEY},
+        timeout=60,
+    ).stdout
+    assert shown == f"False ('{KEY}',) True\nFalse OpenAI True\n"
+
+
+def test_threads_sharing_an_adapter_get_one_client() -> None:
+    adapter = OpenAIAdapter("gpt-test", api_key=KEY, base_url="http://127.0.0.1:9/v1")
+    clients = run_threads(lambda _index: adapter.client, threads=8)
+    adapter.close()
+    assert (OpenAIAdapter.thread_safe, {id(client) for client in clients}) == (
+        True,
+        {id(adapter.client)},
     )

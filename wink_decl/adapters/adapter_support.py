@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib
+import importlib.util
 from collections.abc import Iterable
 from types import ModuleType
 
@@ -13,6 +14,7 @@ from wink_decl.runtime.redaction import REDACTED, redact
 __all__ = [
     "REDACTED",
     "anthropic_root",
+    "check_sdk",
     "kind_of_status",
     "openai_root",
     "provider_error",
@@ -58,11 +60,27 @@ def require_sdk(module: str, *, extra: str, adapter: str) -> ModuleType:
     except ModuleNotFoundError as error:
         if error.name is None or error.name.split(".")[0] != module.split(".")[0]:
             raise  # the SDK is there but something it needs is broken: show that
-        raise ProviderError(
-            f"{adapter} needs the '{module}' package, which is not installed.",
-            kind="unavailable",
-            hint=install_hint(extra),
-        ) from None
+        raise _not_installed(module, extra, adapter) from None
+
+
+def check_sdk(module: str, *, extra: str, adapter: str) -> None:
+    """Say which install line brings a provider SDK that is not installed, without importing it.
+
+    For an adapter that imports its SDK on first use (importing one can take most of a second).
+
+    Raises:
+        ProviderError: ``kind="unavailable"`` when the SDK is not installed.
+    """
+    if importlib.util.find_spec(module) is None:
+        raise _not_installed(module, extra, adapter)
+
+
+def _not_installed(module: str, extra: str, adapter: str) -> ProviderError:
+    return ProviderError(
+        f"{adapter} needs the '{module}' package, which is not installed.",
+        kind="unavailable",
+        hint=install_hint(extra),
+    )
 
 
 def kind_of_status(status: int) -> ProviderErrorKind:
