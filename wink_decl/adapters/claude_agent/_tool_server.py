@@ -96,11 +96,6 @@ class ToolServer:
             ),
         )
 
-    @property
-    def tool_names(self) -> tuple[str, ...]:
-        """The tools on offer, by their own names, in order."""
-        return tuple(self._tools)
-
     def offer(self, tools: tuple[PromptTool[Any, Any], ...]) -> None:
         """Serve ``tools`` from now on (Claude Code learns it from ``announce``)."""
         self._tools = {
