@@ -38,11 +38,16 @@ from wink_decl import (
     ToolResult,
 )
 from wink_decl.adapters import ClaudeAgentSDKAdapter
+from wink_decl.adapters.claude_agent._tool_server import ToolServer
 from wink_decl.runtime.budget import Budget
 from wink_decl.runtime.deadline import Deadline
 from wink_decl.runtime.loop import MainLoop
 from wink_decl.runtime.policies import SequentialDependencyPolicy
-from wink_decl.runtime.session.metrics import DISCLOSURE_RESTARTS
+from wink_decl.runtime.session.metrics import (
+    DISCLOSURE_DYNAMIC,
+    DISCLOSURE_RESTARTS,
+    TOOLS_INJECTED,
+)
 from wink_decl.runtime.session.tool_events import ToolInvoked
 
 KEY = "sk-ant-test-4f9c2d71e8"
@@ -221,7 +226,7 @@ RELEASE = PromptTemplate(
 
 
 def release_moves(call: MessagesCall) -> Reply:
-    """Open 'release' (a restart), then read 'notes' (inline), build, and answer."""
+    """Open 'release' (a restart if its tool is not offered), read 'notes', build, answer."""
     if "mcp__wink__build" not in call.tool_names:
         return call_tool("mcp__wink__read_section", {"section_key": "release"}, call)
     moves = [
@@ -232,12 +237,145 @@ def release_moves(call: MessagesCall) -> Reply:
     return moves[call.turn]()
 
 
+SHIP = PromptTemplate(
+    ns="tests",
+    key="ship",
+    sections=[
+        MarkdownSection(title="Task", key="task", template="Ship the app."),
+        MarkdownSection(
+            title="Build",
+            key="build",
+            template="Build first.",
+            summary="Build tools.",
+            visibility=SUMMARY,
+            tools=[BUILD],
+        ),
+        MarkdownSection(
+            title="Notes",
+            key="notes",
+            template="Version 2 is due.",
+            summary="Release notes.",
+            visibility=SUMMARY,
+        ),
+        MarkdownSection(
+            title="Deploy",
+            key="deploy",
+            template="Deploy last.",
+            summary="Deploy tools.",
+            visibility=SUMMARY,
+            tools=[DEPLOY],
+        ),
+    ],
+)
+
+
+def ship_moves(call: MessagesCall) -> Reply:
+    """Read a section, call the tool it revealed (or say it is missing), twice; then answer."""
+    reveals = {1: "mcp__wink__build", 4: "mcp__wink__deploy"}
+    wanted = reveals.get(call.turn)
+    if wanted is not None and wanted not in call.revealed:
+        return say(f"{wanted} is missing.", call)
+    moves = [
+        lambda: call_tool("mcp__wink__read_section", {"section_key": "build"}, call),
+        lambda: call_tool("mcp__wink__build", {"name": "app"}, call),
+        lambda: call_tool("mcp__wink__read_section", {"section_key": "notes"}, call),
+        lambda: call_tool("mcp__wink__read_section", {"section_key": "deploy"}, call),
+        lambda: call_tool("mcp__wink__deploy", {"name": "app"}, call),
+        lambda: say("Shipped.", call),
+    ]
+    return moves[call.turn]()
+
+
 @pytest.mark.usefixtures("no_cli_left")
-def test_a_section_with_tools_restarts_the_conversation_expanded(tmp_path: Path) -> None:
+def test_sections_with_tools_offer_them_in_the_same_conversation(tmp_path: Path) -> None:
+    session = Session()
+    with AnsweringServer(ship_moves) as server:
+        adapter = adapter_for(server, tmp_path)
+        response = MainLoop(adapter=adapter).execute(
+            Prompt(SHIP), session=session, deadline=Deadline.after(120)
+        )
+    calls = server.calls
+
+    assert response.text == "Shipped."
+    # One conversation: Claude Code is never restarted.
+    assert [c.turn for c in calls] == [0, 1, 2, 3, 4, 5]
+    # Claude Code sends a revealed tool deferred, named in a tool_reference that loads it.
+    assert [c.tool_names for c in calls] == [("mcp__wink__read_section",)] * 6
+    assert [c.revealed for c in calls] == [
+        (),
+        ("mcp__wink__build",),
+        ("mcp__wink__build",),
+        ("mcp__wink__build",),
+        ("mcp__wink__build", "mcp__wink__deploy"),
+        ("mcp__wink__build", "mcp__wink__deploy"),
+    ]
+    assert calls[4].tools["mcp__wink__deploy"]["input_schema"]["required"] == ["name"]
+    assert [c.tool_results for c in calls] == [
+        (),
+        (
+            ToolAnswer(
+                "toolu_1",
+                "Content of section 'build':\n\n## 2. Build (build)\n\nBuild first.",
+                is_error=False,
+            ),
+        ),
+        (ToolAnswer("toolu_2", 'built app\n\n{"name": "app"}', is_error=False),),
+        (
+            ToolAnswer(
+                "toolu_3",
+                "Content of section 'notes':\n\n## 3. Notes (notes)\n\nVersion 2 is due.",
+                is_error=False,
+            ),
+        ),
+        (
+            ToolAnswer(
+                "toolu_4",
+                "Content of section 'deploy':\n\n## 4. Deploy (deploy)\n\nDeploy last.",
+                is_error=False,
+            ),
+        ),
+        (ToolAnswer("toolu_5", "deployed app", is_error=False),),
+    ]
+    assert [(e.turn, e.tool_names, e.message_count) for e in session.query(ModelRequested)] == [
+        (1, ("read_section",), 2),
+        (2, ("build", "read_section"), 4),
+        (3, ("build", "read_section"), 6),
+        (4, ("build", "read_section"), 8),
+        (5, ("build", "deploy", "read_section"), 10),
+        (6, ("build", "deploy", "read_section"), 12),
+    ]
+    assert [(e.tool_name, e.call_id, e.result.success) for e in session.query(ToolInvoked)] == [
+        ("read_section", "toolu_1", True),
+        ("build", "toolu_2", True),
+        ("read_section", "toolu_3", True),
+        ("read_section", "toolu_4", True),
+        ("deploy", "toolu_5", True),
+    ]
+    assert dict(session.visibility_overrides) == {("build",): FULL, ("deploy",): FULL}
+    assert session.metrics.snapshot() == {DISCLOSURE_DYNAMIC: 2, TOOLS_INJECTED: 2}
+    assert [(m.role, m.tool_call_id) for m in response.messages] == [
+        ("system", None),
+        ("user", None),
+        *[part for n in range(1, 6) for part in (("assistant", None), ("tool", f"toolu_{n}"))],
+        ("assistant", None),
+    ]
+    assert response.usage == TokenUsage(60, 30)
+
+
+@pytest.mark.usefixtures("no_cli_left")
+def test_tools_claude_code_does_not_list_in_time_restart_the_conversation_expanded(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    async def never_listed(self: ToolServer, client: object, *, within: float) -> bool:
+        return False
+
+    monkeypatch.setattr(ToolServer, "announce", never_listed)
     session = Session()
     with AnsweringServer(release_moves) as server:
         adapter = adapter_for(server, tmp_path)
-        response = MainLoop(adapter=adapter).execute(Prompt(RELEASE), session=session)
+        response = MainLoop(adapter=adapter).execute(
+            Prompt(RELEASE), session=session, deadline=Deadline.after(120)
+        )
     first, second, third, fourth = server.calls
 
     assert response.text == "Released."
@@ -260,7 +398,11 @@ def test_a_section_with_tools_restarts_the_conversation_expanded(tmp_path: Path)
         ToolAnswer("toolu_2", 'built app\n\n{"name": "app"}', is_error=False),
     )
     assert dict(session.visibility_overrides) == {("release",): FULL}
-    assert session.metrics.snapshot() == {DISCLOSURE_RESTARTS: 1}
+    assert session.metrics.snapshot() == {
+        DISCLOSURE_DYNAMIC: 1,
+        TOOLS_INJECTED: 1,
+        DISCLOSURE_RESTARTS: 1,
+    }
     assert [e.tool_name for e in session.query(ToolInvoked)] == [
         "read_section",
         "read_section",

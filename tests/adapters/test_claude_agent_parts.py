@@ -28,6 +28,7 @@ from claude_agent_sdk import (
 )
 
 from wink_decl import (
+    EvaluationPhase,
     MarkdownSection,
     ModelResponded,
     Prompt,
@@ -36,6 +37,9 @@ from wink_decl import (
     ProviderError,
     Session,
     TokenUsage,
+    Tool,
+    ToolContext,
+    ToolResult,
 )
 from wink_decl.adapters.claude_agent import ClaudeAgentSDKAdapter, ClaudeAgentSettings
 from wink_decl.adapters.claude_agent._claude_transcript import Transcript, token_usage
@@ -124,7 +128,7 @@ def test_the_adapter_has_no_single_turn_and_checks_its_turn_limit() -> None:
     adapter = ClaudeAgentSDKAdapter()
     assert (adapter.name, adapter.supports_dynamic_tools, adapter.settings.max_turns) == (
         "claude-agent-sdk",
-        False,
+        True,
         64,
     )
     with pytest.raises(
@@ -237,6 +241,34 @@ def test_the_first_reason_to_end_a_conversation_is_the_one_raised() -> None:
     asyncio.run(end_twice())
     assert talk._ending is first
     assert talk._listening.cancel_called
+
+
+def test_a_call_whose_handler_stops_the_run_ends_the_conversation_unanswered() -> None:
+    def stop(params: None, *, context: ToolContext) -> ToolResult[None]:
+        raise PromptEvaluationError("Stop.", prompt_name="review", phase=EvaluationPhase.TOOL)
+
+    template = PromptTemplate(
+        ns="tests",
+        key="review",
+        sections=[
+            MarkdownSection(
+                title="Task",
+                key="task",
+                template="Review.",
+                tools=[Tool[None, None](name="stop", description="Stop.", handler=stop)],
+            )
+        ],
+    )
+    talk = conversation(template)
+
+    async def call_until_ended() -> None:
+        talk._listening = anyio.CancelScope()
+        with talk._listening:
+            await talk._call("stop", {})
+
+    asyncio.run(call_until_ended())
+    assert isinstance(talk._ending, PromptEvaluationError)
+    assert (str(talk._ending), talk._ending.phase) == ("Stop.", "tool")
 
 
 def test_calls_get_the_ids_the_model_gave_them() -> None:

@@ -692,12 +692,15 @@ def test_the_transcript_keeps_arguments_as_the_model_sent_them(cli: Run, folder:
 
 
 def claude_moves(call: MessagesCall) -> Reply:
-    """Open 'files' (Claude Code restarts), read NOTES.md, answer."""
-    if "mcp__wink__read_file" not in call.tool_names:
-        return call_tool("mcp__wink__read_section", {"section_key": "files"}, call)
-    if call.turn == 0:
-        return call_tool("mcp__wink__read_file", {"path": "NOTES.md"}, call)
-    return say(ANSWER, call)
+    """Open 'files' (its tools come in the same conversation), read NOTES.md, answer."""
+    if call.turn == 1 and "mcp__wink__read_file" not in call.revealed:
+        return say("read_file is not offered.", call)
+    moves = [
+        lambda: call_tool("mcp__wink__read_section", {"section_key": "files"}, call),
+        lambda: call_tool("mcp__wink__read_file", {"path": "NOTES.md"}, call),
+        lambda: say(ANSWER, call),
+    ]
+    return moves[call.turn]()
 
 
 def test_claude_code_runs_the_prompt_in_the_workspace(

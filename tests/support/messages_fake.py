@@ -15,6 +15,8 @@ with AnsweringServer(answer) as server:
     ...  # run the agent with ANTHROPIC_BASE_URL=server.url
     assert server.calls[0].tool_names == ("mcp__wink__lookup",)
 ```
+
+A tool revealed mid-conversation arrives deferred: ``revealed`` lists the ones a request names.
 """
 
 from __future__ import annotations
@@ -68,14 +70,41 @@ class MessagesCall:
         return {str(tool["name"]): tool for tool in tools}
 
     @property
+    def revealed(self) -> tuple[str, ...]:
+        """Deferred tools the request makes callable, by the ``tool_reference`` that names them.
+
+        Claude Code sends a tool it learns of mid-conversation as deferred, and names it in a
+        ``tool_addition`` block of a system message ("The following tools just became
+        available ...").
+        """
+        blocks: list[dict[str, Any]] = [
+            block
+            for message in self.body["messages"]
+            if isinstance(message["content"], list)
+            for block in message["content"]
+        ]
+        references: list[dict[str, Any]] = [
+            block["tool"] for block in blocks if block.get("type") == "tool_addition"
+        ]
+        return tuple(
+            str(tool["name"])
+            for tool in references
+            if tool.get("type") == "tool_reference" and tool["name"] in self.tools
+        )
+
+    @property
     def turn(self) -> int:
         """How many answers of the model the conversation holds: 0 for its first request."""
         return sum(1 for message in self.body["messages"] if message["role"] == "assistant")
 
     @property
     def tool_results(self) -> tuple[ToolAnswer, ...]:
-        """The tool results of the last message (empty unless tools were called)."""
-        content: str | list[dict[str, Any]] = self.body["messages"][-1]["content"]
+        """The tool results of the last user message (empty unless tools were called).
+
+        Claude Code may put a system message after it (tools that became available).
+        """
+        last = [message for message in self.body["messages"] if message["role"] == "user"][-1]
+        content: str | list[dict[str, Any]] = last["content"]
         blocks = content if isinstance(content, list) else []
         return tuple(
             ToolAnswer(

@@ -43,6 +43,7 @@ __all__ = [
     "InnerLoopConfig",
     "MainLoop",
     "PromptResponse",
+    "follow_session",
     "limit_passed",
     "turn_guard",
     "turn_limit_passed",
@@ -230,23 +231,36 @@ class InnerLoop:
     def _follow_session(
         self, executor: ToolExecutor, offer: _Offer, outcome: ToolExecutionOutcome
     ) -> _Offer:
-        """Open what a ``read_section`` revealed, then offer the tools of a fresh render.
-
-        Rendering after every call (plans are cached, so it costs microseconds) also picks up
-        changes a handler made to the session, such as its own visibility overrides.
-        """
-        for path in outcome.expanded_sections:
-            self._session.dispatch(SetVisibilityOverride(path, SectionVisibility.FULL))
-        if outcome.expanded_sections:
-            self._session.metrics.increment(DISCLOSURE_DYNAMIC)
-        added = executor.offer(self._prompt.render(session=self._session))
-        if added:
-            key = outcome.section_key or ""
-            names = tuple(tool.name for tool in added)
-            self._session.dispatch(ToolsInjected(tool_names=names, section_key=key))
-            self._session.metrics.increment(TOOLS_INJECTED, len(added))
-            logger.info("Injected tools from section %s: %s", key or "-", ", ".join(names))
+        """Open what the call revealed and offer the tools of a fresh render from now on."""
+        follow_session(self._prompt, self._session, executor, outcome)
         return offer if executor.tools == offer.tools else _Offer(executor.tools)
+
+
+def follow_session(
+    prompt: Prompt[Any],
+    session: SessionProtocol,
+    executor: ToolExecutor,
+    outcome: ToolExecutionOutcome,
+) -> tuple[Tool[Any, Any], ...]:
+    """Open what a ``read_section`` revealed, then offer the tools of a fresh render.
+
+    Returns the tools offered now that were not before. Rendering after every call (plans are
+    cached, so it costs microseconds) also picks up changes a handler made to the session,
+    such as its own visibility overrides. An adapter whose provider runs its own agent loop
+    with dynamic tools calls this after each call too.
+    """
+    for path in outcome.expanded_sections:
+        session.dispatch(SetVisibilityOverride(path, SectionVisibility.FULL))
+    if outcome.expanded_sections:
+        session.metrics.increment(DISCLOSURE_DYNAMIC)
+    added = executor.offer(prompt.render(session=session))
+    if added:
+        key = outcome.section_key or ""
+        names = tuple(tool.name for tool in added)
+        session.dispatch(ToolsInjected(tool_names=names, section_key=key))
+        session.metrics.increment(TOOLS_INJECTED, len(added))
+        logger.info("Injected tools from section %s: %s", key or "-", ", ".join(names))
+    return added
 
 
 def limit_passed(

@@ -39,8 +39,8 @@ class ClaudeAgentSDKAdapter(ProviderAdapter):
     The rendered prompt is the system prompt; the prompt's tools are served to Claude Code
     from an in-process MCP server named ``wink`` (the model sees ``mcp__wink__<tool>``) and
     every call goes through the runtime's ``ToolExecutor``. Claude Code's built-in tools are
-    off unless named in ``allow_builtin_tools``. The tools are fixed when a conversation
-    starts, so a ``read_section`` that reveals tools ends it and ``MainLoop`` restarts it.
+    off unless named in ``allow_builtin_tools``. A ``read_section`` that reveals tools offers
+    them from the model's next request on, in the same conversation.
 
     ``evaluate`` blocks; called from a thread that runs an event loop, it runs the conversation
     on a thread of its own.
@@ -85,6 +85,11 @@ class ClaudeAgentSDKAdapter(ProviderAdapter):
         )
 
     @property
+    def supports_dynamic_tools(self) -> bool:
+        """True: tools a ``read_section`` reveals are offered without a restart."""
+        return True
+
+    @property
     def secrets(self) -> tuple[str, ...]:
         """Every credential Claude Code may see, redacted from failure messages."""
         return self.settings.secrets()
@@ -112,8 +117,8 @@ class ClaudeAgentSDKAdapter(ProviderAdapter):
         """One conversation with Claude Code, until it answers.
 
         Raises:
-            VisibilityExpansionRequired: a ``read_section`` revealed tools; ``MainLoop``
-                restarts with the section expanded.
+            VisibilityExpansionRequired: a ``read_section`` revealed tools that Claude Code
+                did not list in time (rare); ``MainLoop`` restarts with the section expanded.
             ProviderError: Claude Code or the provider failed (``kind`` says how).
             PromptEvaluationError: the deadline, the budget or the turn limit was reached, or
                 the answer does not fit the prompt's declared output.

@@ -99,6 +99,10 @@ class Transcript:
         """Whether the latest response called tools (so the model expects another turn)."""
         return self._last is not None and bool(self._last.calls)
 
+    def offer(self, tool_names: tuple[str, ...]) -> None:
+        """The tools offered from the next response on (a call revealed some)."""
+        self._tool_names = tool_names
+
     def start(self, usage: Mapping[str, Any]) -> None:
         """A streamed response begins: count the turn and record the request it answers."""
         self._begin(usage, streamed=True)

@@ -37,12 +37,15 @@ from wink_decl.adapters.claude_agent._failures import (
     refused_retry,
     timed_out,
 )
-from wink_decl.adapters.claude_agent._options import TOOL_PREFIX, claude_options
+from wink_decl.adapters.claude_agent._options import claude_options
+from wink_decl.adapters.claude_agent._tool_server import TOOL_PREFIX, ToolServer
 from wink_decl.errors import EvaluationPhase, PromptEvaluationError
 from wink_decl.prompt.context_protocols import AdapterView
+from wink_decl.prompt.expansion import VisibilityExpansionRequired
+from wink_decl.prompt.visibility import SectionVisibility
 from wink_decl.runtime.adapter import PromptResponse
-from wink_decl.runtime.executor import ToolExecutor
-from wink_decl.runtime.loop import limit_passed, turn_guard, turn_limit_passed
+from wink_decl.runtime.executor import ToolExecutionOutcome, ToolExecutor
+from wink_decl.runtime.loop import follow_session, limit_passed, turn_guard, turn_limit_passed
 from wink_decl.runtime.output import parse_output
 from wink_decl.runtime.provider import ProviderMessage, ProviderToolCall
 
@@ -65,6 +68,9 @@ _SYNTHETIC = "<synthetic>"
 
 _STDERR_KEPT = 20
 
+_RELIST_BOUND = 10.0
+"""Seconds Claude Code gets to list revealed tools (it takes milliseconds) before a restart."""
+
 logger = package_logger("adapters.claude_agent")
 
 
@@ -85,7 +91,8 @@ class ClaudeAgent(AdapterView, Protocol):
 class Conversation:
     """One evaluation: Claude Code started with the prompt's render, until it answers.
 
-    A restart, a limit or a refused request ends it early; ``run`` then raises the reason.
+    A limit, a refused request or (rarely) a restart ends it early; ``run`` then raises the
+    reason.
     """
 
     _listening: anyio.CancelScope
@@ -103,6 +110,7 @@ class Conversation:
         """Render the prompt and get its tools ready, as the runtime's loop does."""
         self._settings = adapter.settings
         self._prompt = prompt
+        self._session = session
         self._deadline = deadline
         self._budget = budget
         self._secrets = adapter.secrets
@@ -112,17 +120,19 @@ class Conversation:
             rendered=self._rendered,
             session=session,
             adapter=adapter,
-            supports_dynamic_tools=False,
+            supports_dynamic_tools=True,
             deadline=deadline,
             budget_tracker=budget,
             secrets=self._secrets,
         )
+        self._server = ToolServer(self._executor.tools, self._call)
+        self._client: ClaudeSDKClient | None = None
         self._transcript = Transcript(
             prompt_name=prompt.name,
             adapter_name=adapter.name,
             session=session,
             budget=budget,
-            tool_names=(*self._executor.tool_names, *self._settings.builtin_tools),
+            tool_names=self._offered(),
             opening=(
                 ProviderMessage("system", self._rendered.text),
                 ProviderMessage("user", self._settings.user_message),
@@ -143,10 +153,9 @@ class Conversation:
             options = claude_options(
                 self._settings,
                 rendered=self._rendered,
-                tools=self._executor.tools,
+                server=self._server.config,
                 output_type=self._prompt.template.output_type,
                 system_prompt=Path(scratch) / "system-prompt.md",
-                call=self._call,
                 stderr=self._on_stderr,
             )
             try:
@@ -175,6 +184,7 @@ class Conversation:
 
     async def _converse(self, options: ClaudeAgentOptions) -> None:
         async with ClaudeSDKClient(options) as client:
+            self._client = client
             try:
                 with self._listening:
                     await client.query(self._settings.user_message)
@@ -194,17 +204,50 @@ class Conversation:
         if self._ending is None and not self._stopped_at_limits():
             try:
                 outcome = self._executor.execute(call)
-            except Exception as error:  # noqa: BLE001  # a restart or a limit: evaluate raises it
+            except Exception as error:  # noqa: BLE001  # a limit: evaluate raises it
                 self._end(error)
             else:
-                text = outcome.message.content
-                return {
-                    "content": [{"type": "text", "text": text}],
-                    "is_error": not outcome.success,
-                }
+                if await self._disclosed(outcome):
+                    text = outcome.message.content
+                    return {
+                        "content": [{"type": "text", "text": text}],
+                        "is_error": not outcome.success,
+                    }
         # Ending: closing the conversation cancels this call, so no result reaches the model.
         await anyio.sleep_forever()
         raise AssertionError("unreachable: sleep_forever ends only by cancellation")
+
+    async def _disclosed(self, outcome: ToolExecutionOutcome) -> bool:
+        """Offer what a call revealed before its result goes back; False: a restart instead.
+
+        Claude Code takes the tools for the model's next request from its own list, so the
+        result waits until Claude Code has listed the tools again (docs/adapters/claude-agent.md).
+        """
+        before = self._executor.tools
+        follow_session(self._prompt, self._session, self._executor, outcome)
+        if self._executor.tools == before:
+            return True
+        self._server.offer(self._executor.tools)
+        self._transcript.offer(self._offered())
+        if await self._server.announce(self._client, within=_RELIST_BOUND):
+            return True
+        key = outcome.section_key or ""
+        self._end(
+            VisibilityExpansionRequired(
+                f"Section '{key}' must be expanded and the evaluation restarted: "
+                "Claude Code did not list the tools it revealed.",
+                requested_overrides=dict.fromkeys(
+                    outcome.expanded_sections, SectionVisibility.FULL
+                ),
+                reason="Claude Code did not list the new tools",
+                section_keys=(key,),
+            )
+        )
+        return False
+
+    def _offered(self) -> tuple[str, ...]:
+        """The tools the model is offered: the prompt's, then the allowed built-in ones."""
+        return (*self._executor.tool_names, *self._settings.builtin_tools)
 
     def _end(self, reason: Exception) -> None:
         """End the conversation early; ``run`` raises the first reason given."""
