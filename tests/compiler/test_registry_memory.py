@@ -90,7 +90,8 @@ def test_a_file_read_only_for_its_address_is_forgotten_once_deleted(
     write(here, "a.wink.yaml", prompt("a"))
     write(here, "b.wink.yaml", prompt("b"))
     registry = PromptRegistry(".", catalog=catalog)
-    assert registry.get("prompts/a").address == "prompts/a"  # reads b's address, no more
+    assert registry.get("prompts/b").address == "prompts/b"  # reads a's address, no more
+    assert registry.get("prompts/a").address == "prompts/a"
     assert kept(registry)["claims"] == ["a.wink.yaml", "b.wink.yaml"]
     (here / "b.wink.yaml").unlink()
     write(here, "c.wink.yaml", prompt("c"))
