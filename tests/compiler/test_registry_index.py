@@ -95,6 +95,35 @@ def test_each_file_is_read_once_to_index_it_and_serve_it(
     assert len(reads) == 4
 
 
+def test_without_a_cache_folder_the_files_after_the_one_served_are_not_read(
+    here: Path, catalog: PluginCatalog, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """The first file in sorted order claiming the address serves it; the rest wait."""
+    reads: list[int] = []
+    real = regular_files.read_up_to
+
+    def counted(descriptor: int, size: int, wanted: int) -> bytes:
+        reads.append(size)
+        return real(descriptor, size, wanted)
+
+    monkeypatch.setattr(regular_files, "read_up_to", counted)
+    write(here, "a.wink.yaml", prompt("same", title="A"))
+    write(here, "b.wink.yaml", prompt("same", title="B"))  # the same address, sorted after
+    write(here, "c.wink.yaml", prompt("c"))
+    size = (here / "a.wink.yaml").stat().st_size
+    assert title(PromptRegistry(".", catalog=catalog).get("prompts/same")) == "A"
+    assert reads == [size]
+    reads.clear()
+    cached = PromptRegistry(".", catalog=catalog, cache_dir=tmp_path / "cache")
+    assert title(cached.get("prompts/same")) == "A"  # the whole index is written: all read
+    names = ("a.wink.yaml", "b.wink.yaml", "c.wink.yaml")
+    assert sorted(reads) == sorted((here / name).stat().st_size for name in names)
+    assert body_of(index_entry(tmp_path / "cache"))["files"] == {
+        "prompts/same": "a.wink.yaml",
+        "prompts/c": "c.wink.yaml",
+    }
+
+
 def test_a_broken_file_is_reported_as_before_when_its_address_is_asked_for(
     here: Path, catalog: PluginCatalog
 ) -> None:
