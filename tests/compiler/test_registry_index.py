@@ -124,6 +124,23 @@ def test_without_a_cache_folder_the_files_after_the_one_served_are_not_read(
     }
 
 
+def test_with_a_cache_folder_a_broken_file_is_reported_after_every_file_is_read(
+    here: Path, catalog: PluginCatalog, tmp_path: Path
+) -> None:
+    write(here, "a.wink.yaml", prompt("a"))
+    write(here, "big.wink.yaml", prompt("big", extra="    template: " + "x" * 400 + "\n"))
+    write(here, "broken.wink.yaml", prompt("broken", extra=UNDECLARED))
+    cache = tmp_path / "cache"
+    registry = PromptRegistry(".", catalog=catalog, cache_dir=cache, limits=Limits(max_bytes=300))
+    assert unknown(registry, "prompts/broken") == (
+        ".: error: No prompt 'prompts/broken' under '.'. Did you mean 'prompts/a'?"
+    )
+    assert body_of(index_entry(cache))["files"] == {
+        "prompts/a": "a.wink.yaml",
+        "prompts/broken": "broken.wink.yaml",
+    }
+
+
 def test_a_broken_file_is_reported_as_before_when_its_address_is_asked_for(
     here: Path, catalog: PluginCatalog
 ) -> None:

@@ -403,8 +403,15 @@ class PromptRegistry:
                 return prompt
         listed = prompt_paths(self._root)
         self._forget_gone(set(listed))
-        if self._disk is None:
+        disk = self._disk
+        if disk is None:
             return self._first_claiming(listed, address, prefix)
+        return self._every_claim(listed, address, prefix, disk)
+
+    def _every_claim(
+        self, listed: list[str], address: str, prefix: str, disk: DiskCache
+    ) -> CompiledPrompt | None:
+        """Like ``_first_claiming``, every file read: the whole index goes to ``disk``."""
         claims: list[tuple[str, str | None]] = []
         fresh: dict[str, tuple[bytes, Stamp]] = {}  # files claiming address: compiled as read
         for path in listed:
@@ -416,7 +423,7 @@ class PromptRegistry:
         for path, claimed in claims:
             if claimed is not None:
                 hints.setdefault(claimed, path[len(prefix) :])
-        self._publish(hints)
+        self._publish(hints, disk)
         for path, claimed in claims:
             if claimed == address:
                 prompt = self._serve(path, address, fresh.get(path))
@@ -427,11 +434,11 @@ class PromptRegistry:
     def _first_claiming(
         self, listed: list[str], address: str, prefix: str
     ) -> CompiledPrompt | None:
-        """The prompt of the first file in ``listed`` (sorted) that claims ``address`` and
-        compiles to it, as the whole lookup would find it; None: no such file.
+        """The first file in ``listed`` (sorted) claiming ``address`` that compiles to it.
 
-        Without a cache folder no index is written, so the files after it are not read: on
-        average half of a large registry. The addresses read on the way become hints.
+        What every claim read would find (None: no such file). Without a cache folder no
+        index is written, so the files after it are not read: on average half of a large
+        registry. The addresses read on the way become hints for the next lookup.
         """
         found: dict[str, object] = {}
         try:
@@ -474,15 +481,13 @@ class PromptRegistry:
             hints = self._hints = self._read_hints()
         return hints
 
-    def _publish(self, hints: dict[str, object]) -> None:
-        """Keep the hints a lookup made; on disk too when they changed."""
+    def _publish(self, hints: dict[str, object], disk: DiskCache) -> None:
+        """Keep the hints a whole lookup made; on ``disk`` too when they changed."""
         if hints == self._hints:
             return
         self._hints = hints
-        disk = self._disk
-        if disk is not None:
-            body = {"format": INDEX_FORMAT, "files": hints}
-            disk.write_signed(disk.index_key(), json.dumps(body, sort_keys=True).encode())
+        body = {"format": INDEX_FORMAT, "files": hints}
+        disk.write_signed(disk.index_key(), json.dumps(body, sort_keys=True).encode())
 
     def _read_hints(self) -> Mapping[str, object]:
         """The index entry on disk, when it verifies and is well formed; else no hints.
