@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import datetime
 import sys
-import tomli
 from collections.abc import Callable
 from typing import TYPE_CHECKING, cast
+
+import tomli
 
 from wink_decl.diagnostic_codes import DiagnosticCode
 from wink_decl.diagnostics import Diagnostic, Span
