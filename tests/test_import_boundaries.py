@@ -221,6 +221,17 @@ def module_name(path: Path) -> str:
     return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
 
 
+def graph_imports(node: ast.AST, package: str) -> list[str]:
+    """As ``imported_modules``, but ``from pkg import name`` is ``pkg.name`` for every package.
+
+    (``imported_modules`` stops at a forbidden layer's name, which is all its check needs.)
+    """
+    if isinstance(node, ast.ImportFrom):
+        module = resolve_relative(node, package)
+        return [f"{module}.{alias.name}" for alias in node.names]
+    return imported_modules(node, package)
+
+
 def import_graph(root: Path) -> dict[str, set[str]]:
     """Each module under ``root`` and the modules of the package it imports, at any depth.
 
@@ -234,7 +245,7 @@ def import_graph(root: Path) -> dict[str, set[str]]:
         edges: set[str] = set()
         tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
         for node in ast.walk(tree):
-            for imported in imported_modules(node, package_of(path)):
+            for imported in graph_imports(node, package_of(path)):
                 module = imported
                 while module and module not in known:  # `from pkg import name` -> pkg
                     module = module.rpartition(".")[0]
@@ -303,6 +314,27 @@ def test_import_graph_counts_type_checking_lazy_and_package_imports() -> None:
 def test_no_circle_of_modules_within_a_layer(layer: Path) -> None:
     graph = import_graph(layer)
     assert len(graph) > 10
+    found = cycles(graph)
+    assert found == [], "modules that import each other in a circle:\n" + "\n".join(
+        " <-> ".join(group) for group in found
+    )
+
+
+def test_import_graph_leads_a_submodule_of_a_layer_to_that_submodule() -> None:
+    loader = import_graph(PACKAGE_ROOT / "loader")
+    # ``from wink_decl.loader import _yaml_compose`` is the submodule, not the package
+    assert "wink_decl.loader._yaml_compose" in loader["wink_decl.loader._yaml_walk"]
+    assert "wink_decl.loader" not in loader["wink_decl.loader._yaml_walk"]
+
+
+def test_no_circle_of_modules_in_the_package() -> None:
+    """No two modules need each other, through any chain, in any package or between them.
+
+    A circle makes the order of imports matter and each module's tests load the other's:
+    the shared part belongs in a third module below both.
+    """
+    graph = import_graph(PACKAGE_ROOT)
+    assert "wink_decl.loader._yaml_plain" in graph
     found = cycles(graph)
     assert found == [], "modules that import each other in a circle:\n" + "\n".join(
         " <-> ".join(group) for group in found
@@ -454,3 +486,63 @@ def test_the_shared_modules_import_no_layer(name: str) -> None:
         forbidden=layers,
     )
     assert problems == []
+
+
+def top_names(source: str, *, filename: str, package: str) -> list[str]:
+    """``file:line: imports wink_decl.NAME`` for each name taken from the package top.
+
+    The top (``wink_decl/__init__.py``) re-exports every layer for users; a module inside the
+    package that takes a name from it depends on all of them. Submodules may be named there.
+    """
+    found: set[tuple[int, str]] = set()
+    for node in ast.walk(ast.parse(source, filename=filename)):
+        if isinstance(node, ast.Import):
+            names = [alias.name for alias in node.names if alias.name == "wink_decl"]
+        elif isinstance(node, ast.ImportFrom) and resolve_relative(node, package) == "wink_decl":
+            names = [
+                f"wink_decl.{alias.name}"
+                for alias in node.names
+                if not (PACKAGE_ROOT / f"{alias.name}.py").is_file()
+                and not (PACKAGE_ROOT / alias.name).is_dir()
+            ]
+        else:
+            continue
+        found.update((node.lineno, name) for name in names)
+    return [f"{filename}:{line}: imports {name}" for line, name in sorted(found)]
+
+
+@pytest.mark.parametrize(
+    ("source", "package", "expected"),
+    [
+        (
+            "from wink_decl import Session\n",
+            "wink_decl.preview",
+            ["x.py:1: imports wink_decl.Session"],
+        ),
+        ("from .. import load, errors\n", "wink_decl.cli", ["x.py:1: imports wink_decl.load"]),
+        ("import wink_decl\n", "wink_decl.compiler", ["x.py:1: imports wink_decl"]),
+        ("from wink_decl import errors, runtime, version\n", "wink_decl.cli", []),
+        ("from wink_decl.runtime import Session\n", "wink_decl.preview", []),
+    ],
+    ids=["a-name", "relative", "the-package", "submodules", "a-layer"],
+)
+def test_scanner_finds_names_taken_from_the_package_top(
+    source: str, package: str, expected: list[str]
+) -> None:
+    assert top_names(source, filename="x.py", package=package) == expected
+
+
+def test_no_module_takes_a_name_from_the_package_top() -> None:
+    files = sorted(PACKAGE_ROOT.rglob("*.py"))
+    assert PACKAGE_ROOT / "compiler" / "_artifact.py" in files
+    problems = [
+        problem
+        for path in files
+        if path != PACKAGE_ROOT / "__init__.py"
+        for problem in top_names(
+            path.read_text(encoding="utf-8"),
+            filename=str(path.relative_to(REPO)),
+            package=package_of(path),
+        )
+    ]
+    assert problems == [], "\n".join(problems)

@@ -2,18 +2,20 @@
 
 Each file is compiled once; a valid prompt with override files is checked against them in the
 same step (and with ``--cache-dir``, kept on disk with it). Many files are checked in worker
-processes when there are enough to pay for them.
+processes when there are enough to pay for them. Files of one root with one address are
+compared once all are checked (``with_unserved``): a registry serves only one of them.
 """
 
 from __future__ import annotations
 
 import math
 import os
+import threading
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from types import MappingProxyType
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from wink_decl.compiler import EVAL_SUFFIXES, compile_file
 from wink_decl.diagnostics import Diagnostic, sort_diagnostics
@@ -34,6 +36,7 @@ __all__ = [
     "check_chunk",
     "is_eval_file",
     "overrides_in",
+    "with_unserved",
 ]
 
 PARALLEL_MIN_FILES = 64
@@ -106,41 +109,87 @@ class Checked(NamedTuple):
     ok: bool
     diagnostics: tuple[Diagnostic, ...]
     sources: Mapping[str, str] = MappingProxyType({})
+    address: str | None = None
+    """The prompt's ``ns/key`` when it compiles (its plugins or override files may still be
+    wrong): what a registry under the file's root serves it as."""
 
 
 def check_chunk(jobs: Sequence[Job]) -> list[Checked]:
     """Check each file; runs in a worker too. Plugins are imported only for ``import_plugins``."""
     checked: list[Checked] = []
     for job in jobs:
-        ok, diagnostics, all_sources = _check(job)
+        (ok, diagnostics, all_sources), address = _check(job)
         quoted = {d.file for d in diagnostics}
         # Only the quoted texts cross back from a worker: most files have nothing to quote.
         sources = {name: text for name, text in all_sources.items() if name in quoted}
-        checked.append(Checked(job.path, ok, diagnostics, sources))
+        checked.append(Checked(job.path, ok, diagnostics, sources, address))
     return checked
+
+
+def with_unserved(jobs: Sequence[Job], results: Sequence[Checked]) -> list[Checked]:
+    """``results`` (one per job, in order), each file no registry serves warned of.
+
+    Two files of one root with one address (``x.wink.yaml`` and ``x.wink.toml``, or one
+    ``key:`` twice): a registry there serves the first in sorted order, whatever order they
+    were checked in, so the warning lands on the others. Only the files checked are compared.
+    """
+    by_root: dict[str, list[tuple[str, str]]] = {}
+    for job, checked in zip(jobs, results, strict=True):
+        if checked.address is not None:
+            by_root.setdefault(job.root, []).append((checked.path, checked.address))
+    from wink_decl.compiler import unserved_files  # noqa: PLC0415  # its module is small
+
+    warned: dict[str, list[Diagnostic]] = {}
+    for root, found in _roots_alike(by_root):
+        for warning in unserved_files(found, root):
+            warned.setdefault(warning.file, []).append(warning)
+    if not warned:
+        return list(results)
+    return [
+        checked._replace(diagnostics=(*checked.diagnostics, *warned[checked.path]))
+        if checked.path in warned
+        else checked
+        for checked in results
+    ]
+
+
+def _roots_alike(
+    by_root: Mapping[str, list[tuple[str, str]]],
+) -> Iterator[tuple[str, list[tuple[str, str]]]]:
+    """The files of each root, roots spelled two ways (``p``, ``./p/..``) taken as one."""
+    merged: dict[str, tuple[str, list[tuple[str, str]]]] = {}
+    for root, found in by_root.items():
+        real = os.path.realpath(root)
+        if real in merged:
+            merged[real][1].extend(found)
+        else:
+            merged[real] = (root, list(found))
+    yield from merged.values()
 
 
 _Found = tuple[bool, tuple[Diagnostic, ...], Mapping[str, str]]
 """Whether the file is valid, its diagnostics, and the texts they may quote."""
 
 
-def _check(job: Job) -> _Found:
+def _check(job: Job) -> tuple[_Found, str | None]:
+    """What checking ``job``'s file found, and its address when it compiles."""
     if job.evals is not None:
-        return _check_eval(job, job.evals)
+        return _check_eval(job, job.evals), None
     if job.import_plugins:
         # Binding needs the compiled prompt, which a result kept on disk does not hold.
         if job.cache_dir is None:
             result = _compile(job)
         else:
             result = _registry(job.root, job.cache_dir, job.limits).compile(job.path)
-        return _with_overrides(job, _bound(result), result.prompt)
+        return _with_overrides(job, _bound(result), result.prompt), result.address
     if job.cache_dir is not None:
         return _check_kept(job, job.cache_dir)
     # Metadata only: compile_file imports no plugin code. Every check, and no runtime prompt
     # (nothing built after the checks reports anything) unless override files need one.
     result = _compile_for(job)
     ok = not any(d.severity == "error" for d in result.diagnostics)
-    return _with_overrides(job, (ok, result.diagnostics, result.sources), result.prompt)
+    found = _with_overrides(job, (ok, result.diagnostics, result.sources), result.prompt)
+    return found, result.address
 
 
 def _check_eval(job: Job, settings: EvalSettings) -> _Found:
@@ -216,19 +265,20 @@ def _with_overrides(job: Job, found: _Found, prompt: CompiledPrompt | None) -> _
     return _joined(found, _override_problems(prompt, _store(job, overrides), overrides.strict))
 
 
-def _check_kept(job: Job, cache_dir: str) -> _Found:
-    """``check`` through the registry and its disk cache, override files too."""
+def _check_kept(job: Job, cache_dir: str) -> tuple[_Found, str | None]:
+    """``check`` through the registry and its disk cache, override files too; the address."""
     registry = _registry(job.root, cache_dir, job.limits)
     checked = registry.check(job.path)
     found = checked.ok, checked.diagnostics, checked.sources
-    overrides = job.overrides
     artifact = checked.artifact
-    if overrides is None or artifact is None:
-        return found
-    ns, key = artifact["prompt"]["ns"], artifact["prompt"]["key"]
-    if f"{ns}/{key}" not in overrides.tagged:
-        return found
+    address = None if artifact is None else _address_of(artifact)
+    if artifact is None or address is None:
+        return found, None
+    overrides = job.overrides
+    if overrides is None or address not in overrides.tagged:
+        return found, address
     store = _store(job, overrides)
+    ns, _, key = address.rpartition("/")  # a key has no '/'; an ns may
     files = store.fingerprint(ns, key)
     # What the check reads besides the prompt, and how it counts a stale entry: its key.
     inputs = None if files is None else b"strict\0" * overrides.strict + files
@@ -238,7 +288,15 @@ def _check_kept(job: Job, cache_dir: str) -> _Found:
         inputs,
         lambda prompt: _override_problems(prompt, store, overrides.strict),
     )
-    return _joined(found, problems)
+    return _joined(found, problems), address
+
+
+def _address_of(artifact: Mapping[str, Any]) -> str | None:
+    """The ``ns/key`` a kept artifact names; None when it names none (signed, yet not ours)."""
+    try:
+        return f"{artifact['prompt']['ns']}/{artifact['prompt']['key']}"
+    except (KeyError, TypeError):
+        return None
 
 
 def _store(job: Job, overrides: Overrides) -> LocalOverrideStore:
@@ -263,18 +321,29 @@ def _joined(found: _Found, further: tuple[Sequence[Diagnostic], Mapping[str, str
     return valid, (*diagnostics, *problems), {**sources, **texts}
 
 
+_REGISTRY_LIMIT = 32
+"""Registries kept per process; past this, the one used longest ago is forgotten."""
 _REGISTRIES: dict[tuple[str, str, Limits], PromptRegistry] = {}
-"""One registry per root, cache folder and limits in each process: one plugin scan."""
+"""One registry per root, cache folder and limits in each process: one plugin scan.
+
+Keyed by what a caller was given, so a long-running process that checks ever new roots
+keeps only the ``_REGISTRY_LIMIT`` used last (in the order of use: a hit moves to the end).
+"""
+_registries_lock = threading.Lock()
 
 
 def _registry(root: str, cache_dir: str, limits: Limits) -> PromptRegistry:
-    registry = _REGISTRIES.get((root, cache_dir, limits))
-    if registry is None:
-        from wink_decl.compiler import PromptRegistry  # noqa: PLC0415  # --cache-dir only
+    key = (root, cache_dir, limits)
+    with _registries_lock:
+        registry = _REGISTRIES.pop(key, None)
+        if registry is None:
+            from wink_decl.compiler import PromptRegistry  # noqa: PLC0415  # --cache-dir only
 
-        registry = PromptRegistry(root, cache_dir=cache_dir, limits=limits)
-        _REGISTRIES[root, cache_dir, limits] = registry
-    return registry
+            registry = PromptRegistry(root, cache_dir=cache_dir, limits=limits)
+            if len(_REGISTRIES) >= _REGISTRY_LIMIT:
+                del _REGISTRIES[next(iter(_REGISTRIES))]
+        _REGISTRIES[key] = registry
+        return registry
 
 
 def available_cpus() -> int:

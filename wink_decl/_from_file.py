@@ -12,12 +12,11 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from wink_decl._checking import Job, Overrides, check_chunk, overrides_in
+from wink_decl._checking import Job, Overrides, check_chunk, overrides_in, with_unserved
 from wink_decl.compiler import find_prompt_files
 from wink_decl.diagnostics import Diagnostic, DiagnosticError, render_text, sort_diagnostics
 from wink_decl.limits import DEFAULT_LIMITS, Limits
 from wink_decl.overrides import check_tag
-from wink_decl.overrides.folder import default_overrides_root
 from wink_decl.prompt.template import PromptTemplate
 
 if TYPE_CHECKING:
@@ -54,7 +53,7 @@ def load(
     from wink_decl.inputs import Location, PromptRequest, prepare  # noqa: PLC0415  # on first use
 
     shown = os.fspath(path)
-    prompt_root = Path(root if root is not None else os.path.dirname(shown) or os.curdir)  # noqa: PTH120
+    prompt_root = _prompt_root(shown, root)
     request = PromptRequest(
         shown,
         root=str(prompt_root),
@@ -91,6 +90,8 @@ def validate(
     ``overrides`` beside each prompt root); ``strict`` makes a stale override an error. A
     path that does not exist is reported as a file that cannot be read.
     """
+    from wink_decl.inputs import overrides_or_default  # noqa: PLC0415  # on first use
+
     bounds = limits or DEFAULT_LIMITS
     found: dict[Path, Overrides | None] = {}
     seen: set[str] = set()
@@ -98,9 +99,9 @@ def validate(
     for given in paths:
         target = Path(given)
         folder = target.is_dir()
-        prompt_root = Path(root) if root is not None else (target if folder else target.parent)
+        prompt_root = _prompt_root(given, root)
         if prompt_root not in found:
-            where = default_overrides_root(prompt_root) if overrides is None else overrides
+            where = overrides_or_default(_text(overrides), prompt_root)
             found[prompt_root] = overrides_in(where, strict=strict)
         for file in find_prompt_files(target) if folder else [target]:
             key = os.path.realpath(file)
@@ -110,4 +111,16 @@ def validate(
             jobs.append(
                 Job(str(file), str(prompt_root), limits=bounds, overrides=found[prompt_root])
             )
-    return sort_diagnostics(d for checked in check_chunk(jobs) for d in checked.diagnostics)
+    results = with_unserved(jobs, check_chunk(jobs))
+    return sort_diagnostics(d for checked in results for d in checked.diagnostics)
+
+
+def _prompt_root(given: StrPath, root: StrPath | None) -> Path:
+    """``root``, else the folder given or the file's folder (``RootSearch``; no setting read)."""
+    from wink_decl.inputs import RootSearch  # noqa: PLC0415  # on first use
+
+    return Path(RootSearch(_text(root)).file_root(os.fspath(given)).root)
+
+
+def _text(path: StrPath | None) -> str | None:
+    return None if path is None else os.fspath(path)

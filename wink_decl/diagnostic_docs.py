@@ -100,6 +100,22 @@ CODE_DOCS: Final[Mapping[DiagnosticCode, CodeDoc]] = {
         },
         _EVAL_RUN,
     ),
+    _C.DUPLICATE_ADDRESS: CodeDoc(
+        "Two prompt files under one root have the same address `ns/key` (`x.wink.yaml` and "
+        "`x.wink.toml`, say, or one `key:` in two files of a folder), and validate checked "
+        "both. A warning on each file but the one the registry serves: the first in sorted "
+        "order. Every command given a file's path uses that file, so each still renders and "
+        "runs; only what looks a prompt up by its address (`PromptRegistry.get`, an eval file's "
+        "`prompt: ns/key`) never reaches the others, and both share the address's override files.",
+        "Give the file a `key:` (or `ns:`) of its own, or delete the copy not in use (`convert` "
+        "writes the other format beside the file it converts).",
+        {
+            "prompt.wink.yaml": _PROMPT,
+            "prompt.wink.toml": 'key = "review"\n\n[[sections]]\nkey = "intro"\n'
+            'title = "Intro"\ntemplate = "Review the change."\n',
+        },
+        "wink-decl validate prompt.wink.yaml prompt.wink.toml",
+    ),
     _C.DUPLICATE_CASE: CodeDoc(
         "Two cases of an eval file (its own or its dataset's) have the same id.",
         "Give each case an id of its own.",
@@ -177,6 +193,35 @@ CODE_DOCS: Final[Mapping[DiagnosticCode, CodeDoc]] = {
             "    handler: planning.read_plan\n    params: {step: {type: integer}}\n"
         },
         "wink-decl compile prompt.wink.yaml",
+    ),
+    _C.IMPORT_INVALID: CodeDoc(
+        "`wink-decl import` met a file that is not a prompt of the kind its name says: front "
+        "matter never closed, a LangChain file without a template, an unknown template format.",
+        "Correct the file so that its own tool reads it, then import it again.",
+        {"greeting.prompty": "---\nname: greeting\nsystem:\nSay hello.\n"},
+        "wink-decl import greeting.prompty",
+    ),
+    _C.IMPORT_RENAMED: CodeDoc(
+        "An imported input's name is not a valid param name (`userName`), so the param has "
+        "another (`user_name`); a warning, and the file is written.",
+        "Pass the value under the new name when you render or run the imported prompt.",
+        {
+            "greeting.prompty": "---\ninputs:\n  userName: {kind: string}\n---\n"
+            "user:\nSay hello to {{userName}}.\n"
+        },
+        "wink-decl import greeting.prompty",
+    ),
+    _C.IMPORT_UNSUPPORTED: CodeDoc(
+        "An imported template or setting has no equivalent in a prompt file (a loop, a filter, "
+        "a helper, a partial, a condition inside a paragraph, tools); a warning: it is kept as "
+        "a comment to finish by hand.",
+        "Rewrite what the comment holds by hand: a param for a computed value, a section with "
+        "`enabled:` for a condition (docs/importing.md).",
+        {
+            "list.prompty": "---\ninputs:\n  items: {kind: array}\n---\n"
+            "user:\n{% for item in items %}\n- {{ item }}\n{% endfor %}\n"
+        },
+        "wink-decl import list.prompty",
     ),
     _C.INCLUDE_CYCLE: CodeDoc(
         "Includes lead back to the section that includes them.",
@@ -340,7 +385,9 @@ CODE_DOCS: Final[Mapping[DiagnosticCode, CodeDoc]] = {
     _C.OVERRIDE_STALE: CodeDoc(
         "The text an override entry replaces has changed since the entry was written: its "
         "hash no longer matches. The base text is used. A warning; an error with `--strict`.",
-        "Compare the override with the new base text, then write the new hash in the entry.",
+        "Compare the override with the new base text, then re-pin the entry: `wink-decl "
+        "overrides repin FILE --tag TAG` shows each stale entry's base text, and with `--all` "
+        "or `--entry ENTRY` writes the new hashes, keeping the texts.",
         {
             "prompt.wink.yaml": "ns: docs\n" + _PROMPT.replace("Review the", "Review all the"),
             _OVERRIDE_FILE: "sections:\n  intro:\n    template:\n"

@@ -24,6 +24,7 @@ from typing import Any, Final, Literal
 
 # DiagnosticCode, JSONPath and close_matches are re-exported: the schema imports only this
 # module of the package, and what it reports with lives here or below.
+from wink_decl._nouns import noun_for
 from wink_decl.diagnostic_codes import DiagnosticCode, code_of
 from wink_decl.errors import WinkDeclError
 from wink_decl.json_path import JSONPath
@@ -45,6 +46,7 @@ __all__ = [
     "cause_traceback",
     "clip",
     "close_matches",
+    "noun_for",
     "printable",
     "printable_json",
     "render_json",

@@ -43,7 +43,7 @@ def described(error: ProviderError) -> tuple[str, str, int | None, str | None]:
                 "The provider refused the API key (401): invalid x-api-key.",
                 "authentication",
                 401,
-                "check the API key the provider expects",
+                "check the API key in ANTHROPIC_API_KEY",
             ),
         ),
         (
@@ -56,8 +56,8 @@ def described(error: ProviderError) -> tuple[str, str, int | None, str | None]:
             ],
             0,
             (
-                "The API key may not use model 'claude-test' (403): Your API key does not have "
-                "permission to use the specified resource.",
+                "The provider refused access to model 'claude-test' (403): Your API key does not "
+                "have permission to use the specified resource.",
                 "permission",
                 403,
                 "check that the API key may use this model",
@@ -77,7 +77,7 @@ def described(error: ProviderError) -> tuple[str, str, int | None, str | None]:
             [error_reply(400, "invalid_request_error", "messages.0.content: Field required")],
             0,
             (
-                "The provider refused the request (400): messages.0.content: Field required.",
+                "The provider rejected the request (400): messages.0.content: Field required.",
                 "bad_request",
                 400,
                 None,
@@ -87,7 +87,7 @@ def described(error: ProviderError) -> tuple[str, str, int | None, str | None]:
             [error_reply(429, "rate_limit_error", "Too many requests.", SOON)] * 2,
             1,
             (
-                "The provider's rate limit was reached (429) after 1 retry: Too many requests.",
+                "The provider's rate limit was reached (429) after 2 attempts: Too many requests.",
                 "rate_limit",
                 429,
                 "wait a little and run again, or ask the provider for a higher limit",
@@ -97,7 +97,7 @@ def described(error: ProviderError) -> tuple[str, str, int | None, str | None]:
             [error_reply(529, "overloaded_error", "Overloaded", SOON)] * 3,
             2,
             (
-                "The provider failed (529) after 2 retries: Overloaded.",
+                "The provider failed (529) after 3 attempts: Overloaded.",
                 "server",
                 529,
                 "the provider failed; try again later",
@@ -117,7 +117,7 @@ def described(error: ProviderError) -> tuple[str, str, int | None, str | None]:
             [error_reply(500, "api_error", "Internal server error", SOON)] * 2,
             1,
             (
-                "The provider failed (500) after 1 retry: Internal server error.",
+                "The provider failed (500) after 2 attempts: Internal server error.",
                 "server",
                 500,
                 "the provider failed; try again later",
@@ -136,7 +136,7 @@ def described(error: ProviderError) -> tuple[str, str, int | None, str | None]:
         (
             [error_reply(418, "teapot_error", "I am short and stout")],
             0,
-            ("The provider answered with status 418: I am short and stout.", "other", 418, None),
+            ("The provider answered 418: I am short and stout.", "other", 418, None),
         ),
     ],
     ids=[
@@ -202,6 +202,20 @@ def test_a_server_slower_than_the_timeout_is_a_timeout() -> None:
     )
 
 
+def test_a_timeout_retried_counts_its_attempts_as_the_other_failures_do() -> None:
+    late = Reply(json=message("Late."), delay=2)
+    with ProviderServer([late, late]) as server:
+        error = failure(server, timeout=0.2, max_retries=1)
+
+    assert described(error) == (
+        "The request timed out after 2 attempts (0.2 seconds each).",
+        "timeout",
+        None,
+        "allow more time with --timeout, or try again",
+    )
+    assert [r.headers["x-stainless-retry-count"] for r in server.requests] == ["0", "1"]
+
+
 def test_a_timeout_the_client_chose_is_reported_without_a_number() -> None:
     with ProviderServer([Reply(json=message("Late."), delay=2)]) as server:
         client = anthropic.Anthropic(api_key=KEY, base_url=server.url, timeout=0.2, max_retries=0)
@@ -228,7 +242,7 @@ def test_a_refused_connection_names_the_url_and_the_attempts() -> None:
         MainLoop(adapter=adapter).execute(Prompt(PLAIN_TEMPLATE), session=Session())
 
     assert described(info.value) == (
-        f"Could not connect to http://127.0.0.1:{port}: connection refused (2 attempts).",
+        f"Could not connect to http://127.0.0.1:{port} after 2 attempts: connection refused.",
         "connection",
         None,
         "check the base URL and that the server is running",

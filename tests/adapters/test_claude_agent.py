@@ -328,8 +328,9 @@ def test_a_refused_key_fails_at_once_and_never_shows_the_key(
     assert time.monotonic() - started < 15
     assert len(server.calls) == 1
     assert (error.kind, error.status) == ("authentication", 401)
-    assert str(error) == (
-        "The provider refused Claude Code's request (HTTP 401, authentication_failed)."
+    assert (str(error), error.hint) == (
+        "The provider refused the API key (401): authentication_failed.",
+        "check the API key in ANTHROPIC_API_KEY",
     )
     assert KEY not in f"{error} {error.hint} {error!r} {caplog.text}"
 
@@ -339,13 +340,51 @@ def test_a_refused_connection_is_a_connection_error(tmp_path: Path) -> None:
     with AnsweringServer(lambda c: say("unused", c)) as server:
         url = server.url  # the port is free again once the server is closed
     adapter = ClaudeAgentSDKAdapter(
-        api_key=KEY, base_url=url, env=isolated(tmp_path), cwd=tmp_path, max_retries=0
+        api_key=KEY, base_url=url, env=isolated(tmp_path), cwd=tmp_path, max_retries=2
     )
     with pytest.raises(ProviderError) as info:
         adapter.evaluate(Prompt(RELEASE), session=Session())
 
-    assert info.value.kind == "connection"
-    assert str(info.value).startswith("Claude Code stopped: API Error: Connection refused")
+    assert (str(info.value), info.value.kind) == (
+        f"Could not connect to {url} after 3 attempts: connection refused — a firewall or proxy "
+        "may be blocking it (ECONNREFUSED).",
+        "connection",
+    )
+
+
+@pytest.mark.usefixtures("no_cli_left")
+@pytest.mark.parametrize(
+    ("status", "error_type", "message"),
+    [
+        (
+            429,
+            "rate_limit_error",
+            "The provider's rate limit was reached (429) after 3 attempts: Request rejected (429) "
+            "· Try later.",
+        ),
+        (
+            500,
+            "api_error",
+            "The provider failed (500) after 3 attempts: 500 Try later. This is a server-side "
+            "issue, usually temporary — try again in a moment. If it persists, check your "
+            "inference gateway ({address}).",
+        ),
+    ],
+    ids=["rate-limit", "server"],
+)
+def test_a_failure_that_outlasts_the_retries_counts_the_attempts(
+    tmp_path: Path, status: int, error_type: str, message: str
+) -> None:
+    def fail(call: MessagesCall) -> Reply:
+        body = {"type": "error", "error": {"type": error_type, "message": "Try later."}}
+        return Reply(status=status, json=body, headers={"retry-after-ms": "1"})
+
+    with AnsweringServer(fail) as server, pytest.raises(ProviderError) as info:
+        adapter_for(server, tmp_path, max_retries=2).evaluate(Prompt(RELEASE), session=Session())
+
+    address = server.url.removeprefix("http://")
+    assert len(server.calls) == 3
+    assert (str(info.value), info.value.status) == (message.format(address=address), status)
 
 
 @pytest.mark.usefixtures("no_cli_left")

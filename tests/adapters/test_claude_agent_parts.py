@@ -40,7 +40,7 @@ from wink_decl import (
 from wink_decl.adapters.claude_agent import ClaudeAgentSDKAdapter, ClaudeAgentSettings
 from wink_decl.adapters.claude_agent._claude_transcript import Transcript, token_usage
 from wink_decl.adapters.claude_agent._conversation import Conversation
-from wink_decl.adapters.claude_agent._failures import from_exception, from_result
+from wink_decl.adapters.claude_agent._failures import Attempted, from_exception, from_result
 from wink_decl.errors import SingleTurnUnsupportedError
 from wink_decl.runtime.budget import Budget, BudgetTracker
 from wink_decl.runtime.deadline import Deadline
@@ -375,7 +375,7 @@ def test_a_long_message_is_cut_after_the_key_is_redacted() -> None:
         (
             {"api_error_status": 429, "result": "API Error: 429 slow down"},
             "rate_limit",
-            "Claude Code stopped (HTTP 429): API Error: 429 slow down",
+            "The provider's rate limit was reached (429): 429 slow down.",
             "rate_limit",
             429,
         ),
@@ -417,7 +417,10 @@ def test_error_results_say_what_claude_code_said(
     kind: str,
     status: int | None,
 ) -> None:
-    failure = from_result(result(is_error=True, **changes), assistant_error, secrets=[])
+    attempted = Attempted("claude-test", "http://127.0.0.1:9")
+    failure = from_result(
+        result(is_error=True, **changes), assistant_error, attempted=attempted, secrets=[]
+    )
     assert (str(failure), failure.kind, failure.status) == (message, kind, status)
 
 

@@ -258,9 +258,9 @@ def test_a_server_error_that_persists_after_the_retries_is_reported() -> None:
     with ProviderServer([failing] * 3) as server:
         error = failure(gpt_adapter(server, max_retries=2))
 
-    assert len(server.requests) == 3  # LiteLLM's error does not say how often it was retried
+    assert len(server.requests) == 3  # counted from the OpenAI SDK's error under LiteLLM's
     assert (str(error), error.kind, error.status) == (
-        "The provider failed (500): The server had an error.",
+        "The provider failed (500) after 3 attempts: The server had an error.",
         "server",
         500,
     )
@@ -278,7 +278,7 @@ def test_a_refused_key_is_reported_without_the_key(caplog: pytest.LogCaptureFixt
         "The provider refused the API key (401): Incorrect API key provided: [redacted].",
         "authentication",
         401,
-        "check the API key the provider expects",
+        "check the API key in OPENAI_API_KEY",
     )
     for text in (str(error), repr(error), error.hint or "", caplog.text):
         assert KEY not in text

@@ -3,7 +3,11 @@
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import logging
+import os
+import subprocess
+import sys
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -22,6 +26,7 @@ from chat_adapters import (
     silent_server,
     unused_port,
 )
+from concurrency import run_threads
 from openai_replies import chunks, error_reply, reply, stream_reply
 from provider_server import ProviderServer, Reply
 
@@ -256,7 +261,7 @@ def test_a_server_error_that_persists_after_the_retries_is_reported() -> None:
 
     assert len(server.requests) == 3
     assert (str(error), error.kind, error.status, error.hint) == (
-        "The provider failed (500) after 2 retries: The server had an error.",
+        "The provider failed (500) after 3 attempts: The server had an error.",
         "server",
         500,
         "the provider failed; try again later",
@@ -274,7 +279,7 @@ def test_a_refused_key_is_reported_without_the_key(caplog: pytest.LogCaptureFixt
         "The provider refused the API key (401): Incorrect API key provided: [redacted].",
         "authentication",
         401,
-        "check the API key the provider expects",
+        "check the API key in OPENAI_API_KEY",
     )
     assert error.__cause__ is None
     assert error.__suppress_context__
@@ -399,7 +404,8 @@ def test_a_server_that_hangs_up_is_reported_as_a_connection_failure() -> None:
     with hanging_up_server() as url:
         error = failure(OpenAIAdapter("gpt-test", api_key=KEY, base_url=url, max_retries=0))
     assert (str(error), error.kind) == (
-        f"Could not connect to {url}: server disconnected without sending a response.",
+        # A bare host gets /v1 (docs/adapters/openai.md): the URL named is the one asked.
+        f"Could not connect to {url}/v1: server disconnected without sending a response.",
         "connection",
     )
 
@@ -410,6 +416,17 @@ def test_a_server_slower_than_the_timeout_is_reported() -> None:
         error = failure(adapter)
     assert (str(error), error.kind, error.hint) == (
         "The request timed out after 0.2 seconds.",
+        "timeout",
+        "allow more time with --timeout, or try again",
+    )
+
+
+def test_a_timeout_retried_counts_its_attempts_as_the_other_failures_do() -> None:
+    with silent_server() as url:
+        adapter = OpenAIAdapter("gpt-test", api_key=KEY, base_url=url, timeout=0.2, max_retries=1)
+        error = failure(adapter)
+    assert (str(error), error.kind, error.hint) == (
+        "The request timed out after 2 attempts (0.2 seconds each).",
         "timeout",
         "allow more time with --timeout, or try again",
     )
@@ -553,18 +570,45 @@ def test_an_answer_that_does_not_fit_is_sent_back_once_then_fails() -> None:
 
 
 def test_without_the_sdk_the_error_names_the_install_line(monkeypatch: pytest.MonkeyPatch) -> None:
-    real_import = importlib.import_module
+    real_find_spec = importlib.util.find_spec
 
     def without_openai(name: str, package: str | None = None) -> object:
-        if name == "openai":
-            raise ModuleNotFoundError("No module named 'openai'", name="openai")
-        return real_import(name, package)
+        return None if name == "openai" else real_find_spec(name, package)
 
-    monkeypatch.setattr("importlib.import_module", without_openai)
+    monkeypatch.setattr("importlib.util.find_spec", without_openai)
     with pytest.raises(ProviderError) as info:
         OpenAIAdapter("gpt-test", api_key=KEY)
     assert (str(info.value), info.value.kind, info.value.hint) == (
         "OpenAIAdapter needs the 'openai' package, which is not installed.",
         "unavailable",
         "pip install 'wink-decl[openai]'",
+    )
+
+
+def test_the_sdk_is_imported_and_its_client_built_on_the_first_request() -> None:
+    code = (
+        "import sys\nfrom wink_decl.adapters import OpenAIAdapter\n"
+        "adapter = OpenAIAdapter('gpt-test')\n"
+        "print('openai' in sys.modules, adapter.secrets, adapter.supports_dynamic_tools)\n"
+        "adapter.close()\n"
+        "print('openai' in sys.modules, type(adapter.client).__name__, 'openai' in sys.modules)"
+    )
+    shown = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        check=True,
+        env={**os.environ, "OPENAI_API_KEY": KEY},
+        timeout=60,
+    ).stdout
+    assert shown == f"False ('{KEY}',) True\nFalse OpenAI True\n"
+
+
+def test_threads_sharing_an_adapter_get_one_client() -> None:
+    adapter = OpenAIAdapter("gpt-test", api_key=KEY, base_url="http://127.0.0.1:9/v1")
+    clients = run_threads(lambda _index: adapter.client, threads=8)
+    adapter.close()
+    assert (OpenAIAdapter.thread_safe, {id(client) for client in clients}) == (
+        True,
+        {id(adapter.client)},
     )

@@ -33,11 +33,13 @@ commands:
   eval       Run an eval file's cases under its experiments and models, and report.
   tools      Print the tools a rendered prompt offers, as JSON Schema or provider JSON.
   preview    Serve a local page that shows prompt files as a model receives them, live.
+  mcp        Serve prompt files, and a prompt's tools, to MCP clients over stdio or HTTP.
   compile    Compile a prompt file to its JSON artifact, importing and checking its plugins.
   schema     Print the JSON Schema of prompt files, or write it to a file.
   plugins    PLUGINS
   new        NEW
   convert    CONVERT
+  import     IMPORT
   overrides  OVERRIDES
 
 options:
@@ -63,8 +65,8 @@ exit status:
 The prompt root (--root) defaults to the 'root' setting under [tool.wink-decl] in the nearest
 pyproject.toml: includes resolve against it, and a prompt's default ns is its folder below it.
 
-Plugin code (handlers, predicates, policies) is imported by render, tools, preview, compile and
-run, and by validate --import-plugins; validate and plugins read package metadata only.
+Plugin code (handlers, predicates, policies) is imported by render, tools, preview, mcp, compile
+and run, and by validate --import-plugins; validate and plugins read package metadata only.
 """
 
 SCHEMA_HELP = """\
@@ -144,6 +146,7 @@ def top_help() -> str:
         TOP_HELP.replace("PLUGINS", others["plugins"])
         .replace("NEW", others["new"])
         .replace("CONVERT", others["convert"])
+        .replace("IMPORT", others["import"])
         .replace("OVERRIDES", others["overrides"])
     )
 
@@ -157,11 +160,13 @@ def test_commands_are_listed_in_order() -> None:
         "eval",
         "tools",
         "preview",
+        "mcp",
         "compile",
         "schema",
         "plugins",
         "new",
         "convert",
+        "import",
         "overrides",
     ]
 
@@ -209,8 +214,8 @@ HELP_LIST = "  run 'wink-decl --help' for the list of commands\n"
         (
             [],
             "wink-decl: error: no command given\n"
-            "  hint: choose one of validate, render, run, eval, tools, preview, compile, schema, "
-            "plugins, new, convert, overrides\n" + HELP_LIST,
+            "  hint: choose one of validate, render, run, eval, tools, preview, mcp, compile, "
+            "schema, plugins, new, convert, import, overrides\n" + HELP_LIST,
         ),
         (["-v"], None),
         (

@@ -266,6 +266,7 @@ def test_ray_without_its_extra_is_a_usage_error_naming_the_install_line(
     assert cli("eval", SUITE, "--replay", RECORDED, "--executor", "ray") == (
         2,
         "",
-        "wink-decl: error: --executor ray needs ray, not installed: install wink-decl[ray]\n",
+        "wink-decl: error: --executor ray needs ray, not installed\n"
+        "  hint: pip install 'wink-decl[ray]'\n",
     )
     assert not (here / "evals" / ".wink-eval").exists()

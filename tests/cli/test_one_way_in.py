@@ -84,8 +84,9 @@ def test_load_warns_of_a_stale_entry_of_its_tag(project: Path) -> None:
         f"  expected: hash: {TASK_HASH}\n"
         f"   4 |       hash: {stale}\n"
         f"     |             {'^' * len(stale)}\n"
-        "  hint: compare the override with the new base text, then write the new hash "
-        "(wink-decl overrides seed writes the current texts and hashes)"
+        "  hint: compare the override with the new base text, then re-pin it: wink-decl "
+        "overrides repin FILE --tag TAG shows each stale entry's base text and, with "
+        "--all or --entry, writes the new hashes and keeps your texts"
     ]
     assert template.key == "code-review"
 

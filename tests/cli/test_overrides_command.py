@@ -172,20 +172,25 @@ def test_overrides_diff_with_no_context_or_more_than_the_text(cli: Run, here: Pa
     assert cli(*diff, "--context", "99999999999999999999") == cli(*diff)
 
 
+STALE_TASK = (
+    f"{OVERRIDE}.yaml:5:13: {{severity}}: The override of sections.task.template was "
+    "written for another text: the base text has changed since, so the base text is used.\n"
+    f"  expected: hash: {text_hash('Write short notes about ${topic}.')}\n"
+    f"   5 |       hash: {TASK_HASH}\n"
+    f"     |             {'^' * 71}\n"
+    "  hint: compare the override with the new base text, then re-pin it: wink-decl "
+    "overrides repin FILE --tag TAG shows each stale entry's base text and, with "
+    "--all or --entry, writes the new hashes and keeps your texts\n"
+)
+"""The task's override once the base text is 'Write short notes about ${topic}.'."""
+
+
 def test_editing_the_base_makes_the_override_stale_and_the_base_is_used(
     cli: Run, here: Path
 ) -> None:
     edited(seeded(cli, "yaml"))
     Path(FILE).write_text(PROMPT.replace("Write notes about", "Write short notes about"))
-    stale = (
-        f"{OVERRIDE}.yaml:5:13: {{severity}}: The override of sections.task.template was "
-        "written for another text: the base text has changed since, so the base text is used.\n"
-        f"  expected: hash: {text_hash('Write short notes about ${topic}.')}\n"
-        f"   5 |       hash: {TASK_HASH}\n"
-        f"     |             {'^' * 71}\n"
-        "  hint: compare the override with the new base text, then write the new hash "
-        "(wink-decl overrides seed writes the current texts and hashes)\n"
-    )
+    stale = STALE_TASK
     assert cli("render", FILE, "--param", "topic=tea", "--tag", "short") == (
         0,
         TAGGED.replace("Jot down tea.", "Write short notes about tea."),
@@ -201,6 +206,24 @@ def test_editing_the_base_makes_the_override_stale_and_the_base_is_used(
         "",
         stale.format(severity="error") + "1 override file checked (1 error, 0 warnings)\n",
     )
+
+
+def test_check_counts_an_override_file_once_for_a_prompt_and_its_converted_copy(
+    cli: Run, here: Path
+) -> None:
+    """Both files have one address, so both are checked against its file: counted once."""
+    edited(seeded(cli, "yaml"))
+    assert cli("convert", FILE, "--to", "toml")[:2] == (0, "Wrote prompts/notes.wink.toml\n")
+    for prompt in (Path(FILE), Path("prompts/notes.wink.toml")):
+        text = prompt.read_text()
+        prompt.write_text(text.replace("Write notes about", "Write short notes about"))
+    stale = STALE_TASK.format(severity="warning")
+    for argv in (["prompts"], ["prompts/notes.wink.toml", FILE]):
+        assert cli("overrides", "check", *argv) == (
+            0,
+            "",
+            stale + "1 override file checked (0 errors, 1 warning)\n",
+        )
 
 
 BASE = TAGGED.replace("Jot down tea.", "Write notes about tea.").replace(

@@ -100,8 +100,8 @@ def test_validate_imports_no_plugin_module(checkout: Path, output: str) -> None:
 
 
 def test_validate_in_worker_processes_imports_no_plugin_module(checkout: Path) -> None:
-    for i in range(3):
-        (checkout / f"copy{i}.wink.yaml").write_text(PROMPT)
+    for i in range(3):  # each a prompt of its own: one address twice is a warning
+        (checkout / f"copy{i}.wink.yaml").write_text(PROMPT.replace("key: review", f"key: c{i}", 1))
     done = wink(checkout, "validate", ".", "--jobs", "2")
     assert (done.returncode, done.stdout, done.stderr) == (
         0,
@@ -146,8 +146,8 @@ def test_workers_started_fresh_do_not_import_the_checkouts_standard_modules(
     # A spawned worker is ``python -c``: it imports runpy (through multiprocessing) before it
     # takes the command's sys.path, from the working folder unless PYTHONSAFEPATH is set.
     (checkout / "runpy.py").write_text(SHADOW)
-    for i in range(3):
-        (checkout / f"copy{i}.wink.yaml").write_text(PROMPT)
+    for i in range(3):  # each a prompt of its own: one address twice is a warning
+        (checkout / f"copy{i}.wink.yaml").write_text(PROMPT.replace("key: review", f"key: c{i}", 1))
     done = run_python(
         SPAWNING_CLI,
         args=["validate", ".", "--jobs", "2", "--import-plugins"],

@@ -95,7 +95,8 @@ def test_without_the_extra_it_says_what_to_install(
     assert cli("preview") == (
         2,
         "",
-        f"wink-decl: error: preview needs {names}, not installed: install wink-decl[preview]\n",
+        f"wink-decl: error: preview needs {names}, not installed\n"
+        "  hint: pip install 'wink-decl[preview]'\n",
     )
 
 

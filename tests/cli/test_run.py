@@ -308,7 +308,7 @@ def test_a_refused_key_is_one_line_without_the_key(cli: Run, folder: Path) -> No
     assert err == (
         "wink-decl: error: The provider refused the API key (401): Incorrect API key provided: "
         "[redacted].\n"
-        "  hint: check the API key the provider expects\n"
+        "  hint: check the API key in OPENAI_API_KEY\n"
     )
     transcript = (folder / "run.jsonl").read_text()
     assert KEY not in transcript
@@ -327,8 +327,10 @@ def test_a_server_nobody_runs_is_a_connection_error(cli: Run, folder: Path) -> N
     url = f"http://127.0.0.1:{unused_port()}/v1"
     status, out, err = run_with(cli, "openai:gpt-test", url)
     assert (status, out) == (1, "")
-    assert err.startswith(f"wink-decl: error: Could not connect to {url}: connection refused")
-    assert err.endswith("  hint: check the base URL and that the server is running\n")
+    assert err == (
+        f"wink-decl: error: Could not connect to {url} after 3 attempts: connection refused.\n"
+        "  hint: check the base URL and that the server is running\n"
+    )
 
 
 def test_the_turn_limit_stops_the_run_with_a_hint(cli: Run, folder: Path) -> None:

@@ -52,8 +52,9 @@ STALE = (
     f"  expected: hash: {NEW_HASH}\n"
     f"   4 |       hash: {OLD_HASH}\n"
     f"     |             {'^' * 71}\n"
-    "  hint: compare the override with the new base text, then write the new hash (wink-decl "
-    "overrides seed writes the current texts and hashes)\n"
+    "  hint: compare the override with the new base text, then re-pin it: wink-decl "
+    "overrides repin FILE --tag TAG shows each stale entry's base text and, with "
+    "--all or --entry, writes the new hashes and keeps your texts\n"
 )
 UNKNOWN = (
     f"{NOTES_OVERRIDE}:6:3: error: Prompt 'prompts/notes' has no section 'tsak'.\n"

@@ -7,8 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from wink_decl.compiler import CompileResult, compile_file
+from wink_decl.compiler import CompileResult, Confinement, compile_file, outside_root
 from wink_decl.compiler._confined import (
+    PROMPT_CONFINEMENT,
     _no_link_below,  # pyright: ignore[reportPrivateUsage]
     _under,  # pyright: ignore[reportPrivateUsage]
 )
@@ -29,6 +30,27 @@ def test_a_link_out_of_the_files_folder_is_refused_unread(tmp_path: Path) -> Non
         None,
         "This file is a symbolic link to a file outside the prompt root, so it is not read.",
     )
+
+
+def test_the_refusal_names_the_kind_of_file_it_is_given(tmp_path: Path) -> None:
+    """Each kind of file held to a folder words its refusal through ``outside_root``."""
+    (tmp_path / "secret.yaml").write_text("token: s3cr3t\n")
+    (tmp_path / "notes").mkdir()
+    (tmp_path / "notes" / "a.yaml").symlink_to(tmp_path / "secret.yaml")
+    words = Confinement("This note", "a note", "the notes folder", "Copy the note in.")
+    linked = str(tmp_path / "notes" / "a.yaml")
+    problem = outside_root(linked, str(tmp_path / "notes"), "a.yaml", words)
+    assert problem is not None
+    assert (problem.path, problem.code, problem.span, problem.message, problem.expected) == (
+        "a.yaml",
+        "outside-root",
+        None,
+        "This note is a symbolic link to a file outside the notes folder, so it is not read.",
+        "a note whose real path lies inside the notes folder",
+    )
+    assert problem.hint == "copy the note in"  # as every hint is shown
+    default = outside_root(linked, str(tmp_path / "notes"), "a.yaml")
+    assert default == outside_root(linked, str(tmp_path / "notes"), "a.yaml", PROMPT_CONFINEMENT)
 
 
 def test_a_root_reached_through_a_link_holds_its_files(tmp_path: Path) -> None:

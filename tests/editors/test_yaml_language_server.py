@@ -379,8 +379,8 @@ def test_the_schema_line_of_a_new_file_outside_the_repository_is_followed(
     broken = tmp_path / "prompts" / "broken.wink.yaml"
     broken.write_text(replace_once(text, "    title: Task\n", "    tittle: Task\n"))
     assert found(server.diagnostics(server.open_document(broken, "yaml"))) == [
-        ((23, 4, 23, 5), 'Missing property "title".', "yaml-schema: Section"),
-        ((24, 4, 24, 10), "Property tittle is not allowed.", "yaml-schema: Section"),
+        ((24, 4, 24, 5), 'Missing property "title".', "yaml-schema: Section"),
+        ((25, 4, 25, 10), "Property tittle is not allowed.", "yaml-schema: Section"),
     ]
 
 

@@ -107,7 +107,8 @@ def folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     (tmp_path / "judge.wink.yaml").write_text(JUDGE)
     (tmp_path / "review.wink-eval.yaml").write_text(EVAL)
     (tmp_path / "cases.jsonl").write_text('{"params": {"change": "x"}}\n')
-    tag = tmp_path.parent / "overrides" / tmp_path.name / "review" / "concise.wink-override.yaml"
+    # The working folder holds the prompt, without a project: its overrides are inside it.
+    tag = tmp_path / "overrides" / tmp_path.name / "review" / "concise.wink-override.yaml"
     tag.parent.mkdir(parents=True, exist_ok=True)
     tag.write_text("sections: {}\n")
     monkeypatch.chdir(tmp_path)
@@ -173,7 +174,7 @@ def test_a_suite_holds_every_part_of_its_file_defaults_applied(folder: Path) -> 
         path="review.wink-eval.yaml",
         prompt_path="review.wink.yaml",
         root=".",
-        overrides=str(folder.parent / "overrides"),
+        overrides=str(folder / "overrides"),
         models=(
             ModelSpec("openai", "gpt-4.1-mini"),
             ModelSpec("openai", "qwen3:8b", "http://127.0.0.1:11434/v1", {"temperature": 0}),
@@ -224,7 +225,7 @@ def test_warnings_leave_the_suite_and_come_with_it(folder: Path) -> None:
             "warning",
             "unknown-tag",
             f"The prompt '{folder.name}/review' has no override file for the tag 'brief' in "
-            "'../overrides'.",
+            "'overrides'.",
         )
     ]
 

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 import wink_decl
+import wink_decl.evals._judge
 from wink_decl.adapters.scripted import ScriptedAdapter, ScriptedTurn
 from wink_decl.evals import (
     JUDGE_PROMPT,
@@ -21,6 +22,7 @@ from wink_decl.evals import (
     judge,
     make_judge,
 )
+from wink_decl.limits import Limits
 
 REPO = Path(__file__).resolve().parents[2]
 CASE = Sample("add-bug", {"language": "Python", "change": "return a - b"}, "a + b")
@@ -275,13 +277,13 @@ def test_an_answer_that_does_not_fit_the_judge_output_fails_the_check() -> None:
 
 def test_a_judge_asked_twice_loads_its_prompt_once(monkeypatch: pytest.MonkeyPatch) -> None:
     loads: list[Path] = []
-    real_load = wink_decl.load
+    real_load = wink_decl.evals._judge._load  # pyright: ignore[reportPrivateUsage]
 
-    def counting_load(path: Path, **options: object) -> object:
+    def counting_load(path: Path, root: Path, limits: Limits | None) -> object:
         loads.append(path)
-        return real_load(path, **options)  # pyright: ignore[reportArgumentType]
+        return real_load(path, root, limits)
 
-    monkeypatch.setattr("wink_decl._from_file.load", counting_load)
+    monkeypatch.setattr("wink_decl.evals._judge._load", counting_load)
     rates = make_judge(Adapters(rated("good"), rated("poor")))
     assert [evaluate(CHECK, ANSWER, CASE, judge=rates).value for _ in range(2)] == [0.75, 0.25]
     assert loads == [JUDGE_PROMPT]

@@ -259,3 +259,41 @@ def test_a_judge_model_is_the_suites_own_of_that_name_else_as_written() -> None:
         _judge_spec("openai:judge", [MODEL, mine]),
         _judge_spec("anthropic:other", [MODEL]),
     ] == [MODEL, mine, ModelSpec("anthropic", "other")]
+
+
+class _Shared(_Closing):
+    """An adapter that may serve every thread at once."""
+
+    thread_safe = True
+
+
+def test_a_thread_safe_adapter_is_made_once_per_model_for_every_thread() -> None:
+    closed: list[str] = []
+    made: list[str] = []
+
+    def make(model: ModelSpec) -> ProviderAdapter:
+        made.append(f"{threading.current_thread().name}:{model.name}")
+        return _Shared(closed, made[-1])
+
+    pool = AdapterPool(make)
+    here = pool.adapter(MODEL)
+    elsewhere: list[ProviderAdapter] = []
+    thread = threading.Thread(target=lambda: elsewhere.append(pool.adapter(MODEL)), name="t2")
+    thread.start()
+    thread.join()
+    pool.close()
+    assert (elsewhere, made, closed) == ([here], ["MainThread:openai:gpt-test"], made)
+
+
+def test_entries_sharing_a_folder_are_both_kept(tmp_path: Path) -> None:
+    cache = ResponseCache(tmp_path / "cache")
+    cache.put("ab" + "0" * 62, REPLY)
+    cache.put("ab" + "1" * 62, ProviderReply("plain"))
+    assert (cache.get("ab" + "0" * 62), cache.get("ab" + "1" * 62)) == (
+        REPLY,
+        ProviderReply("plain"),
+    )
+    assert sorted(p.name for p in (tmp_path / "cache" / "ab").iterdir()) == [
+        "ab" + "0" * 62 + ".json",
+        "ab" + "1" * 62 + ".json",
+    ]

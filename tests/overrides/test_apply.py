@@ -192,8 +192,9 @@ STALE_REPORT = (
     f"  expected: hash: {H('Review ${topic}.')}\n"
     f"   4 |       hash: {ZEROS}\n"
     f"     |             {'^' * 71}\n"
-    "  hint: compare the override with the new base text, then write the new hash (wink-decl "
-    "overrides seed writes the current texts and hashes)"
+    "  hint: compare the override with the new base text, then re-pin it: wink-decl "
+    "overrides repin FILE --tag TAG shows each stale entry's base text and, with "
+    "--all or --entry, writes the new hashes and keeps your texts"
 )
 
 

@@ -111,7 +111,7 @@ def tags(page: Page, folder: Path) -> dict[str, object]:
     seen["tagged"] = text_of(page)
     seen["tagged tools"] = page.locator(".tool-names li").all_inner_texts()
 
-    override = folder.parent / "overrides" / "prompts" / "review" / "short.wink-override.yaml"
+    override = folder / "overrides" / "prompts" / "review" / "short.wink-override.yaml"
     override.write_text(override.read_text().replace("Check this", "Check all of this"))
     expect(page.locator("#text")).to_contain_text("Check all of this Python code.")
     seen["override edited"] = text_of(page)
@@ -124,11 +124,13 @@ def tags(page: Page, folder: Path) -> dict[str, object]:
 def write_override(folder: Path) -> None:
     """Tag ``short`` of the review prompt, pinned to its intro once it says "carefully".
 
-    Written before the server starts: the overrides folder must exist to be watched.
+    Written before the server starts: the overrides folder must exist to be watched. The
+    server runs in the prompt folder, with no project around it, so the default overrides
+    folder is inside it, not above it (docs/overrides.md).
     """
     intro = text_hash("Review this ${language} code carefully.")
     plan = text_hash("Read the current plan.")
-    target = folder.parent / "overrides" / "prompts" / "review"
+    target = folder / "overrides" / "prompts" / "review"
     target.mkdir(parents=True)
     (target / "short.wink-override.yaml").write_text(
         f"sections:\n  intro:\n    template:\n      hash: {intro}\n"

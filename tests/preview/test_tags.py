@@ -46,8 +46,9 @@ STALE = (
     f"  expected: hash: {text_hash(INTRO)}\n"
     f'   2 | hash = "{text_hash("Some older text.")}"\n'
     f"     |        {'^' * 73}\n"
-    "  hint: compare the override with the new base text, then write the new hash (wink-decl "
-    "overrides seed writes the current texts and hashes)"
+    "  hint: compare the override with the new base text, then re-pin it: wink-decl "
+    "overrides repin FILE --tag TAG shows each stale entry's base text and, with "
+    "--all or --entry, writes the new hashes and keeps your texts"
 )
 BROKEN = (
     "overrides/prompts/review/short.wink-override.yaml:2:12: error: This list is missing a ',' "
@@ -258,7 +259,10 @@ def test_the_app_renders_the_chosen_tag(tagged: Path) -> None:
     assert "Check this Go code." in str(answer.json()["prompt"])
 
 
-def test_the_overrides_folder_iswatched_paths_once_it_exists(served: Path) -> None:
+def test_the_overrides_folder_iswatched_paths_once_it_exists(
+    served: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(served.parent)  # the sibling of prompts/ is the default inside this folder
     folder = PromptFolder(served, served)
     assert watched_paths(folder) == {served.resolve()}
     overrides(served)

@@ -260,6 +260,24 @@ def _validate(root: Path, site: Path) -> subprocess.CompletedProcess[str]:
     )
 
 
+def _one_prompt_twice() -> str:
+    """What validate says of the `ns` key's examples: one prompt, in YAML and in TOML.
+
+    Laid out under one root, they have one address; a registry serves the first by path.
+    """
+    served, other = sorted(
+        f"e{number}/x.wink.{example.fmt}"
+        for number, example in enumerate(examples())
+        if example.text.startswith(("ns: agents\n", 'ns = "agents"\n'))
+    )
+    return (
+        f"{other}: warning: Prompt 'agents/review' is served from '{served}', which has the same "
+        "address; this file is reached only by its path.\n"
+        "  hint: give this file a key: (or ns:) of its own, or delete the one of the two not in "
+        "use\n"
+    )
+
+
 def test_every_example_on_the_page_passes_validate(tmp_path: Path) -> None:
     root = tmp_path / "examples"
     count = _lay_out(root)
@@ -268,7 +286,8 @@ def test_every_example_on_the_page_passes_validate(tmp_path: Path) -> None:
     assert (completed.returncode, completed.stdout, completed.stderr) == (
         0,
         "",
-        f"{count} files checked: {count} valid, 0 invalid\n",
+        _one_prompt_twice()
+        + f"{count} files checked: {count} valid, 0 invalid (0 errors, 1 warning)\n",
     )
     assert count > 250  # every block was written and checked
 

@@ -5,6 +5,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from wink_decl.adapters._failure_wording import (
+    connection_failed,
+    refused_key_hint,
+    status_lead,
+    timed_out,
+)
 from wink_decl.adapters.adapter_support import kind_of_status, provider_error
 from wink_decl.errors import ProviderError, ProviderErrorKind
 
@@ -13,7 +19,6 @@ if TYPE_CHECKING:
     from anthropic import (
         Anthropic,
         APIConnectionError,
-        APIError,
         APIStatusError,
         APITimeoutError,
     )
@@ -43,16 +48,7 @@ class SdkErrors:
         )
 
 
-_STATUS_MESSAGES: dict[ProviderErrorKind, str] = {
-    "authentication": "The provider refused the API key ({status}){retries}: {detail}",
-    "permission": "The API key may not use model '{model}' ({status}){retries}: {detail}",
-    "not_found": "Model '{model}' was not found ({status}){retries}: {detail}",
-    "rate_limit": "The provider's rate limit was reached ({status}){retries}: {detail}",
-    "timeout": "The provider timed out ({status}){retries}: {detail}",
-    "bad_request": "The provider refused the request ({status}){retries}: {detail}",
-    "server": "The provider failed ({status}){retries}: {detail}",
-}
-_OTHER_STATUS = "The provider answered with status {status}{retries}: {detail}"
+_KEY_VARIABLE = "ANTHROPIC_API_KEY"
 
 # The ``error.type`` of an error event inside a stream (its HTTP status was already 200).
 _KIND_OF_ERROR_TYPE: dict[str, ProviderErrorKind] = {
@@ -83,15 +79,17 @@ def translate(
     secrets = (client.api_key, client.auth_token)
     if isinstance(error, errors.status):
         kind, status, message = _status_failure(error, model)
-        return provider_error(message, kind=kind, status=status, secrets=secrets)
+        hint = refused_key_hint(_KEY_VARIABLE) if kind == "authentication" else None
+        return provider_error(message, kind=kind, status=status, secrets=secrets, hint=hint)
     if isinstance(error, errors.timeout):
-        after = "" if timeout is None else f" after {_seconds(timeout)}"
-        message = f"The request timed out{after}{_attempts(error)}."
+        limit = None if timeout is None else _seconds(timeout)
+        message = timed_out(limit, attempts=_retries_taken(error.request) + 1)
         return provider_error(message, kind="timeout", secrets=secrets)
     if isinstance(error, errors.connection):
         url = str(client.base_url).rstrip("/")
         reason = _connection_reason(error)
-        message = f"Could not connect to {url}: {reason}{_attempts(error)}."
+        attempts = _retries_taken(error.request) + 1
+        message = connection_failed(url, reason, attempts=attempts)
         return provider_error(message, kind="connection", secrets=secrets)
     message = f"The Anthropic SDK failed: {type(error).__name__}: {_sentence(str(error))}"
     return provider_error(message, kind="other", secrets=secrets)
@@ -104,16 +102,9 @@ def _status_failure(error: APIStatusError, model: str) -> tuple[ProviderErrorKin
         kind = _KIND_OF_ERROR_TYPE.get(error.type or "", "other")
         return kind, None, f"The provider failed while streaming ({error.type}): {detail}"
     kind = kind_of_status(status)
-    template = _STATUS_MESSAGES.get(kind, _OTHER_STATUS)
-    retries = _retries_taken(error.request)
-    after = "" if retries == 0 else f" after {retries} {'retry' if retries == 1 else 'retries'}"
-    return kind, status, template.format(status=status, detail=detail, model=model, retries=after)
-
-
-def _attempts(error: APIError) -> str:
-    """How often the request was sent, when more than once (the SDK retries these failures)."""
-    retries = _retries_taken(error.request)
-    return "" if retries == 0 else f" ({retries + 1} attempts)"
+    attempts = _retries_taken(error.request) + 1
+    lead = status_lead(kind, status=status, model=model, attempts=attempts)
+    return kind, status, f"{lead}: {detail}"
 
 
 def _retries_taken(request: httpx2.Request) -> int:

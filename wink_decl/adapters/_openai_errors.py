@@ -14,8 +14,14 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from wink_decl._nouns import noun_for
+from wink_decl.adapters._failure_wording import (
+    connection_failed,
+    refused_key_hint,
+    status_lead,
+    timed_out,
+)
 from wink_decl.adapters.adapter_support import kind_of_status, provider_error
-from wink_decl.errors import ProviderError, ProviderErrorKind
+from wink_decl.errors import ProviderError
 
 if TYPE_CHECKING:
     import openai
@@ -37,6 +43,8 @@ class CallContext:
     """The timeout of the call, in seconds; None when the SDK's default applied."""
     secrets: tuple[str | None, ...]
     """Values that must never appear in a message: the API keys in use."""
+    key_variable: str
+    """The environment variable the provider's key is read from, named when it is refused."""
 
 
 def provider_failure(error: Exception, context: CallContext) -> ProviderError:
@@ -45,10 +53,12 @@ def provider_failure(error: Exception, context: CallContext) -> ProviderError:
 
     links = tuple(_causes(error))
     if any(isinstance(link, openai.APITimeoutError | TimeoutError) for link in links):
-        return _timed_out(context)
+        return _timed_out(context, attempts=_attempts(links))
     if any(_is_connection_failure(link) for link in links):
         return provider_error(
-            f"Could not connect to {context.base_url}: {_connection_reason(links)}.",
+            connection_failed(
+                context.base_url, _connection_reason(links), attempts=_attempts(links)
+            ),
             kind="connection",
             secrets=context.secrets,
         )
@@ -92,10 +102,11 @@ def _connection_reason(links: tuple[BaseException, ...]) -> str:
     return reason[:1].lower() + reason[1:]
 
 
-def _timed_out(context: CallContext) -> ProviderError:
+def _timed_out(context: CallContext, *, attempts: int) -> ProviderError:
     timeout = context.timeout
-    after = "" if timeout is None else f" after {timeout:g} {noun_for(timeout, 'second')}"
-    return provider_error(f"The request timed out{after}.", kind="timeout", secrets=context.secrets)
+    limit = None if timeout is None else f"{timeout:g} {noun_for(timeout, 'second')}"
+    message = timed_out(limit, attempts=attempts)
+    return provider_error(message, kind="timeout", secrets=context.secrets)
 
 
 def _status_failure(error: openai.APIStatusError, context: CallContext) -> ProviderError:
@@ -103,32 +114,26 @@ def _status_failure(error: openai.APIStatusError, context: CallContext) -> Provi
     kind = kind_of_status(status)
     detail = server_message(error)
     said = f": {detail}." if detail else "."
-    retried = _retries(error)
-    after = f" after {retried} {'retry' if retried == 1 else 'retries'}" if retried else ""
-    lead = _LEADS[kind].format(model=context.model, status=status, after=after)
-    return provider_error(lead + said, kind=kind, status=status, secrets=context.secrets)
+    attempts = _attempts(tuple(_causes(error)))
+    lead = status_lead(kind, status=status, model=context.model, attempts=attempts)
+    hint = refused_key_hint(context.key_variable) if kind == "authentication" else None
+    return provider_error(lead + said, kind=kind, status=status, secrets=context.secrets, hint=hint)
 
 
-_LEADS: Mapping[ProviderErrorKind, str] = {
-    "authentication": "The provider refused the API key ({status})",
-    "permission": "The provider refused access to model '{model}' ({status})",
-    "not_found": "Model '{model}' was not found ({status})",
-    "rate_limit": "The provider's rate limit was reached ({status}){after}",
-    "timeout": "The provider timed out ({status}){after}",
-    "bad_request": "The provider rejected the request ({status})",
-    "server": "The provider failed ({status}){after}",
-    "other": "The provider answered {status}",
-}
-"""The first half of each message; the server's own words follow."""
+def _attempts(links: tuple[BaseException, ...]) -> int:
+    """How often the SDK sent the request: it numbers each retry in a request header.
 
-
-def _retries(error: openai.APIStatusError) -> int:
-    """How often the SDK had retried before this answer (it says so in a request header).
-
-    LiteLLM's errors carry a request of their own making, without the header: 0.
+    LiteLLM raises an error of its own while handling the OpenAI SDK's, whose request has the
+    header; an error without one (LiteLLM's own routes, which do not retry) made one attempt.
     """
-    sent = error.response.request.headers.get("x-stainless-retry-count", "0")
-    return int(sent) if sent.isdigit() else 0
+    import openai  # noqa: PLC0415  # see provider_failure
+
+    for link in links:
+        if isinstance(link, openai.APIStatusError | openai.APIConnectionError):
+            sent = link.request.headers.get("x-stainless-retry-count", "")
+            if sent.isdigit():
+                return int(sent) + 1
+    return 1
 
 
 def server_message(error: openai.APIStatusError) -> str:

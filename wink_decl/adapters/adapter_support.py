@@ -3,13 +3,50 @@
 from __future__ import annotations
 
 import importlib
+import importlib.util
 from collections.abc import Iterable
 from types import ModuleType
 
+from wink_decl._install_hint import install_hint
 from wink_decl.errors import ProviderError, ProviderErrorKind
 from wink_decl.runtime.redaction import REDACTED, redact
 
-__all__ = ["REDACTED", "kind_of_status", "provider_error", "redact", "require_sdk"]
+__all__ = [
+    "REDACTED",
+    "anthropic_root",
+    "check_sdk",
+    "kind_of_status",
+    "openai_root",
+    "provider_error",
+    "redact",
+    "require_sdk",
+]
+
+_VERSION = "/v1"
+"""The API version both SDK families put in every path, in the base URL or after it."""
+
+
+def anthropic_root(base_url: str) -> str:
+    """An Anthropic API root as its SDK (and Claude Code) wants it: without ``/v1``.
+
+    They add ``/v1/messages`` themselves, so ``http://host/v1`` would ask for
+    ``/v1/v1/messages``; people copy the URL either way (docs/adapters/anthropic.md).
+    """
+    trimmed = base_url.rstrip("/")
+    return trimmed.removesuffix(_VERSION) if trimmed.endswith(_VERSION) else base_url
+
+
+def openai_root(base_url: str) -> str:
+    """An OpenAI-compatible API root as its SDK wants it: a bare host gets ``/v1``.
+
+    The SDK adds only ``/chat/completions``; OpenAI and the servers compatible with it (vLLM,
+    Ollama, llama.cpp) serve it under ``/v1``. A URL with any other path is kept as given
+    (docs/adapters/openai.md).
+    """
+    scheme, separator, rest = base_url.partition("://")
+    if separator and "/" not in rest.rstrip("/"):
+        return f"{scheme}://{rest.rstrip('/')}{_VERSION}"
+    return base_url
 
 
 def require_sdk(module: str, *, extra: str, adapter: str) -> ModuleType:
@@ -23,11 +60,27 @@ def require_sdk(module: str, *, extra: str, adapter: str) -> ModuleType:
     except ModuleNotFoundError as error:
         if error.name is None or error.name.split(".")[0] != module.split(".")[0]:
             raise  # the SDK is there but something it needs is broken: show that
-        raise ProviderError(
-            f"{adapter} needs the '{module}' package, which is not installed.",
-            kind="unavailable",
-            hint=f"pip install 'wink-decl[{extra}]'",
-        ) from None
+        raise _not_installed(module, extra, adapter) from None
+
+
+def check_sdk(module: str, *, extra: str, adapter: str) -> None:
+    """Say which install line brings a provider SDK that is not installed, without importing it.
+
+    For an adapter that imports its SDK on first use (importing one can take most of a second).
+
+    Raises:
+        ProviderError: ``kind="unavailable"`` when the SDK is not installed.
+    """
+    if importlib.util.find_spec(module) is None:
+        raise _not_installed(module, extra, adapter)
+
+
+def _not_installed(module: str, extra: str, adapter: str) -> ProviderError:
+    return ProviderError(
+        f"{adapter} needs the '{module}' package, which is not installed.",
+        kind="unavailable",
+        hint=install_hint(extra),
+    )
 
 
 def kind_of_status(status: int) -> ProviderErrorKind:

@@ -20,7 +20,7 @@ from wink_decl.adapters._anthropic_mapping import (
     reply_of_message,
     with_output,
 )
-from wink_decl.adapters.adapter_support import provider_error, require_sdk
+from wink_decl.adapters.adapter_support import anthropic_root, provider_error, require_sdk
 from wink_decl.runtime.adapter import ProviderAdapter
 from wink_decl.runtime.provider import ProviderReply, ProviderRequest
 
@@ -174,7 +174,7 @@ def _new_client(
 ) -> Anthropic:
     client: Anthropic = sdk.Anthropic(
         api_key=api_key,
-        base_url=base_url,
+        base_url=None if base_url is None else anthropic_root(base_url),
         max_retries=sdk.DEFAULT_MAX_RETRIES if max_retries is None else max_retries,
     )
     # The SDK also finds auth tokens and credential profiles; only when it found none at all

@@ -18,7 +18,12 @@ from wink_decl.adapters._openai_format import (
     reply_from_completion,
     without_none,
 )
-from wink_decl.adapters.adapter_support import provider_error, require_sdk
+from wink_decl.adapters.adapter_support import (
+    anthropic_root,
+    openai_root,
+    provider_error,
+    require_sdk,
+)
 from wink_decl.runtime.adapter import ProviderAdapter
 from wink_decl.runtime.provider import OPENING_MESSAGE, ProviderReply, ProviderRequest
 
@@ -101,7 +106,8 @@ class LiteLLMAdapter(ProviderAdapter):
         self._api_key = api_key
         self._base_url = base_url
         self._timeout = timeout
-        connection = {"api_key": api_key, "api_base": base_url, "max_retries": max_retries}
+        root = None if base_url is None else _api_root(model, base_url)
+        connection = {"api_key": api_key, "api_base": root, "max_retries": max_retries}
         sampling = {"temperature": temperature, "max_tokens": max_tokens}
         self._options = {**without_none(connection), **without_none(sampling), **options}
 
@@ -163,7 +169,18 @@ class LiteLLMAdapter(ProviderAdapter):
                 secrets=secrets,
             )
         place = self._base_url or f"the provider of '{self.model}'"
-        return provider_failure(error, CallContext(self.model, place, timeout, secrets))
+        context = CallContext(self.model, place, timeout, secrets, self._key_variable())
+        return provider_failure(error, context)
+
+    def _key_variable(self) -> str:
+        """The variable LiteLLM reads the model's key from: its provider's, as in OPENAI_API_KEY."""
+        import litellm  # noqa: PLC0415  # see complete
+
+        try:
+            provider = litellm.get_llm_provider(self.model)[1]
+        except litellm.exceptions.BadRequestError:  # a model it cannot route, so no key was refused
+            provider = self.model.partition("/")[0]
+        return f"{provider.upper()}_API_KEY"
 
     def _missing_key(self) -> str | None:
         """The key variable LiteLLM looked for and did not find, when no key was passed."""
@@ -203,3 +220,13 @@ def _import_litellm() -> None:
 
 def _environment_secrets() -> list[str]:
     return [value for name, value in os.environ.items() if name.endswith(_SECRET_SUFFIXES)]
+
+
+_ROOTS = {"anthropic": anthropic_root, "openai": openai_root}
+"""How LiteLLM's routes that add a versioned path want ``api_base``, as those SDKs do."""
+
+
+def _api_root(model: str, base_url: str) -> str:
+    """``base_url`` with or without ``/v1`` as the model's provider route needs it."""
+    provider = model.partition("/")[0]
+    return _ROOTS[provider](base_url) if provider in _ROOTS else base_url

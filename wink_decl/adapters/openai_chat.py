@@ -6,6 +6,8 @@ Any server that speaks the Chat Completions API works (vLLM, llama.cpp, Ollama):
 
 from __future__ import annotations
 
+import os
+import threading
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, cast
 
@@ -18,7 +20,7 @@ from wink_decl.adapters._openai_format import (
     reply_from_completion,
     without_none,
 )
-from wink_decl.adapters.adapter_support import provider_error, require_sdk
+from wink_decl.adapters.adapter_support import check_sdk, openai_root, provider_error
 from wink_decl.runtime.adapter import ProviderAdapter
 from wink_decl.runtime.provider import ProviderReply, ProviderRequest
 
@@ -66,6 +68,7 @@ class OpenAIAdapter(ProviderAdapter):
     """
 
     name = "openai"
+    thread_safe = True  # the SDK's client is; the adapter keeps nothing between calls
 
     def __init__(
         self,
@@ -81,25 +84,33 @@ class OpenAIAdapter(ProviderAdapter):
         max_tokens: int | None = None,
         **options: Any,
     ) -> None:
-        require_sdk("openai", extra="openai", adapter="OpenAIAdapter")
+        # The SDK is imported, and its client built, on the first request: importing it takes
+        # most of a second, which a run answered wholly from a cache never needs to pay.
+        check_sdk("openai", extra="openai", adapter="OpenAIAdapter")
         check_options(options, reserved=RESERVED_OPTIONS, adapter="OpenAIAdapter")
         self.model = model
         self.stream = stream
         self._timeout = timeout
+        self._client: openai.OpenAI | None = client
+        self._building = threading.Lock()  # threads sharing the adapter build one client
+        self._connection = (base_url, timeout, max_retries)
         if client is None:
-            self._client = _build_client(api_key, base_url, timeout, max_retries)
+            key = os.environ.get("OPENAI_API_KEY") if api_key is None else api_key
+            if key is None:  # as the SDK: an empty key is a key
+                raise _no_key()
+            self._key = key
         elif any(value is not None for value in (api_key, base_url, timeout, max_retries)):
             names = ", ".join(_CONNECTION_ARGUMENTS)
             raise ValueError(f"OpenAIAdapter takes either client or {names}, not both.")
         else:
-            self._client = client
+            self._key = client.api_key
         self._owns_client = client is None
         sampling = {"temperature": temperature, "max_tokens": max_tokens}
         self._options = {**without_none(sampling), **options}
 
     def close(self) -> None:
         """Close the SDK client's connections, when the adapter made the client itself."""
-        if self._owns_client:
+        if self._owns_client and self._client is not None:
             self._client.close()
 
     @property
@@ -110,12 +121,15 @@ class OpenAIAdapter(ProviderAdapter):
     @property
     def secrets(self) -> tuple[str, ...]:
         """The client's API key, redacted from failure messages (docs/adapters/openai.md)."""
-        return (self._client.api_key,)
+        return (self._key,)
 
     @property
     def client(self) -> openai.OpenAI:
-        """The SDK client the adapter sends through."""
-        return self._client
+        """The SDK client the adapter sends through (built on first use)."""
+        with self._building:
+            if self._client is None:
+                self._client = _build_client(self._key, *self._connection)
+            return self._client
 
     def complete(self, request: ProviderRequest) -> ProviderReply:
         """One Chat Completions request; every SDK failure becomes a ``ProviderError``."""
@@ -131,14 +145,14 @@ class OpenAIAdapter(ProviderAdapter):
         try:
             if self.stream:
                 return self._streamed(arguments)
-            completion = cast("ChatCompletion", self._client.chat.completions.create(**arguments))
+            completion = cast("ChatCompletion", self.client.chat.completions.create(**arguments))
         # The SDK raises a bare JSONDecodeError (a ValueError) for an answer that is not JSON.
         except (openai.OpenAIError, ValueError) as error:
             raise provider_failure(error, self._context(timeout)) from None
         return reply_from_completion(completion.model_dump())
 
     def _streamed(self, arguments: Mapping[str, Any]) -> ProviderReply:
-        chunks = self._client.chat.completions.create(
+        chunks = self.client.chat.completions.create(
             **arguments, stream=True, stream_options={"include_usage": True}
         )
         assembled = StreamedReply()
@@ -150,25 +164,27 @@ class OpenAIAdapter(ProviderAdapter):
     def _context(self, timeout: float | None) -> CallContext:
         return CallContext(
             model=self.model,
-            base_url=str(self._client.base_url).rstrip("/"),
+            base_url=str(self.client.base_url).rstrip("/"),
             timeout=timeout,
             secrets=self.secrets,
+            key_variable="OPENAI_API_KEY",
         )
 
 
 def _build_client(
-    api_key: str | None, base_url: str | None, timeout: float | None, max_retries: int | None
+    api_key: str, base_url: str | None, timeout: float | None, max_retries: int | None
 ) -> openai.OpenAI:
     import openai  # noqa: PLC0415  # see OpenAIAdapter.complete
 
     # None would mean "no timeout" and is refused for max_retries: unset means the SDK's default.
     settings = without_none({"timeout": timeout, "max_retries": max_retries})
-    try:
-        return openai.OpenAI(api_key=api_key, base_url=base_url, **settings)
-    except openai.OpenAIError:
-        # The only failure of a client built from these arguments: no key anywhere.
-        raise provider_error(
-            "OpenAIAdapter has no API key: pass api_key, or set OPENAI_API_KEY.",
-            kind="authentication",
-            hint="set OPENAI_API_KEY (any value will do for a local server that needs no key)",
-        ) from None
+    root = None if base_url is None else openai_root(base_url)
+    return openai.OpenAI(api_key=api_key, base_url=root, **settings)
+
+
+def _no_key() -> Exception:
+    return provider_error(
+        "OpenAIAdapter has no API key: pass api_key, or set OPENAI_API_KEY.",
+        kind="authentication",
+        hint="set OPENAI_API_KEY (any value will do for a local server that needs no key)",
+    )

@@ -7,10 +7,11 @@ import atexit
 import dataclasses
 import gc
 import os
+import shlex
 import sys
 import textwrap
 from collections.abc import Callable, Sequence
-from typing import Any, NoReturn
+from typing import Any, NoReturn, cast
 
 from wink_decl.cli._command import Console
 from wink_decl.cli._commands import COMMANDS
@@ -42,8 +43,8 @@ exit status:
 The prompt root (--root) defaults to the 'root' setting under [tool.wink-decl] in the nearest
 pyproject.toml: includes resolve against it, and a prompt's default ns is its folder below it.
 
-Plugin code (handlers, predicates, policies) is imported by render, tools, preview, compile and
-run, and by validate --import-plugins; validate and plugins read package metadata only."""
+Plugin code (handlers, predicates, policies) is imported by render, tools, preview, mcp, compile
+and run, and by validate --import-plugins; validate and plugins read package metadata only."""
 
 
 class _Shown(WinkDeclError):  # noqa: N818  # not an error: help or version text to print, then exit 0
@@ -85,6 +86,23 @@ class _Parser(argparse.ArgumentParser):
     def option_names(self) -> list[str]:
         """Every option string this parser accepts."""
         return list(self._option_string_actions)
+
+    def pair_options(self) -> set[str]:
+        """The options whose value is one ``NAME=VALUE`` word (``--param``, ``--limit``).
+
+        Those of its sub-commands too (``overrides diff``): argparse hands their leftovers up.
+        """
+        found = {
+            option
+            for option, action in self._option_string_actions.items()
+            if action.metavar == _PAIR
+        }
+        for action in self._actions:
+            choices: object = action.choices
+            if isinstance(choices, dict):  # sub-commands: their parsers by name, all of this class
+                for parser in cast("dict[str, _Parser]", choices).values():
+                    found |= parser.pair_options()
+        return found
 
 
 class _PrintAction(argparse.Action):
@@ -155,6 +173,8 @@ def _build(chosen: str | None) -> tuple[_Parser, dict[str, _Parser]]:
     return top, parsers
 
 
+_PAIR = "NAME=VALUE"
+"""The metavar of every option whose value is a name and a value joined by '='."""
 _VERBOSE = "show the traceback when wink-decl or a plugin fails unexpectedly"
 _COMMAND_NAMES = frozenset(command.name for command in COMMANDS)
 
@@ -193,11 +213,24 @@ def _parse(argv: Sequence[str]) -> argparse.Namespace:
                 hint=did_you_mean(option, parser.option_names()),
                 command=name or "",
             )
-        raise UsageError(f"unexpected argument '{first}'", command=name or "")
+        raise UsageError(
+            f"unexpected argument '{first}'",
+            hint=_pair_hint(parser, words, first),
+            command=name or "",
+        )
     if name is None:
         names = ", ".join(c.name for c in COMMANDS)
         raise UsageError("no command given", hint=f"choose one of {names}", command="")
     return args
+
+
+def _pair_hint(parser: _Parser, words: list[str], extra: str) -> str | None:
+    """The fix when ``extra`` is the VALUE of ``--param NAME VALUE``, written without '='."""
+    at = words.index(extra)
+    option, name = words[at - 2 : at] if at >= 2 else ("", "")  # noqa: PLR2004  # option, name
+    if option not in parser.pair_options() or "=" in name:
+        return None
+    return f"write {option} {shlex.quote(f'{name}={extra}')}: the name and the value in one word"
 
 
 EXIT_BROKEN_PIPE = 141

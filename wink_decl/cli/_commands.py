@@ -13,6 +13,7 @@ import importlib
 from collections.abc import Callable
 from typing import cast
 
+from wink_decl._install_hint import install_hint
 from wink_decl.cli._command import Command, Console
 
 __all__ = ["COMMANDS", "implemented"]
@@ -170,12 +171,34 @@ COMMANDS: tuple[Command, ...] = (
             "as render --tag finds it). Saving a prompt or override file updates the page. Like "
             "render, it imports the plugin code a render needs (every predicate the file names, "
             "and the handler of each tool that leaves its params or its result to the handler). "
-            "The address is the first line on stdout. Needs the preview extra: pip install "
-            "'wink-decl[preview]'. Stop it with Ctrl-C."
+            "The address is the first line on stdout. Needs the preview extra: "
+            f"{install_hint('preview')}. Stop it with Ctrl-C."
         ),
         examples=(
             "wink-decl preview prompts/",
             "wink-decl preview prompts/ --port 0 --open",
+        ),
+    ),
+    _deferred(
+        name="mcp",
+        summary="Serve prompt files, and a prompt's tools, to MCP clients over stdio or HTTP.",
+        description=(
+            "Serves every prompt file under PATH as an MCP prompt, named by its address (ns/key), "
+            "its params as arguments; getting one returns the text 'wink-decl render' prints for "
+            "those arguments (and --tag). With --agent, that prompt's tools are served too: every "
+            "call runs under the prompt's policies in a session of the client's own, and "
+            "read_section reveals tools as it does in a run. Adding, changing or removing a file "
+            "tells clients the list changed; a file with errors is left out and reported on "
+            "stderr. Over stdio (the default) stdout carries nothing but the protocol; --http "
+            "serves streamable HTTP. Both the initialize handshake and the stateless 2026-07-28 "
+            "protocol are spoken (docs/mcp.md). Needs the mcp extra: "
+            f"{install_hint('mcp')}. Stop it by closing its stdin, or with Ctrl-C."
+        ),
+        examples=(
+            "wink-decl mcp prompts/",
+            "wink-decl mcp prompts/ --agent prompts/agents/code-review.wink.yaml"
+            " --param language=Python --workspace .",
+            "wink-decl mcp prompts/ --http 127.0.0.1:8765",
         ),
     ),
     _deferred(
@@ -257,8 +280,30 @@ COMMANDS: tuple[Command, ...] = (
         ),
     ),
     _deferred(
+        name="import",
+        summary="Import a Prompty, Dotprompt or LangChain prompt as a wink-decl prompt file.",
+        description=(
+            "Reads FILE (.prompty, .prompt, or a LangChain load_prompt .json/.yaml) as every "
+            "file is read (bounded, a regular file inside its folder) and writes a commented "
+            "prompt file beside it: inputs become typed params, messages become sections, "
+            "variables ${name}, a condition around whole paragraphs a section with enabled:. "
+            "What has no equivalent (loops, filters, helpers, partials) is a warning at its "
+            "line and is kept as a comment to finish by hand; model settings are kept as a "
+            "comment. An existing file is left alone unless --force is given; nothing is "
+            "written outside FILE's folder (docs/importing.md). Exit status: 0 written "
+            "(warnings allowed), 1 FILE cannot be imported or the file cannot be written, 2 "
+            "usage error."
+        ),
+        examples=(
+            "wink-decl import prompts/greeting.prompty",
+            "wink-decl import prompts/summarize.prompt --to toml",
+            "wink-decl import prompts/qa.json --output qa.wink.yaml --force",
+        ),
+    ),
+    _deferred(
         name="overrides",
-        summary="Seed, check and compare a prompt's overrides: tagged variants of its texts.",
+        summary="Seed, check, re-pin and compare a prompt's overrides: tagged variants of its "
+        "texts.",
         description=(
             "Override files hold tagged variants of a prompt's texts (section templates, "
             "summaries and visibility, tool and param descriptions), one file per prompt and tag "
@@ -266,12 +311,16 @@ COMMANDS: tuple[Command, ...] = (
             "entry records the hash of the text it replaces; render, tools, compile and run "
             "apply a tag with --tag. 'seed' writes a file holding the current texts and hashes; "
             "'check' reports stale, unknown and refused entries of every tag of every prompt "
-            "(exit status: 0 no errors, warnings allowed; 1 errors; 2 usage error); 'diff' "
+            "(exit status: 0 no errors, warnings allowed; 1 errors; 2 usage error); 'repin' "
+            "lists a tag's stale entries with the base text each now replaces (exit status 1 "
+            "when any is stale) and, with --all or --entry, writes their new hashes, keeping "
+            "the texts; 'diff' "
             "shows the rendered prompt without and with a tag. docs/overrides.md has the details."
         ),
         examples=(
             "wink-decl overrides seed prompts/agents/code-review.wink.yaml --tag concise",
             "wink-decl overrides check prompts/ --strict",
+            "wink-decl overrides repin prompts/agents/code-review.wink.yaml --tag concise --all",
             "wink-decl overrides diff prompts/agents/code-review.wink.yaml --tag concise"
             " --param language=Python",
         ),

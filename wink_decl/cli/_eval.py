@@ -11,6 +11,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
+from wink_decl._install_hint import install_hint
 from wink_decl.cli._command import Console
 from wink_decl.cli._commands import implemented
 from wink_decl.cli._eval_progress import EvalProgress
@@ -291,7 +292,7 @@ def _checked(
 def _check_executor(executor: str, address: str | None) -> None:
     """A usage error for Ray when it is not installed, or an address with no Ray to go to."""
     if executor == "ray" and importlib.util.find_spec("ray") is None:
-        raise UsageError("--executor ray needs ray, not installed: install wink-decl[ray]")
+        raise UsageError("--executor ray needs ray, not installed", hint=install_hint("ray"))
     if executor != "ray" and address is not None:
         raise UsageError(
             "--ray-address names the cluster of --executor ray, and the executor is local",

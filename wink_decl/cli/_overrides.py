@@ -1,4 +1,4 @@
-"""``wink-decl overrides seed|check|diff``: write, check and compare a prompt's tagged variants."""
+"""``wink-decl overrides seed|check|repin|diff``: write, check, re-pin, compare tagged variants."""
 
 from __future__ import annotations
 
@@ -15,6 +15,7 @@ from wink_decl.cli._commands import implemented
 from wink_decl.cli._inputs import add_render_options, prepared_from_args, render_prepared
 from wink_decl.cli._new import SchemaNotWrittenError, schema_ref_for, write_schema_copy
 from wink_decl.cli._overrides_folder import add_overrides_option, overrides_root
+from wink_decl.cli._overrides_repin import repin, repin_options
 from wink_decl.cli._prompt import (
     add_file_options,
     add_limit_option,
@@ -31,8 +32,8 @@ from wink_decl.cli._writers._write_problems import already_exists, not_written
 from wink_decl.cli._writers._yaml_writer import to_yaml
 from wink_decl.compiler import compile_file, find_prompt_files
 from wink_decl.diagnostic_codes import DiagnosticCode
-from wink_decl.diagnostics import Diagnostic, render_text
-from wink_decl.inputs import configured_root, existing_path, root_finder
+from wink_decl.diagnostics import Diagnostic, render_text, sort_diagnostics
+from wink_decl.inputs import default_folder, existing_path, root_finder
 from wink_decl.loader.api import Format
 from wink_decl.overrides import LocalOverrideStore, override_problems, seed_data
 from wink_decl.overrides.schema import OVERRIDE_SCHEMA_FILE_NAME
@@ -51,6 +52,11 @@ def _configure(parser: argparse.ArgumentParser) -> None:
     for name, about, configure in (
         ("seed", "write an override file holding the prompt's current texts", _seed_options),
         ("check", "report stale, unknown and refused entries of every tag", _check_options),
+        (
+            "repin",
+            "list a tag's stale entries with their base texts, or re-pin them keeping the texts",
+            repin_options,
+        ),
         ("diff", "show the rendered prompt without and with a tag, as a diff", _diff_options),
     ):
         action: _Parser = actions.add_parser(
@@ -110,11 +116,13 @@ def _context_lines(text: str) -> int:
 
 
 def _run(args: argparse.Namespace, console: Console) -> int:
-    action: Literal["seed", "check", "diff"] = args.action
+    action: Literal["seed", "check", "repin", "diff"] = args.action
     if action == "seed":
         return _seed(args, console)
     if action == "check":
         return _check(args, console)
+    if action == "repin":
+        return repin(args, console)
     return _diff(args, console)
 
 
@@ -198,15 +206,19 @@ def _schema_ref(folder: Path, overrides: Path, console: Console) -> str:
 
 
 def _check(args: argparse.Namespace, console: Console) -> int:
-    targets = [existing_path(text) for text in args.paths] or [_default_target()]
+    targets = [existing_path(text) for text in args.paths] or [default_folder()]
     find_root = root_finder(args.root)
     limits = limits_from(args)
     found: list[Diagnostic] = []
     sources: dict[str, str] = {}
     checked = 0
+    counted: set[tuple[str, str]] = set()
+    """Each overrides folder and address whose files were counted: two prompt files of one
+    address (``x.wink.yaml`` and ``x.wink.toml``) are both checked against the same files."""
     for target in targets:
         root = find_root(target)
         store = LocalOverrideStore(overrides_root(args, root), limits=limits)
+        folder = os.path.realpath(store.root)
         addresses: set[str] | None = set()
         for file in find_prompt_files(target) if target.is_dir() else [target]:
             shown = str(file)
@@ -217,17 +229,22 @@ def _check(args: argparse.Namespace, console: Console) -> int:
                 addresses = None  # its address is unknown: its files are not orphans
                 continue
             template = result.prompt.template
+            address = template.label
             if addresses is not None:
-                addresses.add(f"{template.ns}/{template.key}")
+                addresses.add(address)
             problems, texts, count = override_problems(template, store, strict=args.strict)
             found.extend(problems)
             sources.update(texts)
-            checked += count
+            if (folder, address) not in counted:
+                counted.add((folder, address))
+                checked += count
         if addresses is not None and _whole_root(target, root):
             found.extend(_orphans(store, addresses))
-    report(console, found, sources)
-    errors = sum(d.severity == "error" for d in found)
-    warnings = len(found) - errors
+    # A problem both such files find in the one override file is shown, and counted, once.
+    shown = sort_diagnostics(found)
+    report(console, shown, sources)
+    errors = sum(d.severity == "error" for d in shown)
+    warnings = len(shown) - errors
     console.err.write(
         f"{checked} override file{'s' * (checked != 1)} checked "
         f"({errors} error{'s' * (errors != 1)}, {warnings} warning{'s' * (warnings != 1)})\n"
@@ -259,11 +276,6 @@ def _orphans(store: LocalOverrideStore, addresses: set[str]) -> list[Diagnostic]
             for file in files
         )
     return found
-
-
-def _default_target() -> Path:
-    configured = configured_root(Path.cwd())
-    return configured if configured is not None else Path()
 
 
 # -- diff ---------------------------------------------------------------------------------------

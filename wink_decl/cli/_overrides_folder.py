@@ -6,8 +6,8 @@ import argparse
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from wink_decl.inputs import RootSearch, overrides_folder
 from wink_decl.inputs import chosen_overrides as chosen_folder
-from wink_decl.inputs import configured_root, overrides_folder
 
 if TYPE_CHECKING:
     from wink_decl._checking import EvalSettings
@@ -50,10 +50,6 @@ def eval_settings(args: argparse.Namespace) -> EvalSettings:
     """Where eval files' prompts and tags are found: as for prompt files (docs/evals.md)."""
     from wink_decl._checking import EvalSettings  # noqa: PLC0415  # eval files only
 
-    configured = None if args.root is not None else configured_root(Path.cwd())
+    roots = RootSearch.given(args.root)
     overrides = chosen_overrides(args)
-    return EvalSettings(
-        args.root,
-        None if configured is None else str(configured),
-        None if overrides is None else str(overrides),
-    )
+    return EvalSettings(roots.root, roots.configured, None if overrides is None else str(overrides))

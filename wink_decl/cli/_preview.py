@@ -6,15 +6,15 @@ import argparse
 import errno
 import importlib.util
 import socket
-from pathlib import Path
 
+from wink_decl._install_hint import install_hint
 from wink_decl.cli._command import Console
 from wink_decl.cli._commands import implemented
 from wink_decl.cli._overrides_folder import add_overrides_option, overrides_root
 from wink_decl.cli._prompt import add_limit_option, add_root_option, limits_from
 from wink_decl.cli._usage import UsageError
 from wink_decl.compiler import PROMPT_SUFFIXES
-from wink_decl.inputs import configured_root, existing_path, root_finder
+from wink_decl.inputs import default_folder, existing_path, root_finder
 
 __all__ = ["COMMAND", "EXTRA"]
 
@@ -64,8 +64,8 @@ def _run(args: argparse.Namespace, console: Console) -> int:
     missing = [name for name in EXTRA if importlib.util.find_spec(name) is None]
     if missing:
         names = " and ".join(missing)
-        raise UsageError(f"preview needs {names}, not installed: install wink-decl[preview]")
-    target = existing_path(args.path) if args.path is not None else _default_path()
+        raise UsageError(f"preview needs {names}, not installed", hint=install_hint("preview"))
+    target = existing_path(args.path) if args.path is not None else default_folder()
     root = root_finder(args.root)(target)
     # Imported only now: the rest of the command line never loads a web server.
     from wink_decl.preview.files import PromptFolder  # noqa: PLC0415
@@ -93,10 +93,6 @@ def _listen(host: str, port: int) -> socket.socket:
             message = f"--port: {where} is in use; choose another port, or --port 0 for a free one"
             raise UsageError(message) from None
         raise UsageError(f"cannot listen on {where}: {error.strerror}") from None
-
-
-def _default_path() -> Path:
-    return configured_root(Path.cwd()) or Path()
 
 
 COMMAND = implemented("preview", configure=_configure, run=_run)

@@ -41,7 +41,7 @@ from wink_decl.runtime.loop import DEFAULT_MAX_TURNS, MainLoop
 from wink_decl.runtime.provider import TokenUsage
 from wink_decl.runtime.session import ModelResponded, Session, SetVisibilityOverride
 
-__all__ = ["COMMAND"]
+__all__ = ["COMMAND", "workspace_filesystem"]
 
 _HINTS = {
     EvaluationPhase.DEADLINE: "allow more time with --timeout",
@@ -130,7 +130,7 @@ def _seconds(text: str) -> float:
 
 def _run(args: argparse.Namespace, console: Console) -> int:
     provider, model = model_from_text(args.model, command="run")
-    filesystem, host = _filesystem(args.workspace, allow_writes=args.allow_writes)
+    filesystem, host = workspace_filesystem(args.workspace, allow_writes=args.allow_writes)
     secrets = secrets_from_environment()
     verbose, progress = bool(args.verbose), console.interactive
     try:
@@ -230,22 +230,25 @@ def _within(seconds: float | None, work: Callable[[], PromptResponse]) -> Prompt
     return result
 
 
-def _filesystem(
-    workspace: str | None, *, allow_writes: bool
+def workspace_filesystem(
+    workspace: str | None, *, allow_writes: bool, command: str = "run"
 ) -> tuple[Filesystem, HostFilesystem | None]:
-    """What file tools work on, and the host filesystem to close afterwards (if any)."""
+    """What file tools work on, and the host filesystem to close afterwards (if any).
+
+    ``--workspace`` read-only unless ``--allow-writes``; without it, an empty folder in memory.
+    """
     if workspace is None:
         if allow_writes:
             raise UsageError(
                 "--allow-writes needs --workspace",
                 hint="name the folder tools may change with --workspace DIR",
-                command="run",
+                command=command,
             )
         return InMemoryFilesystem(), None
     try:
         host = HostFilesystem(workspace)
     except FilesystemError as error:
-        raise UsageError(f"--workspace {workspace}: {error.message}", command="run") from None
+        raise UsageError(f"--workspace {workspace}: {error.message}", command=command) from None
     return (host if allow_writes else ReadOnlyFilesystem(host)), host
 
 

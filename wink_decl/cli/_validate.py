@@ -17,6 +17,7 @@ from wink_decl._checking import (
     check_all,
     is_eval_file,
     overrides_in,
+    with_unserved,
 )
 from wink_decl.cli._command import Console
 from wink_decl.cli._commands import implemented
@@ -95,9 +96,10 @@ def _run(args: argparse.Namespace, console: Console) -> int:
     progress = Progress(console.err if show else None, len(jobs))
     try:
         with _without_pydantic_plugins():
-            results = check_all(jobs, min(workers, len(jobs)), progress.advance)
+            each = check_all(jobs, min(workers, len(jobs)), progress.advance)
     finally:
         progress.close()
+    results = with_unserved(jobs, each)  # once all are checked: files of one address compared
     # An eval file reports its prompt's diagnostics too: once each, when both are checked.
     found = dict.fromkeys(d for checked in results for d in checked.diagnostics)
     diagnostics = sort_diagnostics(found)

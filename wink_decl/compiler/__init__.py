@@ -12,7 +12,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from wink_decl.compiler._artifact import ARTIFACT_FORMAT, artifact_json
     from wink_decl.compiler._claims import claimed_address
-    from wink_decl.compiler._confined import outside_root
+    from wink_decl.compiler._confined import Confinement, outside_root
     from wink_decl.compiler._disk_cache import cache_problem
     from wink_decl.compiler._lazy import LazyTool
     from wink_decl.compiler._numbers import number_problems
@@ -24,6 +24,7 @@ if TYPE_CHECKING:
         prompt_entries,
     )
     from wink_decl.compiler._render_params import make_params, unknown_param
+    from wink_decl.compiler._served import unserved_files
     from wink_decl.compiler.compile import (
         CompiledPrompt,
         CompileResult,
@@ -41,6 +42,7 @@ __all__ = [
     "CachedResult",
     "CompileResult",
     "CompiledPrompt",
+    "Confinement",
     "FoundFile",
     "LazyTool",
     "PromptRegistry",
@@ -57,6 +59,7 @@ __all__ = [
     "outside_root",
     "prompt_entries",
     "unknown_param",
+    "unserved_files",
 ]
 
 _HOMES: dict[str, str] = {
@@ -80,8 +83,10 @@ _HOMES: dict[str, str] = {
     "make_params": "wink_decl.compiler._render_params",
     "number_problems": "wink_decl.compiler._numbers",
     "outside_root": "wink_decl.compiler._confined",
+    "Confinement": "wink_decl.compiler._confined",
     "prompt_entries": "wink_decl.compiler._prompt_files",
     "unknown_param": "wink_decl.compiler._render_params",
+    "unserved_files": "wink_decl.compiler._served",
 }
 """Each exported name and the module it is imported from on first use."""
 

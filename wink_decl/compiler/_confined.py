@@ -10,19 +10,49 @@ from __future__ import annotations
 
 import os
 import stat
+from typing import NamedTuple
 
 from wink_decl.diagnostic_codes import DiagnosticCode
 from wink_decl.diagnostics import Diagnostic
 
-__all__ = ["outside_root"]
+__all__ = ["PROMPT_CONFINEMENT", "Confinement", "outside_root"]
 
 
-def outside_root(file_path: str, root: str, shown: str) -> Diagnostic | None:
+class Confinement(NamedTuple):
+    """How a refusal names the kind of file and the folder it must lie in.
+
+    Each kind of file held to a folder (prompt, override and eval files) gives its own words
+    to ``outside_root``, so that no caller rewords the refusal after the fact.
+    """
+
+    subject: str
+    """The message's subject: ``This override file``."""
+    kind: str
+    """The kind with its article: ``an override file``."""
+    folder: str
+    """The folder it must lie in: ``the overrides folder``."""
+    hint: str
+
+
+PROMPT_CONFINEMENT = Confinement(
+    "This file",
+    "a prompt file",
+    "the prompt root",
+    "Replace the link with the file itself, or choose a prompt root that holds what it links "
+    "to (--root).",
+)
+"""The words for a prompt file, held to its prompt root."""
+
+
+def outside_root(
+    file_path: str, root: str, shown: str, words: Confinement = PROMPT_CONFINEMENT
+) -> Diagnostic | None:
     """Why the file at ``file_path`` may not be read from ``root``, or None when it may.
 
     Refused: a path inside the root whose links lead out of it. A path the caller names
     outside the root is theirs to choose (the command never names one). ``realpath`` names
     the file a link leads to; a loop of links leaves a path the loader reports unopened.
+    ``words`` name the kind of file and the folder in the refusal.
     """
     # os.path on strings: Path objects cost microseconds each, on every file compiled.
     named_root = os.path.abspath(root)  # noqa: PTH100
@@ -35,13 +65,12 @@ def outside_root(file_path: str, root: str, shown: str) -> Diagnostic | None:
     if not _under(os.path.abspath(file_path), named_root):  # noqa: PTH100
         return None  # named outside the root by whoever called: their choice, not a link's
     return Diagnostic(
-        message="This file is a symbolic link to a file outside the prompt root, so it is "
-        "not read.",
+        message=f"{words.subject} is a symbolic link to a file outside {words.folder}, so it "
+        "is not read.",
         span=None,
         code=DiagnosticCode.OUTSIDE_ROOT,
-        expected="a prompt file whose real path lies inside the prompt root",
-        hint="Replace the link with the file itself, or choose a prompt root that holds "
-        "what it links to (--root).",
+        expected=f"{words.kind} whose real path lies inside {words.folder}",
+        hint=words.hint,
         path=shown,
     )
 

@@ -11,6 +11,7 @@ __all__ = [
     "PROMPT_SUFFIXES",
     "FoundFile",
     "find_prompt_files",
+    "listing_order",
     "prompt_entries",
     "prompt_paths",
 ]
@@ -83,4 +84,9 @@ def _is_dir(entry: os.DirEntry[str]) -> bool:
 
 
 def _parts(found: FoundFile) -> list[str]:
-    return os.path.normcase(found.path).split(os.sep)  # noqa: PTH206  # str: no Path per file
+    return listing_order(found.path)
+
+
+def listing_order(path: str) -> list[str]:
+    """The key files are listed (and a registry's files looked at) by: their path's parts."""
+    return os.path.normcase(path).split(os.sep)  # noqa: PTH206  # str: no Path per file

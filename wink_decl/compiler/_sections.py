@@ -260,12 +260,30 @@ def _section(
     children = (
         compile_sections(ctx, readable(entry.children), scope, dotted) if entry.children else []
     )
-    parts = (visibility, enabled, tools, policies, children)
-    if not ok or None in parts:  # a part with errors (each is a list, a constant or a check)
+    if (  # a part with errors (each is a list, a constant or a check)
+        not ok
+        or visibility is None
+        or enabled is None
+        or tools is None
+        or policies is None
+        or children is None
+    ):
         return None
     if scope.check_only:
         return CheckedSection(key)
+    parts = _Parts(visibility, enabled, tools, policies, children)
     return _build(ctx, path, section, scope, key=key, parts=parts)
+
+
+class _Parts(NamedTuple):
+    """A section's compiled parts, each free of errors, as ``Section.prechecked`` takes them."""
+
+    visibility: SectionVisibility | Check | bool
+    enabled: bool | Check
+    tools: list[Tool[Any, Any]]
+    policies: list[ToolPolicy]
+    children: list[CompiledSection]
+    """Sections, not ``CheckedSection``: parts are built only when not ``check_only``."""
 
 
 def _build(
@@ -275,9 +293,9 @@ def _build(
     scope: SectionScope,
     *,
     key: str,
-    parts: tuple[Any, ...],
+    parts: _Parts,
 ) -> Section[Any] | None:
-    visibility, enabled, tools, policies, children = parts
+    children = cast("list[Section[Any]]", parts.children)  # see _Parts.children
     try:
         return scope.section_class.prechecked(
             title=section.title,
@@ -285,11 +303,11 @@ def _build(
             template=section.template,
             summary=section.summary,
             summary_suffix=section.summary_suffix,
-            visibility=_as_runtime(visibility, scope, summary=True),
-            enabled=_as_runtime(enabled, scope, summary=False),
+            visibility=_as_runtime(parts.visibility, scope, summary=True),
+            enabled=_as_runtime(parts.enabled, scope, summary=False),
             children=children,
-            tools=tools,
-            policies=policies,
+            tools=parts.tools,
+            policies=parts.policies,
             accepts_overrides=section.accepts_overrides,
         )
     except PromptValidationError as error:  # a safety net: the checks above should catch it

@@ -136,6 +136,8 @@ class CompileResult:
     )
     """Each of ``includes`` as this compile read it (its stamp from before the read, and the
     digest of the bytes used): what caches must compare, not the file as it is afterwards."""
+    address: str | None = None
+    """``ns/key`` of a file that compiles, ``check_only`` too: what a registry serves it as."""
 
     @property
     def ok(self) -> bool:
@@ -229,7 +231,9 @@ def compile_loaded(
     failed = any(d.severity == "error" for d in diagnostics)
     includer = builder.includer
     prompt = None if failed else prompt
-    return CompileResult(prompt, diagnostics, sources, tuple(includer.named), includer.states)
+    address = None if failed else builder.address
+    named = tuple(includer.named)
+    return CompileResult(prompt, diagnostics, sources, named, includer.states, address)
 
 
 def _compile_tools(
@@ -302,6 +306,8 @@ class _Builder:
         self.includer = Includer(root, catalog, sources, limits)
         self.check_only = False
         """Stop once every check has run: what is built after them reports nothing."""
+        self.address: str | None = None
+        """``ns/key``, once every check has passed (a ``check_only`` build knows it too)."""
 
     def build(self) -> CompiledPrompt | None:
         doc = self.doc
@@ -331,7 +337,10 @@ class _Builder:
         if sections is None or prompt_policies is None or ns is None or self.ctx.bag.has_errors:
             return None
         document = doc.model
-        if document is None or self.check_only:  # refused, or checked only: nothing to build
+        if document is None:  # refused: nothing to build
+            return None
+        self.address = f"{ns}/{document.key.lower()}"  # as the template spells it
+        if self.check_only:  # checked only: nothing to build
             return None
         output = tuple(spec_from_model(n, s) for n, s in document.output.items())
         output_type = make_dataclass_for("Output", output) if output else None

@@ -152,7 +152,8 @@ class PromptRegistry:
     def addresses(self) -> dict[str, Path]:
         """``ns/key`` -> file, for every file that loads and names itself (the files now).
 
-        When two files name the same address, the first in sorted order has it.
+        When two files name the same address, the first in sorted order has it (validate
+        warns of the others: ``wink_decl.compiler.unserved_files``).
         """
         index, _ = self._scan()
         return dict(index)

@@ -148,6 +148,8 @@ class ResponseCache:
     def __init__(self, folder: str | os.PathLike[str]) -> None:
         """Keep entries under ``folder`` (made when the first entry is written)."""
         self.folder = Path(folder)
+        self._made: set[str] = set()
+        """The entries' folders made (or found) already: each is made once, not per entry."""
 
     def _path(self, key: str) -> Path:
         return self.folder / key[:2] / f"{key}.json"
@@ -164,4 +166,8 @@ class ResponseCache:
     def put(self, key: str, reply: ProviderReply) -> None:
         """Keep ``reply`` under ``key``, replacing what was there."""
         text = json.dumps(reply_to_json(reply), ensure_ascii=False, separators=(",", ":"))
-        write_atomically(self._path(key), text + "\n", make_folder=True)
+        path = self._path(key)
+        if key[:2] not in self._made:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            self._made.add(key[:2])
+        write_atomically(path, text + "\n")

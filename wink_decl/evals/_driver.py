@@ -84,10 +84,12 @@ class _Keeper:
 
     def keep(self, finished: Finished) -> None:
         index = id(finished.run)
-        self.journal.append(self.keys[index], finished.result)
+        # The replies first: a run the journal holds has its replies in the cache, even after
+        # a kill between the two writes.
         if self.cache is not None:
             for key, reply in finished.recorded:
                 self.cache.put(key, reply)
+        self.journal.append(self.keys[index], finished.result)
         self.requests += len(finished.recorded)
         self.hits += finished.hits
         self.results[index] = finished.result

@@ -61,6 +61,8 @@ RUN_TALLY: ContextVar[Tally | None] = ContextVar("RUN_TALLY", default=None)
 class AdapterPool:
     """One adapter per model and thread (an adapter serves one evaluation at a time).
 
+    An adapter that is ``thread_safe`` is one per model, shared by every thread: building an
+    SDK client can take tens of milliseconds, and sixteen threads would build sixteen.
     ``make`` builds one; every adapter made is closed by ``close``.
     """
 
@@ -69,19 +71,25 @@ class AdapterPool:
         self._make = make
         self._local = threading.local()
         self._made: list[ProviderAdapter] = []
+        self._shared: dict[str, ProviderAdapter] = {}
         self._lock = threading.Lock()
 
     def adapter(self, model: ModelSpec) -> ProviderAdapter:
-        """This thread's adapter for ``model``."""
+        """This thread's adapter for ``model`` (every thread's, when it is thread-safe)."""
+        key = json.dumps(model_key(model), sort_keys=True, default=repr)  # options: a mapping
+        shared = self._shared.get(key)
+        if shared is not None:
+            return shared
         mine: dict[str, ProviderAdapter] | None = getattr(self._local, "adapters", None)
         if mine is None:
             mine = self._local.adapters = {}
-        key = json.dumps(model_key(model), sort_keys=True, default=repr)  # options: a mapping
         found = mine.get(key)
         if found is None:
             found = mine[key] = self._make(model)
             with self._lock:
                 self._made.append(found)
+                if found.thread_safe:  # two threads may have made one each: both are closed
+                    self._shared.setdefault(key, found)
         return found
 
     def close(self) -> None:

@@ -13,6 +13,7 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol, cast
 
+from wink_decl.diagnostics import DiagnosticError
 from wink_decl.evals._eval_types import (
     PASSING_RATINGS,
     RATING_VALUES,
@@ -23,9 +24,9 @@ from wink_decl.evals._eval_types import (
     Score,
 )
 from wink_decl.evals._values import bounded, expected_text, failing, one_line, shown
+from wink_decl.limits import DEFAULT_LIMITS, Limits
 
 if TYPE_CHECKING:
-    from wink_decl.limits import Limits
     from wink_decl.prompt.template import PromptTemplate
     from wink_decl.runtime.loop import Evaluator as Adapter
 
@@ -172,13 +173,28 @@ class _PromptJudge:
         with self._lock:  # one load per file, even when many cases ask at once
             template = self._templates.get(path)
             if template is None:
-                from wink_decl._from_file import load  # noqa: PLC0415  # the compiler: once
-
-                own = path != JUDGE_PROMPT and self._root is not None
-                loaded = load(path, root=self._root if own else path.parent, limits=self._limits)
+                own = self._root if path != JUDGE_PROMPT else None
+                loaded = _load(path, path.parent if own is None else own, self._limits)
                 template = _checked(loaded, path)
                 self._templates[path] = template
             return template
+
+
+def _load(path: Path, root: Path, limits: Limits | None) -> PromptTemplate[Any]:
+    """The judge prompt at ``path`` compiled, its plugins checked (as ``wink_decl.load`` does).
+
+    Through the one way in, not ``wink_decl.load``: that module checks eval files with this
+    package, and this package would import it back.
+    """
+    # Imported on first use: the compiler loads only when a judge check runs.
+    from wink_decl.inputs import Location, PromptRequest, prepare  # noqa: PLC0415
+
+    request = PromptRequest(str(path), root=str(root), limits=limits or DEFAULT_LIMITS)
+    location = Location(request, path, root)
+    prepared = prepare(request, plugins="all", bind_params=False, location=location)
+    if not prepared.ok:
+        raise DiagnosticError(prepared.diagnostics, sources=prepared.sources)
+    return prepared.template
 
 
 def _checked(template: PromptTemplate[Any], path: Path) -> PromptTemplate[Any]:

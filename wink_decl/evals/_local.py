@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
+from queue import SimpleQueue
 from typing import TYPE_CHECKING
 
 from wink_decl.evals._execute import Finished, RunSettings, execute
@@ -32,44 +33,69 @@ def run_locally(
     """
     pending = iter(runs)
     pool = ThreadPoolExecutor(max_workers=concurrency, thread_name_prefix="wink-eval")
-    in_flight: set[Future[Finished]] = set()
+    flight = _Flight()
     try:
         try:
             for _ in range(concurrency):
-                if not _start(pool, pending, in_flight, settings):
+                if not _start(pool, pending, flight, settings):
                     break
-            while in_flight:
-                on_finished(_next_done(in_flight))
-                _start(pool, pending, in_flight, settings)
+            while flight.runs:
+                on_finished(flight.next_done())
+                _start(pool, pending, flight, settings)
         except KeyboardInterrupt:
-            on_stopping(len(in_flight))
-            while in_flight:
-                on_finished(_next_done(in_flight))
+            on_stopping(len(flight.runs))
+            while flight.runs:
+                on_finished(flight.next_left())
             raise
     finally:
         pool.shutdown(wait=False, cancel_futures=True)
 
 
+class _Flight:
+    """The runs in flight, and the queue each one joins as it finishes.
+
+    Taking the next finished run from a queue costs the same whatever number are in flight
+    (``concurrent.futures.wait`` watches every one of them each time).
+    """
+
+    def __init__(self) -> None:
+        self.runs: set[Future[Finished]] = set()
+        self._finished: SimpleQueue[Future[Finished]] = SimpleQueue()
+
+    def add(self, future: Future[Finished]) -> None:
+        self.runs.add(future)
+        future.add_done_callback(self._finished.put)
+
+    def next_done(self) -> Finished:
+        """The result of a run that has finished (waiting for one), taken out of the flight.
+
+        One at a time: others that finished meanwhile stay queued, and are taken at once next.
+        """
+        future = self._finished.get()
+        self.runs.discard(future)
+        return future.result()
+
+    def next_left(self) -> Finished:
+        """Like ``next_done``, but found among the runs themselves, not taken from the queue.
+
+        After an interruption: it may have come just after ``next_done`` took a run from the
+        queue, and that run, still in flight for the set, would never be queued again.
+        """
+        done, _ = wait(self.runs, return_when=FIRST_COMPLETED)
+        future = next(iter(done))
+        self.runs.discard(future)
+        return future.result()
+
+
 def _start(
     pool: ThreadPoolExecutor,
     pending: Iterator[CaseRun],
-    in_flight: set[Future[Finished]],
+    flight: _Flight,
     settings: RunSettings,
 ) -> bool:
     """Start the next run, if there is one; whether one was started."""
     run = next(pending, None)
     if run is None:
         return False
-    in_flight.add(pool.submit(execute, run, settings))
+    flight.add(pool.submit(execute, run, settings))
     return True
-
-
-def _next_done(in_flight: set[Future[Finished]]) -> Finished:
-    """The result of a run that has finished (waiting for one), taken out of ``in_flight``.
-
-    One at a time: others that finished together stay, and are taken at once next time.
-    """
-    done, _ = wait(in_flight, return_when=FIRST_COMPLETED)
-    future = next(iter(done))
-    in_flight.discard(future)
-    return future.result()

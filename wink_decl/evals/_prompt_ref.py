@@ -1,10 +1,11 @@
 """The prompt an eval file names: a prompt file relative to it, or an address ``ns/key``.
 
-The prompt root is found as the command line finds one: ``root`` when given (the prompt file
-must lie inside it); else ``configured_root`` (the ``[tool.wink-decl] root`` setting) when it
-holds the prompt file; else the prompt file's folder, which must lie in the working folder. An
-address is looked up under ``root``, else under ``configured_root``, else under the eval
-file's folder. The prompt is compiled (no plugin code imported): its diagnostics are the eval
+The prompt root is found as every front end finds one (``wink_decl.inputs.RootSearch``, with
+the eval file's folder as the base): ``root`` when given (the prompt file must lie inside it);
+else ``configured_root`` (the ``[tool.wink-decl] root`` setting) when it holds the prompt file;
+else the prompt file's folder, which must lie in the working folder. An address is looked up
+under ``root``, else under ``configured_root``, else under the eval file's folder. The prompt
+is compiled (no plugin code imported): its diagnostics are the eval
 file's too.
 """
 
@@ -14,13 +15,13 @@ import os
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import TYPE_CHECKING, Final
 
 from wink_decl.compiler import PROMPT_SUFFIXES, compile_file
 from wink_decl.diagnostic_codes import DiagnosticCode
 from wink_decl.diagnostics import Diagnostic, DiagnosticError, Span, clip
 from wink_decl.evals._nearby import nearby
+from wink_decl.inputs import RootSearch
 from wink_decl.loader import read_bytes
 from wink_decl.suggestions import close_matches
 
@@ -44,6 +45,11 @@ class PromptSearch:
     root: str | None = None
     configured_root: str | None = None
 
+    def roots(self, eval_file: str) -> RootSearch:
+        """The root rules for a prompt the eval file at ``eval_file`` names."""
+        base = os.path.dirname(eval_file) or os.curdir  # noqa: PTH120
+        return RootSearch(self.root, self.configured_root, base, confined=True)
+
 
 @dataclass(frozen=True, slots=True)
 class FoundPrompt:
@@ -58,11 +64,11 @@ class FoundPrompt:
 
 def find_prompt(written: str, span: Span, eval_file: str, search: PromptSearch) -> FoundPrompt:
     """The prompt ``written`` (the eval file's ``prompt`` value, at ``span``) names."""
-    folder = os.path.dirname(eval_file)  # noqa: PTH120
+    roots = search.roots(eval_file)
     if written.lower().endswith(PROMPT_SUFFIXES):
-        return _by_path(written, span, folder, search)
+        return _by_path(written, span, roots, search)
     if _ADDRESS.fullmatch(written):
-        return _by_address(written, span, folder or os.curdir, search)
+        return _by_address(written, span, roots, search)
     problem = Diagnostic(
         f"'{clip(written)}' names no prompt: it is neither a prompt file nor an address.",
         span,
@@ -73,11 +79,13 @@ def find_prompt(written: str, span: Span, eval_file: str, search: PromptSearch) 
     return FoundPrompt(None, "", "", (problem,))
 
 
-def _by_path(written: str, span: Span, folder: str, search: PromptSearch) -> FoundPrompt:
-    path = os.path.normpath(os.path.join(folder, written))  # noqa: PTH118
+def _by_path(written: str, span: Span, roots: RootSearch, search: PromptSearch) -> FoundPrompt:
+    path = roots.path(written)
     if not os.path.lexists(path):
         return FoundPrompt(None, path, "", (_no_file(written, path, span),))
-    root, bound = _root_of(path, search)
+    # An untrusted eval file chooses the path, so it may not lead (links resolved) out of
+    # --root; without one, out of the configured root holding it, or else the working folder.
+    root, bound = roots.file_root(path)
     if bound is not None:
         problem = Diagnostic(
             f"The prompt file '{path}' lies outside {bound}, so it is not read.",
@@ -89,28 +97,6 @@ def _by_path(written: str, span: Span, folder: str, search: PromptSearch) -> Fou
         return FoundPrompt(None, path, root, (problem,))
     result = compile_file(path, root=root, limits=search.limits, catalog=search.catalog)
     return _compiled(result, path, root, span)
-
-
-def _root_of(path: str, search: PromptSearch) -> tuple[str, str | None]:
-    """The prompt root of the file at ``path``, and what it lies outside of (None: nothing).
-
-    An untrusted eval file chooses the path, so it may not lead (links resolved) out of
-    ``--root``; without one, out of the configured root holding it, or else of the working
-    folder, where the command runs.
-    """
-    if search.root is not None:
-        inside = _inside(path, search.root)
-        return search.root, None if inside else f"the prompt root '{search.root}'"
-    configured = search.configured_root
-    if configured is not None and _inside(path, configured):
-        return configured, None
-    inside = _inside(path, os.curdir)
-    return os.path.dirname(path) or os.curdir, None if inside else "the working folder"  # noqa: PTH120
-
-
-def _inside(path: str, root: str) -> bool:
-    # realpath, not resolve(): a loop of links raises RuntimeError there on 3.11 and 3.12.
-    return Path(os.path.realpath(path)).is_relative_to(os.path.realpath(root))
 
 
 def _no_file(written: str, path: str, span: Span) -> Diagnostic:
@@ -143,11 +129,11 @@ def _invalid(prompt: str, span: Span) -> Diagnostic:
     )
 
 
-def _by_address(address: str, span: Span, folder: str, search: PromptSearch) -> FoundPrompt:
+def _by_address(address: str, span: Span, roots: RootSearch, search: PromptSearch) -> FoundPrompt:
     # Imported here: a prompt named by its path (most) needs no registry.
     from wink_decl.compiler import PromptRegistry  # noqa: PLC0415
 
-    root = search.root or search.configured_root or folder
+    root = roots.address_root()
     registry = PromptRegistry(root, catalog=search.catalog, limits=search.limits)
     try:
         prompt = registry.get(address)

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
+from wink_decl._install_hint import install_hint
 from wink_decl.errors import InputError
 from wink_decl.evals._cache import ResponseCache
 from wink_decl.evals._eval_types import CaseResult
@@ -35,7 +36,7 @@ if TYPE_CHECKING:
 
 __all__ = ["INSTALL_RAY", "MAX_ATTEMPTS", "WorkerSettings", "run_on_ray"]
 
-INSTALL_RAY = "pip install 'wink-decl[ray]'"
+INSTALL_RAY = install_hint("ray")
 MAX_ATTEMPTS = 3
 """Times a case is started on a worker before a lost worker is its error."""
 

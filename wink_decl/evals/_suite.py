@@ -8,13 +8,12 @@ provider SDK is imported. docs/evals.md describes the file.
 
 from __future__ import annotations
 
-import dataclasses
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Final
 
-from wink_decl.compiler import number_problems, outside_root
+from wink_decl.compiler import Confinement, number_problems, outside_root
 from wink_decl.diagnostic_codes import DiagnosticCode
 from wink_decl.diagnostics import Diagnostic, DiagnosticError, sort_diagnostics
 from wink_decl.evals._case_params import ParamChecker
@@ -25,9 +24,9 @@ from wink_decl.evals._models import model_problem, model_spec
 from wink_decl.evals._places import MapPlace
 from wink_decl.evals._prompt_ref import FoundPrompt, PromptSearch, find_prompt
 from wink_decl.evals._suite_types import BASELINE, Experiment, ModelSpec, Suite, SuiteCase
+from wink_decl.inputs import overrides_or_default
 from wink_decl.limits import DEFAULT_LIMITS, Limits
 from wink_decl.loader import FileKind, Holds, LoadedFile, load_file
-from wink_decl.overrides import default_overrides_root
 from wink_decl.schema.eval_validate import validate_eval_document
 from wink_decl.suggestions import did_you_mean
 
@@ -129,9 +128,9 @@ def check_suite(
 
     shown = os.fspath(path)
     confined = os.fspath(root) if root is not None else os.path.dirname(shown) or os.curdir  # noqa: PTH120
-    refused = outside_root(shown, confined, shown)
+    refused = outside_root(shown, confined, shown, _confinement(rooted=root is not None))
     if refused is not None:
-        return SuiteCheck(None, (_outside(refused, root is not None),))
+        return SuiteCheck(None, (refused,))
     loaded = load_file(shown, limits=limits, kind=EVAL_FILE)
     sources = {} if loaded.text is None else {shown: loaded.text}
     if loaded.file is None:
@@ -152,13 +151,11 @@ def check_suite(
     return checker.run(None if overrides is None else os.fspath(overrides))
 
 
-def _outside(refused: Diagnostic, rooted: bool) -> Diagnostic:
+def _confinement(*, rooted: bool) -> Confinement:
+    """How a refused link names an eval file and the folder it must lie in."""
     where = "the prompt root" if rooted else "its folder"
-    return dataclasses.replace(
-        refused,
-        message=f"This eval file is a symbolic link to a file outside {where}, so it is not read.",
-        expected=f"an eval file whose real path lies inside {where}",
-        hint="Replace the link with the file itself.",
+    return Confinement(
+        "This eval file", "an eval file", where, "Replace the link with the file itself."
     )
 
 
@@ -189,7 +186,7 @@ class _Checker:
         models = tuple(
             self._model(item, ("models", index)) for index, item in enumerate(document.models)
         )
-        folder = overrides or str(default_overrides_root(found.root or "."))
+        folder = str(overrides_or_default(overrides, found.root or os.curdir))
         experiments = (Experiment(BASELINE), *self._experiments(found, folder))
         cases = self._cases(found)
         # Once each: a CSV column that names no param is found again in every row.

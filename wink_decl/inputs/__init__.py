@@ -2,6 +2,7 @@
 
 The command line, the preview page and ``wink_decl.load`` (and what is built on them) describe
 what they were asked as a ``PromptRequest``; ``prepare`` answers it the same way for each.
+Where a prompt's root is (``RootSearch``) and where its overrides are is decided here alone.
 
 Each name below is imported from its module on first use: finding a prompt root loads no
 compiler, and a front end that only reads params files loads no overrides.
@@ -27,11 +28,15 @@ if TYPE_CHECKING:
         prepare,
     )
     from wink_decl.inputs._roots import (
+        RootChoice,
+        RootSearch,
         chosen_overrides,
         configured_folder,
         configured_root,
+        default_folder,
         existing_path,
         overrides_folder,
+        overrides_or_default,
         prompt_file,
         root_finder,
     )
@@ -47,14 +52,18 @@ __all__ = [
     "Prepared",
     "PromptRequest",
     "Report",
+    "RootChoice",
+    "RootSearch",
     "chosen_overrides",
     "configured_folder",
     "configured_root",
+    "default_folder",
     "existing_path",
     "load_params_file",
     "locate",
     "opened_sections",
     "overrides_folder",
+    "overrides_or_default",
     "prepare",
     "prompt_file",
     "root_finder",
@@ -72,14 +81,18 @@ _HOMES: dict[str, str] = {
     "Prepared": "wink_decl.inputs._request",
     "PromptRequest": "wink_decl.inputs._request",
     "Report": "wink_decl.inputs._report",
+    "RootChoice": "wink_decl.inputs._roots",
+    "RootSearch": "wink_decl.inputs._roots",
     "chosen_overrides": "wink_decl.inputs._roots",
     "configured_folder": "wink_decl.inputs._roots",
     "configured_root": "wink_decl.inputs._roots",
+    "default_folder": "wink_decl.inputs._roots",
     "existing_path": "wink_decl.inputs._roots",
     "load_params_file": "wink_decl.inputs._params_file",
     "locate": "wink_decl.inputs._request",
     "opened_sections": "wink_decl.inputs._open",
     "overrides_folder": "wink_decl.inputs._roots",
+    "overrides_or_default": "wink_decl.inputs._roots",
     "prepare": "wink_decl.inputs._request",
     "prompt_file": "wink_decl.inputs._roots",
     "root_finder": "wink_decl.inputs._roots",

@@ -9,8 +9,9 @@ from __future__ import annotations
 import functools
 import os
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
-from typing import cast
+from typing import NamedTuple, TypeVar, cast
 
 from wink_decl.compiler import PROMPT_SUFFIXES, find_prompt_files
 from wink_decl.errors import InputError
@@ -19,16 +20,22 @@ from wink_decl.overrides import default_overrides_root
 from wink_decl.suggestions import close_matches
 
 __all__ = [
+    "RootChoice",
+    "RootSearch",
     "chosen_overrides",
     "configured_folder",
     "configured_root",
+    "default_folder",
     "existing_path",
     "overrides_folder",
+    "overrides_or_default",
     "prompt_file",
     "root_finder",
 ]
 
 _SUFFIXES = ", ".join(PROMPT_SUFFIXES)
+
+_Folder = TypeVar("_Folder", str, Path)
 
 
 def existing_path(text: str) -> Path:
@@ -129,47 +136,104 @@ def _shown(path: Path) -> str:
     return os.path.relpath(path)
 
 
+class RootChoice(NamedTuple):
+    """A prompt file's root, and what the file lies outside of (None: it lies inside)."""
+
+    root: str
+    outside: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class RootSearch:
+    """How every front end finds a prompt's root: the one copy of the rules.
+
+    ``root`` (``--root``) wins and must hold the prompt file; else ``configured`` (the
+    ``[tool.wink-decl] root`` setting, not read with a root given) when it holds the file;
+    else the file's own folder (the folder itself for a folder). ``base`` is the folder a
+    relative prompt path and an address start from (an eval file's folder). ``confined``: the
+    path was chosen by a file, not a person (an eval file names its prompt), so without a
+    root holding it, it must lie (links resolved) in the working folder, where the command
+    runs. An address is looked up under ``root``, else ``configured``, else ``base``.
+    """
+
+    root: str | None = None
+    configured: str | None = None
+    base: str = os.curdir
+    confined: bool = False
+
+    @classmethod
+    def given(cls, root: str | None) -> RootSearch:
+        """The search for the root a person gave (None: the configured root is read, if any)."""
+        configured = None if root is not None else configured_root(Path.cwd())
+        return cls(root, None if configured is None else os.fspath(configured))
+
+    def path(self, written: str) -> str:
+        """``written`` (a prompt path) relative to ``base``, normalised."""
+        return os.path.normpath(os.path.join(self.base, written))  # noqa: PTH118
+
+    def file_root(self, path: str) -> RootChoice:
+        """The prompt root of the file (or folder) at ``path``."""
+        if self.root is not None:
+            outside = None if _inside(path, self.root) else f"the prompt root '{self.root}'"
+            return RootChoice(self.root, outside)
+        if self.configured is not None and _inside(path, self.configured):
+            return RootChoice(self.configured)
+        own = path if os.path.isdir(path) else os.path.dirname(path) or os.curdir  # noqa: PTH112, PTH120
+        if self.confined and not _inside(path, os.curdir):
+            return RootChoice(own, "the working folder")
+        return RootChoice(own)
+
+    def address_root(self) -> str:
+        """The folder an address ``ns/key`` is looked up under."""
+        return self.root or self.configured or self.base
+
+
+def default_folder() -> Path:
+    """What a command with no file or folder given works on: the configured root, else here."""
+    return configured_root(Path.cwd()) or Path()
+
+
 def root_finder(explicit: str | None) -> Callable[[Path], Path]:
     """Where includes resolve and the default ns starts, for each file or folder given.
 
     ``--root`` wins and must contain every target; then the configured root for targets
-    inside it; otherwise the folder given, or the file's folder.
+    inside it; otherwise the folder given, or the file's folder (``RootSearch``).
     """
     if explicit is not None:
         root = existing_path(explicit)
         if not root.is_dir():
             raise InputError(f"--root '{explicit}' is not a folder")
-        return functools.partial(_within, root, explicit)
-    return functools.partial(_default_root, configured_root(Path.cwd()))
+    return functools.partial(_root_of, RootSearch.given(explicit))
 
 
-def _within(root: Path, shown: str, target: Path) -> Path:
-    if not _inside(target, root):
+def _root_of(search: RootSearch, target: Path) -> Path:
+    choice = search.file_root(os.fspath(target))
+    if choice.outside is not None:
         raise InputError(
-            f"'{target}' lies outside the prompt root '{shown}'",
+            f"'{target}' lies outside the prompt root '{search.root}'",
             hint="pass a --root that contains it, or leave --root out",
         )
-    return root
+    return Path(choice.root)
 
 
-def _default_root(configured: Path | None, target: Path) -> Path:
-    if configured is not None and _inside(target, configured):
-        return configured
-    return target if target.is_dir() else target.parent
-
-
-def _inside(target: Path, root: Path) -> bool:
+def _inside(target: str | Path, root: str | Path) -> bool:
     # realpath, not resolve(): a loop of links raises RuntimeError there on 3.11 and 3.12.
     return Path(os.path.realpath(target)).is_relative_to(os.path.realpath(root))
 
 
 def overrides_folder(explicit: str | None, prompt_root: Path, *, root_given: bool) -> Path:
-    """``--overrides``, else the configured folder, else ``overrides`` beside the prompt root.
+    """``--overrides``, else the configured folder, else the prompt root's default folder.
 
-    With a root given (``--root``), the ``pyproject.toml`` is not read for this either: the
-    folder is the one beside the root given.
+    The default (``default_overrides_root``) is ``overrides`` beside the prompt root, or inside
+    it where beside would lie above the folder the user named. With a root given
+    (``--root``), the ``pyproject.toml`` is not read for the setting: the default is the one
+    of the root given.
     """
-    chosen = chosen_overrides(explicit, root_given=root_given)
+    return overrides_or_default(chosen_overrides(explicit, root_given=root_given), prompt_root)
+
+
+def overrides_or_default(chosen: _Folder | None, prompt_root: str | Path) -> _Folder | Path:
+    """``chosen``, else the default overrides folder of ``prompt_root`` (docs/overrides.md)."""
     return chosen if chosen is not None else default_overrides_root(prompt_root)
 
 

@@ -15,6 +15,7 @@ from wink_decl.errors import WinkDeclError
 from wink_decl.loader import _yaml_compose as tags
 from wink_decl.loader._source_map import JSONPath, SpanTuple
 from wink_decl.loader._yaml_compose import MAPPING, SCALAR, Node
+from wink_decl.loader._yaml_scalars import core_value
 from wink_decl.loader.file_kinds import FileKind
 from wink_decl.loader.limit_diagnostics import Limits
 
@@ -24,7 +25,6 @@ if TYPE_CHECKING:
 # Tags are compared by identity: an explicit ``!!int`` is another Tag object, equal to INT.
 _STR, _INT, _FLOAT, _BOOL, _NULL = tags.STR, tags.INT, tags.FLOAT, tags.BOOL, tags.NULL
 _MAP, _SEQ = tags.MAP, tags.SEQ
-_TRUE = frozenset(("true", "True", "TRUE"))
 
 
 class NotPlain(WinkDeclError):  # noqa: N818 - a signal, not a failure
@@ -190,36 +190,3 @@ class PlainSpans:
             walker.value(self._root, (), 0, 0)
             self._walked = True
         return walker
-
-
-def core_value(tag: object, text: str) -> object:
-    """A number, true/false or null as YAML 1.2 reads ``text`` for ``tag`` (INT to NULL)."""
-    if tag is _INT:
-        return _to_int(text)
-    if tag is _FLOAT:
-        return _to_float(text)
-    if tag is _BOOL:
-        return text in _TRUE
-    return None
-
-
-def _to_int(text: str) -> int | str:
-    """A YAML 1.2 integer (``0x``, ``0o``, ``0b``, underscores); odd leftovers stay text."""
-    digits = text.replace("_", "")
-    sign = -1 if digits.startswith("-") else 1
-    digits = digits.lstrip("+-")
-    try:
-        for prefix, base in (("0x", 16), ("0o", 8), ("0b", 2)):
-            if digits.startswith(prefix):
-                return sign * int(digits[2:], base)
-        return sign * int(digits)
-    except ValueError:
-        return text
-
-
-def _to_float(text: str) -> float:
-    """A YAML 1.2 float, including ``.inf`` and ``.nan``."""
-    value = text.replace("_", "").lower()
-    if value.endswith((".inf", ".nan")):
-        return float(value.replace(".", ""))
-    return float(value)

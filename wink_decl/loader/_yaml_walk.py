@@ -25,7 +25,7 @@ from wink_decl.loader._yaml_messages import (
     recursive_alias,
     tag_not_allowed,
 )
-from wink_decl.loader._yaml_plain import core_value
+from wink_decl.loader._yaml_scalars import core_value
 from wink_decl.loader._yaml_spans import PROPERTY, SEPARATION, SpanFinder, match_end
 from wink_decl.loader.file_kinds import FileKind
 from wink_decl.loader.limit_diagnostics import Limits, too_deep, too_long_key, too_many_values

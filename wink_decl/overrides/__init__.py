@@ -15,6 +15,7 @@ if TYPE_CHECKING:
     from wink_decl.overrides._apply import Applied, apply_overrides
     from wink_decl.overrides._file import Entry, OverrideFile
     from wink_decl.overrides._hashing import text_hash
+    from wink_decl.overrides._repin import StaleEntry, repinned_text, stale_entries
     from wink_decl.overrides._seed import seed_data
     from wink_decl.overrides.checks import override_problems
     from wink_decl.overrides.folder import default_overrides_root
@@ -33,13 +34,16 @@ __all__ = [
     "OverrideFile",
     "OverrideLoad",
     "OverrideStore",
+    "StaleEntry",
     "Tagged",
     "apply_overrides",
     "apply_tag",
     "check_tag",
     "default_overrides_root",
     "override_problems",
+    "repinned_text",
     "seed_data",
+    "stale_entries",
     "text_hash",
     "with_overrides",
 ]
@@ -51,13 +55,16 @@ _HOMES: dict[str, str] = {
     "OverrideFile": "wink_decl.overrides._file",
     "OverrideLoad": "wink_decl.overrides.store",
     "OverrideStore": "wink_decl.overrides.store",
+    "StaleEntry": "wink_decl.overrides._repin",
     "Tagged": "wink_decl.overrides.tagged",
     "apply_overrides": "wink_decl.overrides._apply",
     "apply_tag": "wink_decl.overrides.tagged",
     "check_tag": "wink_decl.overrides.store",
     "default_overrides_root": "wink_decl.overrides.folder",
     "override_problems": "wink_decl.overrides.checks",
+    "repinned_text": "wink_decl.overrides._repin",
     "seed_data": "wink_decl.overrides._seed",
+    "stale_entries": "wink_decl.overrides._repin",
     "text_hash": "wink_decl.overrides._hashing",
     "with_overrides": "wink_decl.overrides.tagged",
 }

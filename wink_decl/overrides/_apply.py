@@ -85,8 +85,9 @@ def _judge(entry: Entry, bases: Bases, label: str, *, strict: bool) -> Diagnosti
         code=DiagnosticCode.OVERRIDE_STALE,
         severity="error" if strict else "warning",
         expected=f"hash: {current}",
-        hint="Compare the override with the new base text, then write the new hash (wink-decl "
-        "overrides seed writes the current texts and hashes).",
+        hint="Compare the override with the new base text, then re-pin it: wink-decl overrides "
+        "repin FILE --tag TAG shows each stale entry's base text and, with --all or --entry, "
+        "writes the new hashes and keeps your texts.",
     )
 
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 import os
 import re
 import threading
@@ -11,7 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Final, Protocol
 
-from wink_decl.compiler import outside_root
+from wink_decl.compiler import Confinement, outside_root
 from wink_decl.diagnostic_codes import DiagnosticCode
 from wink_decl.diagnostics import Diagnostic
 from wink_decl.limits import DEFAULT_LIMITS, Limits
@@ -164,9 +163,9 @@ class LocalOverrideStore:
 
     def _read(self, path: Path) -> OverrideLoad:
         shown = os.path.relpath(path)
-        refused = outside_root(str(path), str(self._root), shown)
+        refused = outside_root(str(path), str(self._root), shown, _OVERRIDE_CONFINEMENT)
         if refused is not None:
-            return OverrideLoad(None, (_outside(refused),))
+            return OverrideLoad(None, (refused,))
         try:
             info = path.stat()
         except OSError:  # a loop of links, or gone: the loader says which
@@ -193,6 +192,14 @@ _OVERRIDE_FILE: Final = FileKind(
     values_advice=_KEEP_ADVICE,
 )
 """How the loader words its diagnostics for an override file."""
+_OVERRIDE_CONFINEMENT: Final = Confinement(
+    "This override file",
+    "an override file",
+    "the overrides folder",
+    "Replace the link with the file itself, or choose an overrides folder that holds what it "
+    "links to (--overrides).",
+)
+"""How a refused link names an override file and its folder."""
 
 
 def _load(path: Path, shown: str, limits: Limits) -> OverrideLoad:
@@ -204,17 +211,6 @@ def _load(path: Path, shown: str, limits: Limits) -> OverrideLoad:
         result.file.data, result.file.source_map, path=shown, text=result.file.text
     )
     return OverrideLoad(file, tuple(problems), sources)
-
-
-def _outside(refused: Diagnostic) -> Diagnostic:
-    return dataclasses.replace(
-        refused,
-        message="This override file is a symbolic link to a file outside the overrides "
-        "folder, so it is not read.",
-        expected="an override file whose real path lies inside the overrides folder",
-        hint="Replace the link with the file itself, or choose an overrides folder that "
-        "holds what it links to (--overrides).",
-    )
 
 
 def _two_files(paths: list[Path]) -> Diagnostic:

@@ -7,8 +7,9 @@ from pathlib import Path, PurePosixPath
 
 from wink_decl.compiler import compile_file, default_catalog, find_prompt_files
 from wink_decl.diagnostics import Diagnostic
+from wink_decl.inputs import overrides_or_default
 from wink_decl.limits import DEFAULT_LIMITS, Limits
-from wink_decl.overrides import LocalOverrideStore, default_overrides_root
+from wink_decl.overrides import LocalOverrideStore
 
 __all__ = ["Listed", "PromptFolder"]
 
@@ -41,7 +42,7 @@ class PromptFolder:
     @property
     def overrides_root(self) -> Path:
         """The overrides folder: as given, else ``overrides`` beside the prompt root."""
-        return self.overrides if self.overrides is not None else default_overrides_root(self.root)
+        return overrides_or_default(self.overrides, self.root)
 
     def override_store(self) -> LocalOverrideStore:
         """The override files under ``overrides_root``, read within ``limits``."""

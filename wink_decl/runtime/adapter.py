@@ -26,6 +26,9 @@ class ProviderAdapter(ABC):
     """
 
     name: str = "adapter"
+    thread_safe: bool = False
+    """True when one adapter may serve evaluations on several threads at once (its SDK
+    client is thread-safe and it keeps no state between calls): a runner then shares it."""
 
     @property
     def supports_dynamic_tools(self) -> bool:

@@ -9,13 +9,13 @@ from typing import TYPE_CHECKING, Any, Final, NamedTuple, Protocol
 
 from pydantic import ValidationError
 
-from wink_decl._nouns import noun_for
 from wink_decl.diagnostics import (
     Diagnostic,
     DiagnosticCode,
     JSONPath,
     Span,
     close_matches,
+    noun_for,
     sort_diagnostics,
 )
 from wink_decl.schema._base import DocModel

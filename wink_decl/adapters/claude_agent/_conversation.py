@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import json
+import os
 import tempfile
 import time
 from collections import deque
 from contextlib import aclosing, suppress
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any, Protocol, cast
 
 import anyio
 from claude_agent_sdk import (
@@ -30,6 +31,7 @@ from wink_decl.adapters.adapter_support import provider_error, redact
 from wink_decl.adapters.claude_agent._claude_transcript import Transcript
 from wink_decl.adapters.claude_agent._failures import (
     FINAL_STATUSES,
+    Attempted,
     from_exception,
     from_result,
     refused_retry,
@@ -37,6 +39,7 @@ from wink_decl.adapters.claude_agent._failures import (
 )
 from wink_decl.adapters.claude_agent._options import TOOL_PREFIX, claude_options
 from wink_decl.errors import EvaluationPhase, PromptEvaluationError
+from wink_decl.prompt.context_protocols import AdapterView
 from wink_decl.runtime.adapter import PromptResponse
 from wink_decl.runtime.executor import ToolExecutor
 from wink_decl.runtime.loop import limit_passed, turn_guard, turn_limit_passed
@@ -46,7 +49,7 @@ from wink_decl.runtime.provider import ProviderMessage, ProviderToolCall
 if TYPE_CHECKING:
     from collections.abc import AsyncGenerator
 
-    from wink_decl.adapters.claude_agent import ClaudeAgentSDKAdapter
+    from wink_decl.adapters.claude_agent._agent_settings import ClaudeAgentSettings
     from wink_decl.prompt.template import Prompt
     from wink_decl.runtime.budget import BudgetTracker
     from wink_decl.runtime.deadline import Deadline
@@ -65,6 +68,20 @@ _STDERR_KEPT = 20
 logger = package_logger("adapters.claude_agent")
 
 
+class ClaudeAgent(AdapterView, Protocol):
+    """The adapter as its conversation sees it (named so: the adapter imports this module)."""
+
+    @property
+    def settings(self) -> ClaudeAgentSettings:
+        """How the adapter starts Claude Code."""
+        ...
+
+    @property
+    def secrets(self) -> tuple[str, ...]:
+        """Every credential Claude Code may see."""
+        ...
+
+
 class Conversation:
     """One evaluation: Claude Code started with the prompt's render, until it answers.
 
@@ -77,7 +94,7 @@ class Conversation:
     def __init__(
         self,
         *,
-        adapter: ClaudeAgentSDKAdapter,
+        adapter: ClaudeAgent,
         prompt: Prompt[Any],
         session: SessionProtocol,
         deadline: Deadline | None,
@@ -116,6 +133,7 @@ class Conversation:
         self._ending: Exception | None = None
         self._result: ResultMessage | None = None
         self._assistant_error: str | None = None
+        self._retries = 0
 
     async def run(self) -> PromptResponse:
         """Converse until Claude Code answers; raise what ended the conversation otherwise."""
@@ -252,10 +270,24 @@ class Conversation:
                 self._transcript.add_tool_result(block.tool_use_id, _text(block.content))
 
     def _system(self, message: SystemMessage) -> None:
+        if message.subtype != "api_retry":
+            return
         status = message.data.get("error_status")
-        if message.subtype == "api_retry" and status in FINAL_STATUSES:
+        if status in FINAL_STATUSES:
             error = str(message.data.get("error"))
-            self._end(refused_retry(status, error, secrets=self._secrets))
+            attempted = self._attempted()
+            self._end(refused_retry(status, error, attempted=attempted, secrets=self._secrets))
+        else:
+            self._retries += 1
+
+    def _attempted(self) -> Attempted:
+        """The model, the API root and how often the failed request was sent, for its words."""
+        environment = {**os.environ, **self._settings.environment()}
+        return Attempted(
+            model=self._settings.model or "Claude Code's default",
+            url=environment.get("ANTHROPIC_BASE_URL", "the Anthropic API"),
+            attempts=self._retries + 1,
+        )
 
     # -- the answer ----------------------------------------------------------------------------
 
@@ -264,7 +296,12 @@ class Conversation:
         if result is None:
             raise provider_error("Claude Code ended without a result.", kind="other")
         if result.is_error:
-            raise from_result(result, self._assistant_error, secrets=self._secrets)
+            raise from_result(
+                result,
+                self._assistant_error,
+                attempted=self._attempted(),
+                secrets=self._secrets,
+            )
         text = self._transcript.last_text if result.result is None else result.result
         return PromptResponse(
             self._prompt.name,

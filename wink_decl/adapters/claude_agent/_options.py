@@ -18,7 +18,7 @@ from wink_decl.prompt.tool_schema import to_anthropic_tools
 from wink_decl.runtime.output import output_format
 
 if TYPE_CHECKING:
-    from wink_decl.adapters.claude_agent import ClaudeAgentSettings
+    from wink_decl.adapters.claude_agent._agent_settings import ClaudeAgentSettings
     from wink_decl.prompt.template import RenderedPrompt
     from wink_decl.prompt.tool import Tool
 

@@ -1,0 +1,88 @@
+"""The real Claude Code CLI (bundled with claude-agent-sdk) as the MCP client of ``wink-decl mcp``.
+
+Claude Code starts the server itself from ``--mcp-config`` and speaks the stateless 2026-07-28
+protocol to it; its model is the loopback Anthropic fake, which calls a served tool and then
+answers. Everything runs offline, in a home folder of the test's own, under a time limit.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import claude_agent_sdk
+from mcp_fixtures import prompt_folder
+from messages_fake import AnsweringServer, MessagesCall, call_tool, say
+from provider_server import Reply
+
+TIMEOUT = 180.0
+CLAUDE = Path(claude_agent_sdk.__file__).parent / "_bundled" / "claude"
+KEY = "sk-ant-test-0123456789"
+LIST_DIR = '\'.\' has 1 entry.\n\n{"path": ".", "entries": ["a.txt"]}'
+
+
+def answer(call: MessagesCall) -> Reply:
+    """Call the served list_dir first, then answer with what it said."""
+    if "mcp__wink__list_dir" not in call.tool_names:
+        return say("No tools.", call)
+    if not call.tool_results:
+        return call_tool("mcp__wink__list_dir", {"path": "."}, call)
+    return say("Listed.", call)
+
+
+def test_claude_code_calls_a_served_tool(tmp_path: Path) -> None:
+    prompts = prompt_folder(tmp_path)
+    helper = prompts / "agents" / "helper.wink.yaml"
+    command = [sys.executable, "-m", "wink_decl", "mcp", str(prompts), "--agent", str(helper)]
+    command += ["--param", "topic=notes", "--workspace", str(tmp_path / "work")]
+    config = {"mcpServers": {"wink": {"command": command[0], "args": command[1:]}}}
+    home = tmp_path / "home"
+    home.mkdir()
+    with AnsweringServer(answer) as server:
+        trap = "http://127.0.0.1:9"
+        environment = {
+            **os.environ,
+            "HOME": str(home),
+            "ANTHROPIC_BASE_URL": server.url,
+            "ANTHROPIC_API_KEY": KEY,
+            "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1",
+            "DISABLE_AUTOUPDATER": "1",
+            "CLAUDE_CODE_MAX_RETRIES": "0",
+            "HTTPS_PROXY": trap,
+            "HTTP_PROXY": trap,
+            "NO_PROXY": "127.0.0.1",
+        }
+        done = subprocess.run(  # the bundled CLI, with arguments of this test
+            [
+                str(CLAUDE),
+                "-p",
+                "List the workspace.",
+                "--model",
+                "claude-test",
+                "--mcp-config",
+                json.dumps(config),
+                "--strict-mcp-config",
+                "--tools",
+                "",  # no built-in tools: the MCP tools are offered directly, not searched for
+                "--allowedTools",
+                "mcp__wink__list_dir",
+                "--output-format",
+                "json",
+            ],
+            cwd=tmp_path,
+            env=environment,
+            capture_output=True,
+            text=True,
+            timeout=TIMEOUT,
+            check=False,
+        )
+        calls = server.calls
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["result"] == "Listed."
+    offered = [name for name in calls[0].tool_names if name.startswith("mcp__wink__")]
+    assert offered == ["mcp__wink__list_dir", "mcp__wink__read_file", "mcp__wink__read_section"]
+    (result,) = calls[-1].tool_results
+    assert (result.text, result.is_error) == (LIST_DIR, False)

@@ -1,0 +1,74 @@
+"""``wink_decl.inputs.RootSearch``: the one copy of how a prompt's root is found."""
+
+from pathlib import Path
+
+import pytest
+
+from wink_decl.diagnostics import Span
+from wink_decl.evals._prompt_ref import PromptSearch, find_prompt
+from wink_decl.inputs import RootChoice, RootSearch, default_folder, root_finder
+from wink_decl.limits import DEFAULT_LIMITS
+from wink_decl.plugins import PluginCatalog
+
+PROMPT = "key: {key}\nsections:\n  - title: Task\n    template: Do the task.\n"
+
+
+@pytest.fixture
+def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A working folder whose pyproject.toml sets the root 'prompts', holding two prompts."""
+    (tmp_path / "pyproject.toml").write_text('[tool.wink-decl]\nroot = "prompts"\n')
+    (tmp_path / "prompts" / "agents").mkdir(parents=True)
+    (tmp_path / "prompts" / "agents" / "review.wink.yaml").write_text(PROMPT.format(key="review"))
+    (tmp_path / "loose").mkdir()
+    (tmp_path / "loose" / "note.wink.yaml").write_text(PROMPT.format(key="note"))
+    (tmp_path / "evals").mkdir()
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
+def test_the_root_given_wins_and_must_hold_the_file(project: Path) -> None:
+    search = RootSearch("loose", "prompts")
+    assert search.file_root("loose/note.wink.yaml") == RootChoice("loose")
+    assert search.file_root("prompts/agents/review.wink.yaml") == RootChoice(
+        "loose", "the prompt root 'loose'"
+    )
+    assert search.address_root() == "loose"
+
+
+def test_the_configured_root_holds_its_files_and_others_keep_their_folder(project: Path) -> None:
+    search = RootSearch.given(None)
+    prompts = str(project / "prompts")
+    assert search == RootSearch(None, prompts)
+    assert search.file_root("prompts/agents/review.wink.yaml") == RootChoice(prompts)
+    assert search.file_root("loose/note.wink.yaml") == RootChoice("loose")
+    assert search.file_root("loose") == RootChoice("loose")
+    assert search.address_root() == prompts
+    assert RootSearch.given("loose") == RootSearch("loose")
+    assert default_folder() == project / "prompts"
+
+
+def test_a_file_chosen_by_a_file_stays_in_the_working_folder(project: Path) -> None:
+    outside = project.parent / "elsewhere.wink.yaml"
+    outside.write_text(PROMPT.format(key="elsewhere"))
+    search = RootSearch(base="evals", confined=True)
+    path = search.path("../../elsewhere.wink.yaml")
+    assert path == "../elsewhere.wink.yaml"
+    assert search.file_root(path) == RootChoice("..", "the working folder")
+    assert RootSearch(base="evals").file_root(path) == RootChoice("..")
+    assert search.path("../loose/note.wink.yaml") == "loose/note.wink.yaml"
+    assert search.address_root() == "evals"
+
+
+def test_an_eval_file_and_the_command_line_find_the_same_root(project: Path) -> None:
+    prompts = str(project / "prompts")
+    search = PromptSearch(DEFAULT_LIMITS, PluginCatalog(), configured_root=prompts)
+    span = Span("evals/suite.wink-eval.yaml", 1, 9)
+    for written, file, root in (
+        ("../prompts/agents/review.wink.yaml", "prompts/agents/review.wink.yaml", prompts),
+        ("../loose/note.wink.yaml", "loose/note.wink.yaml", "loose"),
+    ):
+        found = find_prompt(written, span, "evals/suite.wink-eval.yaml", search)
+        assert (found.path, found.root, found.diagnostics) == (file, root, ())
+        assert root_finder(None)(Path(file)) == Path(root)
+    by_address = find_prompt("agents/review", span, "evals/suite.wink-eval.yaml", search)
+    assert (by_address.root, by_address.diagnostics) == (prompts, ())
