@@ -13,6 +13,9 @@ import time
 import timeit
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import TypeVar
+
+T = TypeVar("T")
 
 SCHEMA_REFERENCE = "../schema/wink-decl.schema.json"
 """The schema line's target, from a prompt folder beside ``schema/`` (as the bundled ones)."""
@@ -100,21 +103,35 @@ def child_cpu_seconds(command: list[str], env: dict[str, str], cwd: Path, *, nam
     return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
 
 
-def best_of_rounds(
-    sides: Sequence[Callable[[], float]], rounds: int, *, warm_up: bool = False
-) -> list[float]:
-    """The least figure each side gives over ``rounds`` rounds that run every side in turn.
+def every_round(
+    sides: Sequence[Callable[[], T]], rounds: int, *, warm_up: bool = False
+) -> list[list[T]]:
+    """Each side's figures over ``rounds`` rounds that run every side in turn, in round order.
 
-    Alternating the sides lets a busy machine slow them alike. With ``warm_up`` a first round
-    runs too, untimed (a child writes its bytecode then).
+    Alternating the sides lets a busy machine slow them alike, so the figures of one round
+    compare side by side. With ``warm_up`` a first round runs too, untimed (a child writes
+    its bytecode then).
     """
-    best = [float("inf")] * len(sides)
+    figures: list[list[T]] = [[] for _ in sides]
     for round_number in range(rounds + 1 if warm_up else rounds):
         for index, side in enumerate(sides):
             figure = side()
             if round_number or not warm_up:
-                best[index] = min(best[index], figure)
-    return best
+                figures[index].append(figure)
+    return figures
+
+
+def best_of_rounds(
+    sides: Sequence[Callable[[], float]], rounds: int, *, warm_up: bool = False
+) -> list[float]:
+    """The least figure each side gives over ``rounds`` rounds (see ``every_round``)."""
+    return [min(figures) for figures in every_round(sides, rounds, warm_up=warm_up)]
+
+
+def ratio_spread(peer: Sequence[float], ours: Sequence[float]) -> str:
+    """The least and the greatest of the rounds' ratios ``peer / ours``, as ``1.10-1.30x``."""
+    ratios = [theirs / mine for theirs, mine in zip(peer, ours, strict=True)]
+    return f"{min(ratios):.2f}-{max(ratios):.2f}x"
 
 
 def per_call_us(statement: Callable[[], object], number: int, repeat: int = 5) -> float:

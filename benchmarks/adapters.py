@@ -19,15 +19,16 @@ import argparse
 import json
 import os
 import sys
-import timeit
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "support"))
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # also when run by path, not as a script
 
-from anthropic_replies import reply as anthropic_reply  # after the path is set
+from _fixtures import per_call_us  # after the path is set
+from anthropic_replies import reply as anthropic_reply
 from openai_replies import reply as openai_reply
 from provider_server import ProviderServer
 
@@ -85,11 +86,6 @@ class Pair:
         return self.adapter_us / self.sdk_us
 
 
-def best_of(function: Callable[[], object], number: int, repeat: int) -> float:
-    """Microseconds per call, best of ``repeat`` runs of ``number`` calls."""
-    return min(timeit.repeat(function, number=number, repeat=repeat)) / number * 1e6
-
-
 def openai_pair(number: int, repeat: int) -> Pair:
     """``OpenAIAdapter`` next to ``client.chat.completions.create``."""
     from wink_decl.adapters import OpenAIAdapter  # noqa: PLC0415  # optional extra
@@ -102,8 +98,8 @@ def openai_pair(number: int, repeat: int) -> Pair:
         sent: dict[str, Any] = {}
         prepared: Any = create(**_arguments_via(completions, "create", adapter, request(), sent))
         completions.create = _returning(prepared)
-        own = best_of(lambda: adapter.complete(request()), number, repeat)
-        sdk = best_of(lambda: create(**sent), number, repeat)
+        own = per_call_us(lambda: adapter.complete(request()), number, repeat)
+        sdk = per_call_us(lambda: create(**sent), number, repeat)
         adapter.close()
     return Pair("openai", own, sdk)
 
@@ -120,8 +116,8 @@ def anthropic_pair(number: int, repeat: int) -> Pair:
         sent: dict[str, Any] = {}
         prepared: Any = create(**_arguments_via(messages, "create", adapter, request(), sent))
         messages.create = _returning(prepared)
-        own = best_of(lambda: adapter.complete(request()), number, repeat)
-        sdk = best_of(lambda: create(**sent), number, repeat)
+        own = per_call_us(lambda: adapter.complete(request()), number, repeat)
+        sdk = per_call_us(lambda: create(**sent), number, repeat)
         adapter.close()
     return Pair("anthropic", own, sdk)
 
@@ -141,10 +137,10 @@ def litellm_pair(number: int, repeat: int) -> Pair:
         prepared: Any = completion(**_arguments_via(module, "completion", adapter, request(), sent))
         module.completion = _returning(prepared)
         try:
-            own = best_of(lambda: adapter.complete(request()), number, repeat)
+            own = per_call_us(lambda: adapter.complete(request()), number, repeat)
         finally:
             module.completion = completion
-        sdk = best_of(lambda: completion(**sent), number, repeat)
+        sdk = per_call_us(lambda: completion(**sent), number, repeat)
     return Pair("litellm", own, sdk)
 
 

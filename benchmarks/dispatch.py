@@ -10,8 +10,12 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-import timeit
 from dataclasses import dataclass
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # also when run by path, not as a script
+
+from _fixtures import per_call_us  # after the path is set
 
 from wink_decl import (
     InMemoryFilesystem,
@@ -71,12 +75,6 @@ def build(events: int) -> tuple[ToolExecutor, ToolContext]:
         executor.execute(call)
     context = ToolContext(prompt=prompt, rendered_prompt=rendered, adapter=None, session=session)
     return executor, context
-
-
-def per_call_us(statement: object, number: int) -> float:
-    """Best of five runs, microseconds per call."""
-    best = min(timeit.repeat(statement, number=number, repeat=5))  # pyright: ignore[reportArgumentType]
-    return best / number * 1e6
 
 
 def measure(events: int, number: int) -> tuple[float, float]:

@@ -15,10 +15,13 @@ from __future__ import annotations
 import argparse
 import sys
 import tempfile
-import time
 from collections.abc import Callable
 from functools import partial
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # also when run by path, not as a script
+
+from _fixtures import per_call_us  # after the path is set
 
 from wink_decl.compiler import compile_file
 from wink_decl.diagnostics import render_text
@@ -59,12 +62,7 @@ CASES: tuple[Case, ...] = (
 
 def best(work: Callable[[], object], rounds: int) -> float:
     """The fastest of ``rounds`` runs of ``work``, in seconds."""
-    times: list[float] = []
-    for _ in range(rounds):
-        start = time.perf_counter()
-        work()
-        times.append(time.perf_counter() - start)
-    return min(times)
+    return per_call_us(work, 1, rounds) / 1e6
 
 
 def measure(folder: Path, case: Case, size: int, rounds: int) -> tuple[float, float, int]:

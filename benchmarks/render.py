@@ -10,9 +10,13 @@ from __future__ import annotations
 import argparse
 import re
 import sys
-import timeit
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # also when run by path, not as a script
+
+from _fixtures import per_call_us  # after the path is set
 
 from wink_decl import (
     MarkdownSection,
@@ -76,12 +80,6 @@ def fragments(text: str, name: str) -> list[str]:
     pieces = [piece for piece in re.split(f"(\n\n|{re.escape(name)})", text) if piece]
     assert "".join(pieces) == text  # noqa: S101  # the baseline must build the same text
     return pieces
-
-
-def per_call_us(statement: Any, number: int) -> float:
-    """Best of five runs, in microseconds per call."""
-    best = min(timeit.repeat(statement, number=number, repeat=5))
-    return best / number * 1e6
 
 
 def measure(n: int) -> tuple[float, float, int]:

@@ -14,14 +14,15 @@ def test_the_cold_files_benchmark_runs() -> None:
     done = run_python(SCRIPT, args=["--files", "4", "--rounds", "1"], timeout=120)
     assert (done.returncode, done.stderr) == (0, "")
     lines = done.stdout.splitlines()
-    assert lines[0] == "4 distinct prompt files, load + render each once, best of 1"
+    assert lines[0] == "4 distinct prompt files, load + render each once, best of 1 rounds"
     patterns = [
-        r"  wink_decl\.load \+ render +\d+\.\d{3} ms per file",
-        r"  langchain_core load_prompt \+ format +\d+\.\d{3} ms per file",
-        r"  ratio \d+\.\d\dx \(LangChain / wink-decl, target 2x\)",
+        r" +all files  YAML half  other half \(ms per file\)",
+        r"  wink_decl\.load \+ render +\d+\.\d{3} +\d+\.\d{3} +\d+\.\d{3} TOML",
+        r"  langchain_core load_prompt \+ format +\d+\.\d{3} +\d+\.\d{3} +\d+\.\d{3} JSON",
+        r"  ratio \d+\.\d\dx, rounds \d+\.\d\d-\d+\.\d\dx \(LangChain / wink-decl, target 1\.2x\)",
+        r"  YAML ratio \d+\.\d\dx, rounds \d+\.\d\d-\d+\.\d\dx",
+        r"  TOML against JSON ratio \d+\.\d\dx, rounds \d+\.\d\d-\d+\.\d\dx",
     ]
     assert [bool(re.fullmatch(p, line)) for p, line in zip(patterns, lines[1:], strict=True)] == [
-        True,
-        True,
-        True,
-    ]
+        True
+    ] * len(patterns)

@@ -90,14 +90,15 @@ def test_a_file_read_only_for_its_address_is_forgotten_once_deleted(
     write(here, "a.wink.yaml", prompt("a"))
     write(here, "b.wink.yaml", prompt("b"))
     registry = PromptRegistry(".", catalog=catalog)
-    assert registry.get("prompts/a").address == "prompts/a"  # reads b's address, no more
+    assert registry.get("prompts/b").address == "prompts/b"  # reads a's address, no more
     assert kept(registry)["claims"] == ["a.wink.yaml", "b.wink.yaml"]
-    (here / "b.wink.yaml").unlink()
+    assert kept(registry)["cache"] == ["b.wink.yaml"]
+    (here / "a.wink.yaml").unlink()
     write(here, "c.wink.yaml", prompt("c"))
     assert registry.get("prompts/c").address == "prompts/c"
     assert kept(registry) == {
-        "cache": ["a.wink.yaml", "c.wink.yaml"],
-        "claims": ["a.wink.yaml", "c.wink.yaml"],
+        "cache": ["b.wink.yaml", "c.wink.yaml"],
+        "claims": ["b.wink.yaml", "c.wink.yaml"],
         "locks": [],
-        "index": ["a.wink.yaml", "c.wink.yaml"],
+        "index": ["b.wink.yaml", "c.wink.yaml"],
     }

@@ -1,9 +1,16 @@
 """Every TOML mistake an author can make comes back as whole, exact diagnostic text."""
 
+import importlib.metadata
+import importlib.util
+from pathlib import Path
+
 import pytest
+import tomli
 
 from wink_decl.diagnostics import render_text
 from wink_decl.loader import Limits, load_text
+
+REPO = Path(__file__).resolve().parents[2]
 
 PATH = "review.wink.toml"
 
@@ -648,3 +655,27 @@ def test_brackets_inside_strings_and_comments_do_not_count() -> None:
     assert result.diagnostics == ()
     assert result.file is not None
     assert result.file.data == {"a": "[[[[[[", "b": [[1]]}
+
+
+def test_toml_is_read_by_the_pinned_compiled_tomli_on_every_python(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """One TOML 1.0 reader on 3.11-3.13 (the standard library's differs between versions)."""
+    read: list[str] = []
+    real = tomli.loads
+
+    def counted(text: str) -> dict[str, object]:
+        read.append(text)
+        return real(text)
+
+    monkeypatch.setattr(tomli, "loads", counted)
+    text = 'key = "review"\n'
+    assert load_text(text, path=PATH, format="toml").file is not None
+    assert read == [text]
+    pyproject = tomli.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))
+    pin = f"tomli=={importlib.metadata.version('tomli')}"
+    assert pin in pyproject["project"]["dependencies"]
+    parser = importlib.util.find_spec("tomli._parser")
+    assert parser is not None
+    assert parser.origin is not None
+    assert Path(parser.origin).suffix == ".so"  # the compiled wheel, not its pure-Python source

@@ -402,10 +402,19 @@ class PromptRegistry:
             prompt = self._serve(prefix + hinted, address)
             if prompt is not None:
                 return prompt
-        claims: list[tuple[str, str | None]] = []
-        fresh: dict[str, tuple[bytes, Stamp]] = {}  # files claiming address: compiled as read
         listed = prompt_paths(self._root)
         self._forget_gone(set(listed))
+        disk = self._disk
+        if disk is None:
+            return self._first_claiming(listed, address, prefix)
+        return self._every_claim(listed, address, prefix, disk)
+
+    def _every_claim(
+        self, listed: list[str], address: str, prefix: str, disk: DiskCache
+    ) -> CompiledPrompt | None:
+        """Like ``_first_claiming``, every file read: the whole index goes to ``disk``."""
+        claims: list[tuple[str, str | None]] = []
+        fresh: dict[str, tuple[bytes, Stamp]] = {}  # files claiming address: compiled as read
         for path in listed:
             claimed, read = self._claim(path)
             claims.append((path, claimed))
@@ -415,13 +424,37 @@ class PromptRegistry:
         for path, claimed in claims:
             if claimed is not None:
                 hints.setdefault(claimed, path[len(prefix) :])
-        self._publish(hints)
+        self._publish(hints, disk)
         for path, claimed in claims:
             if claimed == address:
                 prompt = self._serve(path, address, fresh.get(path))
                 if prompt is not None:
                     return prompt
         return None
+
+    def _first_claiming(
+        self, listed: list[str], address: str, prefix: str
+    ) -> CompiledPrompt | None:
+        """The first file in ``listed`` (sorted) claiming ``address`` that compiles to it.
+
+        What every claim read would find (None: no such file). Without a cache folder no
+        index is written, so the files after it are not read: on average half of a large
+        registry. The addresses read on the way become hints for the next lookup.
+        """
+        found: dict[str, object] = {}
+        try:
+            for path in listed:
+                claimed, read = self._claim(path)
+                if claimed is None:
+                    continue
+                found.setdefault(claimed, path[len(prefix) :])
+                if claimed == address:
+                    prompt = self._serve(path, address, read)
+                    if prompt is not None:
+                        return prompt
+            return None
+        finally:
+            self._hints = {**self._hinted(), **found}
 
     def _claim(self, path: str) -> tuple[str | None, tuple[bytes, Stamp] | None]:
         """The address ``path`` claims now, and the bytes and state read for it (None: none).
@@ -449,15 +482,13 @@ class PromptRegistry:
             hints = self._hints = self._read_hints()
         return hints
 
-    def _publish(self, hints: dict[str, object]) -> None:
-        """Keep the hints a lookup made; on disk too when they changed."""
+    def _publish(self, hints: dict[str, object], disk: DiskCache) -> None:
+        """Keep the hints a whole lookup made; on ``disk`` too when they changed."""
         if hints == self._hints:
             return
         self._hints = hints
-        disk = self._disk
-        if disk is not None:
-            body = {"format": INDEX_FORMAT, "files": hints}
-            disk.write_signed(disk.index_key(), json.dumps(body, sort_keys=True).encode())
+        body = {"format": INDEX_FORMAT, "files": hints}
+        disk.write_signed(disk.index_key(), json.dumps(body, sort_keys=True).encode())
 
     def _read_hints(self) -> Mapping[str, object]:
         """The index entry on disk, when it verifies and is well formed; else no hints.

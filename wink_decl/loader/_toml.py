@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import datetime
 import sys
-import tomllib
 from collections.abc import Callable
 from typing import TYPE_CHECKING, cast
+
+import tomli
 
 from wink_decl.diagnostic_codes import DiagnosticCode
 from wink_decl.diagnostics import Diagnostic, Span
@@ -43,8 +44,8 @@ def load_toml(text: str, path: str, limits: Limits, kind: FileKind) -> Loaded:
     if found is not None:
         return Loaded(None, None, [_refused(found, path, lines, limits)])
     try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as error:
+        data = tomli.loads(text)
+    except tomli.TOMLDecodeError as error:
         # Imported here: a file that parses (most) never pays for what explains a mistake.
         from wink_decl.loader._toml_errors import syntax_diagnostic  # noqa: PLC0415
 
@@ -63,7 +64,7 @@ def load_toml(text: str, path: str, limits: Limits, kind: FileKind) -> Loaded:
 
 
 def _refused(found: Found, path: str, lines: LineIndex, limits: Limits) -> Diagnostic:
-    """What the scan before tomllib found, as a diagnostic."""
+    """What the scan before tomli found, as a diagnostic."""
     span = Span(path, *lines.position(found.start), *lines.position(found.end))
     if found.kind == "deep":
         return too_deep(span, limits.max_depth)
@@ -82,7 +83,7 @@ def _refused(found: Found, path: str, lines: LineIndex, limits: Limits) -> Diagn
 class _LazyScan:
     """The position scan of one text, run when a span is first asked for.
 
-    tomllib keeps no positions, and scanning for them costs about as much as parsing: a file
+    tomli keeps no positions, and scanning for them costs about as much as parsing: a file
     that loads and compiles cleanly needs none (a date needs its own, to keep it as written).
     """
 
@@ -103,7 +104,7 @@ class _LazyScan:
 
 
 class _Checker:
-    """Walks tomllib's data once: counts values, checks nesting, turns dates back into text."""
+    """Walks tomli's data once: counts values, checks nesting, turns dates back into text."""
 
     def __init__(
         self, text: str, scan: _LazyScan, limits: Limits, spans: Spans, kind: FileKind
@@ -116,7 +117,7 @@ class _Checker:
     def table(self, table: dict[str, object], path: JSONPath, depth: int) -> dict[str, object]:
         """A table (at nesting ``depth``) as plain data: no dates, within the limits.
 
-        Changed in place, not copied: tomllib's tables are this load's own, and most hold
+        Changed in place, not copied: tomli's tables are this load's own, and most hold
         no date, so copying every one would cost more than the walk.
         """
         self._check_depth(path, depth)
@@ -130,7 +131,7 @@ class _Checker:
         self.count += 1
         if self.count > self.limits.max_nodes:
             raise _Stop(too_many_values(self.spans(path), self.limits.max_nodes, kind=self.kind))
-        kind = type(value)  # tomllib makes exactly these types, never subclasses
+        kind = type(value)  # tomli makes exactly these types, never subclasses
         if kind is dict:
             return self.table(cast("dict[str, object]", value), path, depth + 1)
         if kind is list:
