@@ -155,7 +155,7 @@ def test_wrong_arguments_are_errors_in_the_cli_words(tmp_path: Path, mode: str) 
             f"{greet}:5:3: error: Param 'who' has no value and no default.\n"
             "   5 |   who: {type: string, description: Who to greet.}\n"
             "     |   ^^^\n"
-            "  hint: pass the argument who, or give the param a default",
+            "  hint: pass the argument who, or give it a default",
         ),
         (
             types.INVALID_PARAMS,
@@ -164,6 +164,28 @@ def test_wrong_arguments_are_errors_in_the_cli_words(tmp_path: Path, mode: str) 
         ),
         (types.INVALID_PARAMS, "No prompt 'team/greeting'. Did you mean 'team/greet'?"),
     ]
+
+
+def test_a_missing_argument_is_told_in_the_words_render_uses_for_a_missing_param(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    prompts = prompt_folder(tmp_path)
+    errors: list[str] = []
+
+    async def body(client: Client, _server: McpServer) -> None:
+        with pytest.raises(MCPError) as raised:
+            await client.get_prompt("team/greet", {"mood": "glad"})
+        errors.append(raised.value.message)
+
+    serve(prompts, "legacy", None, body)
+    greet = str(prompts / "team" / "greet.wink.yaml")
+    status = main(["render", greet, "--root", str(prompts), "--param", "mood=glad"])
+    said = capsys.readouterr().err
+    cli_hint = "  hint: pass --param who=VALUE or put it in --params-file, or give it a default\n"
+    assert (status, said.endswith(cli_hint)) == (1, True)
+    # The same diagnostic; only the way to give the value names MCP's argument, not the flags.
+    mcp_hint = "  hint: pass the argument who, or give it a default"
+    assert errors == [said.removesuffix(cli_hint) + mcp_hint]
 
 
 @pytest.mark.parametrize("mode", ERAS)
