@@ -1,7 +1,7 @@
 """The real Claude Code CLI (bundled with claude-agent-sdk) as the MCP client of ``wink-decl mcp``.
 
 Claude Code starts the server itself from ``--mcp-config`` and speaks the stateless 2026-07-28
-protocol to it; its model is the loopback Anthropic fake, which calls a served tool and then
+protocol to it; its model is the loopback Anthropic fake, which calls served tools and then
 answers. Everything runs offline, in a home folder of the test's own, under a time limit.
 """
 
@@ -11,6 +11,7 @@ import json
 import os
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import claude_agent_sdk
@@ -22,22 +23,18 @@ TIMEOUT = 180.0
 CLAUDE = Path(claude_agent_sdk.__file__).parent / "_bundled" / "claude"
 KEY = "sk-ant-test-0123456789"
 LIST_DIR = '\'.\' has 1 entry.\n\n{"path": ".", "entries": ["a.txt"]}'
+REPEATS = 3
+"""How many times the read_section disclosure runs: it must hold every time, not by luck."""
 
 
-def answer(call: MessagesCall) -> Reply:
-    """Call the served list_dir first, then answer with what it said."""
-    if "mcp__wink__list_dir" not in call.tool_names:
-        return say("No tools.", call)
-    if not call.tool_results:
-        return call_tool("mcp__wink__list_dir", {"path": "."}, call)
-    return say("Listed.", call)
-
-
-def test_claude_code_calls_a_served_tool(tmp_path: Path) -> None:
+def run_claude(
+    tmp_path: Path, answer: Callable[[MessagesCall], Reply], extra: list[str], allowed: str
+) -> tuple[subprocess.CompletedProcess[str], list[MessagesCall]]:
+    """Claude Code, given one prompt, serving helper's tools with ``extra`` options."""
     prompts = prompt_folder(tmp_path)
     helper = prompts / "agents" / "helper.wink.yaml"
     command = [sys.executable, "-m", "wink_decl", "mcp", str(prompts), "--agent", str(helper)]
-    command += ["--param", "topic=notes", "--workspace", str(tmp_path / "work")]
+    command += ["--param", "topic=notes", "--workspace", str(tmp_path / "work"), *extra]
     config = {"mcpServers": {"wink": {"command": command[0], "args": command[1:]}}}
     home = tmp_path / "home"
     home.mkdir()
@@ -59,7 +56,7 @@ def test_claude_code_calls_a_served_tool(tmp_path: Path) -> None:
             [
                 str(CLAUDE),
                 "-p",
-                "List the workspace.",
+                "Do the task.",
                 "--model",
                 "claude-test",
                 "--mcp-config",
@@ -68,7 +65,7 @@ def test_claude_code_calls_a_served_tool(tmp_path: Path) -> None:
                 "--tools",
                 "",  # no built-in tools: the MCP tools are offered directly, not searched for
                 "--allowedTools",
-                "mcp__wink__list_dir",
+                allowed,
                 "--output-format",
                 "json",
             ],
@@ -79,10 +76,55 @@ def test_claude_code_calls_a_served_tool(tmp_path: Path) -> None:
             timeout=TIMEOUT,
             check=False,
         )
-        calls = server.calls
+        return done, server.calls
+
+
+def list_then_answer(call: MessagesCall) -> Reply:
+    """Call the served list_dir first, then answer with what it said."""
+    if "mcp__wink__list_dir" not in call.tool_names:
+        return say("No tools.", call)
+    if not call.tool_results:
+        return call_tool("mcp__wink__list_dir", {"path": "."}, call)
+    return say("Listed.", call)
+
+
+def test_claude_code_calls_a_served_tool(tmp_path: Path) -> None:
+    done, calls = run_claude(tmp_path, list_then_answer, [], "mcp__wink__list_dir")
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout)["result"] == "Listed."
     offered = [name for name in calls[0].tool_names if name.startswith("mcp__wink__")]
     assert offered == ["mcp__wink__list_dir", "mcp__wink__read_file", "mcp__wink__read_section"]
     (result,) = calls[-1].tool_results
     assert (result.text, result.is_error) == (LIST_DIR, False)
+
+
+def read_then_write(call: MessagesCall) -> Reply:
+    """Read the notes section; then, in the same turn, call write_file if it is offered."""
+    if call.turn == 0:
+        return call_tool("mcp__wink__read_section", {"section_key": "notes"}, call)
+    if call.turn == 1:
+        if "mcp__wink__write_file" not in call.tool_names:
+            return say("write_file was not offered.", call)
+        return call_tool("mcp__wink__write_file", {"path": "b.txt", "text": "beta\n"}, call)
+    return say("Wrote.", call)
+
+
+def test_claude_code_reads_a_section_but_keeps_the_turns_tools(tmp_path: Path) -> None:
+    """Evidence for docs/mcp.md: the CLI lists the tools again, yet the turn keeps its own.
+
+    The server answers that listing (with write_file) before the read's result, every time;
+    the CLI's next request of the same turn still offers the tools the turn began with.
+    """
+    allowed = "mcp__wink__read_section,mcp__wink__write_file"
+    found: list[tuple[str, list[str], list[str]]] = []
+    for attempt in range(REPEATS):
+        base = tmp_path / str(attempt)
+        base.mkdir()
+        done, calls = run_claude(base, read_then_write, ["--allow-writes"], allowed)
+        assert done.returncode == 0, done.stderr
+        offered = sorted(name for name in calls[1].tool_names if name.startswith("mcp__wink__"))
+        written = sorted(path.name for path in (base / "work").iterdir())
+        found.append((json.loads(done.stdout)["result"], offered, written))
+    summarized = ["mcp__wink__list_dir", "mcp__wink__read_file", "mcp__wink__read_section"]
+    outcome = ("write_file was not offered.", summarized, ["a.txt"])
+    assert found == [outcome] * REPEATS

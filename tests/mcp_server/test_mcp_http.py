@@ -90,26 +90,54 @@ def test_the_sdk_client_over_http(tmp_path: Path, mode: str) -> None:
             assert isinstance(content, types.TextContent)
             seen.append(content.text)
             seen.append(names_of(await client.list_tools()))
-            if mode == "legacy":
-                await client.call_tool("read_section", {"section_key": "notes"})
-            else:
-                async with client.listen(tools_list_changed=True) as events:
-                    await client.call_tool("read_section", {"section_key": "notes"})
-                    async for event in events:
-                        notes.append(type(event).__name__)
-                        break
+            read = await client.call_tool("read_section", {"section_key": "notes"})
+            seen.append(read.is_error)
             seen.append(names_of(await client.list_tools()))
 
     over_http(tmp_path, body)
-    assert seen == [
-        True,
-        ["agents/helper", "team/greet"],
-        GREET_TEXT,
-        ["list_dir", "read_file", "read_section"],
-        ["list_dir", "read_file", "write_file"],
+    summarized = ["list_dir", "read_file", "read_section"]
+    # A stateless request over HTTP names no client: what it revealed is not kept for the next.
+    after = ["list_dir", "read_file", "write_file"] if mode == "legacy" else summarized
+    assert seen == [True, ["agents/helper", "team/greet"], GREET_TEXT, summarized, False, after]
+    assert notes == (["notifications/tools/list_changed"] if mode == "legacy" else [])
+
+
+def test_stateless_clients_over_http_never_see_what_another_revealed(tmp_path: Path) -> None:
+    found: list[object] = []
+
+    async def body(url: str, _server: McpServer) -> None:
+        async with (
+            Client(url, mode="2026-07-28") as first,
+            Client(url, mode="2026-07-28") as second,
+            first.listen(tools_list_changed=True) as first_events,
+            second.listen(tools_list_changed=True) as second_events,
+        ):
+            read = await first.call_tool("read_section", {"section_key": "notes"})
+            found.append(read.content[0])
+            found.append(names_of(await second.list_tools()))
+            denied = await second.call_tool("write_file", {"path": "b", "text": ""})
+            found.append((denied.content[0], denied.is_error))
+            found.append(names_of(await first.list_tools()))
+            with anyio.move_on_after(0.5):  # nothing changed for anyone: no event comes
+                found.extend([event async for event in first_events])
+                found.extend([event async for event in second_events])
+
+    over_http(tmp_path, body)
+    summarized = ["list_dir", "read_file", "read_section"]
+    assert found == [
+        types.TextContent(
+            text="Content of section 'notes':\n\n## 2. Notes (notes)\n\nWrite notes with care."
+        ),
+        summarized,
+        (
+            types.TextContent(
+                text="Unknown tool 'write_file'. Did you mean 'read_file'? Available tools: "
+                "list_dir, read_file, read_section."
+            ),
+            True,
+        ),
+        summarized,
     ]
-    events = ["ToolsListChanged"] if mode != "legacy" else []
-    assert sorted(set(notes)) == [*events, "notifications/tools/list_changed"]
 
 
 def test_many_clients_at_once_each_with_a_session_of_its_own(tmp_path: Path) -> None:

@@ -19,7 +19,7 @@ import pytest
 from mcp import Client
 from mcp.client.session import IncomingMessage
 from mcp.shared.exceptions import MCPError
-from mcp_fixtures import GREET, GREET_TEXT, build_server, prompt_folder
+from mcp_fixtures import GREET, GREET_TEXT, build_server, prompt_folder, served
 from plugin_support import MemoryDistribution
 
 from wink_decl.cli import main
@@ -75,7 +75,7 @@ def serve(
             async with anyio.create_task_group() as tasks:
                 stop = anyio.Event()
                 await tasks.start(watch_prompts, server, [prompts], stop)
-                async with Client(server.server, mode=mode, message_handler=handle) as client:
+                async with Client(served(server), mode=mode, message_handler=handle) as client:
                     await body(client, server)
                 server.close()
                 stop.set()
@@ -155,7 +155,7 @@ def test_wrong_arguments_are_errors_in_the_cli_words(tmp_path: Path, mode: str) 
             f"{greet}:5:3: error: Param 'who' has no value and no default.\n"
             "   5 |   who: {type: string, description: Who to greet.}\n"
             "     |   ^^^\n"
-            "  hint: pass the argument who, or give the param a default",
+            "  hint: pass the argument who, or give it a default",
         ),
         (
             types.INVALID_PARAMS,
@@ -164,6 +164,28 @@ def test_wrong_arguments_are_errors_in_the_cli_words(tmp_path: Path, mode: str) 
         ),
         (types.INVALID_PARAMS, "No prompt 'team/greeting'. Did you mean 'team/greet'?"),
     ]
+
+
+def test_a_missing_argument_is_told_in_the_words_render_uses_for_a_missing_param(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    prompts = prompt_folder(tmp_path)
+    errors: list[str] = []
+
+    async def body(client: Client, _server: McpServer) -> None:
+        with pytest.raises(MCPError) as raised:
+            await client.get_prompt("team/greet", {"mood": "glad"})
+        errors.append(raised.value.message)
+
+    serve(prompts, "legacy", None, body)
+    greet = str(prompts / "team" / "greet.wink.yaml")
+    status = main(["render", greet, "--root", str(prompts), "--param", "mood=glad"])
+    said = capsys.readouterr().err
+    cli_hint = "  hint: pass --param who=VALUE or put it in --params-file, or give it a default\n"
+    assert (status, said.endswith(cli_hint)) == (1, True)
+    # The same diagnostic; only the way to give the value names MCP's argument, not the flags.
+    mcp_hint = "  hint: pass the argument who, or give it a default"
+    assert errors == [said.removesuffix(cli_hint) + mcp_hint]
 
 
 @pytest.mark.parametrize("mode", ERAS)
@@ -299,6 +321,57 @@ def test_a_read_that_reveals_tools_tells_the_client(tmp_path: Path, mode: str) -
     )
     assert results[1][1] is True  # the workspace is read-only
     assert not (tmp_path / "work" / "b").exists()
+
+
+def test_a_result_that_revealed_tools_waits_until_the_new_listing_is_answered(
+    tmp_path: Path,
+) -> None:
+    prompts = prompt_folder(tmp_path)
+    built, _log = build_server(prompts, tmp_path / "work")
+    # Only the listing can release the result in time: the clock would take longer than the test.
+    server = McpServer(built.prompts, built.agent, hold=TIMEOUT * 2)
+    order: list[str] = []
+
+    async def call(client: Client) -> None:
+        result = await client.call_tool("read_section", {"section_key": "notes"})
+        order.append(f"result, error: {result.is_error}")
+
+    async def run() -> None:
+        with anyio.fail_after(TIMEOUT):
+            async with (
+                Client(served(server), mode="2026-07-28") as client,
+                client.listen(tools_list_changed=True) as events,
+                anyio.create_task_group() as tasks,
+            ):
+                tasks.start_soon(call, client)
+                async for event in events:  # as Claude Code does: list again when told
+                    order.append(type(event).__name__)
+                    order.append(" ".join(t.name for t in (await client.list_tools()).tools))
+                    break
+
+    anyio.run(run)
+    assert order == [
+        "ToolsListChanged",
+        "list_dir read_file write_file",
+        "result, error: False",
+    ]
+
+
+def test_without_a_listener_a_revealing_result_is_not_held(tmp_path: Path) -> None:
+    prompts = prompt_folder(tmp_path)
+    built, _log = build_server(prompts, tmp_path / "work")
+    # No client listens for tools/list_changed, so none will list again: nothing to wait for.
+    server = McpServer(built.prompts, built.agent, hold=TIMEOUT * 2)
+    names: list[str] = []
+
+    async def run() -> None:
+        with anyio.fail_after(TIMEOUT):
+            async with Client(served(server), mode="2026-07-28") as client:
+                await client.call_tool("read_section", {"section_key": "notes"})
+                names.extend(t.name for t in (await client.list_tools()).tools)
+
+    anyio.run(run)
+    assert names == ["list_dir", "read_file", "write_file"]  # over stdio, the state is kept
 
 
 def test_each_client_has_a_session_of_its_own(tmp_path: Path) -> None:

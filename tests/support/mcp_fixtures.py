@@ -3,7 +3,14 @@
 from __future__ import annotations
 
 import io
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from pathlib import Path
+
+import anyio
+from mcp.client import Transport
+from mcp.client._transport import TransportStreams
+from mcp.shared.memory import create_client_server_memory_streams
 
 from wink_decl.cli._render import render_text_form
 from wink_decl.inputs import PromptRequest, prepare
@@ -91,3 +98,22 @@ def build_server(prompts: Path, work: Path | None = None) -> tuple[McpServer, io
         assert prepared.ok
         agent = Agent(prepared, ReadOnlyFilesystem(HostFilesystem(str(work))))
     return McpServer(serving, agent), log
+
+
+@asynccontextmanager
+async def _served(server: McpServer) -> AsyncIterator[TransportStreams]:
+    async with (
+        create_client_server_memory_streams() as ((client_read, client_write), (read, write)),
+        anyio.create_task_group() as tasks,
+    ):
+        tasks.start_soon(server.run, read, write)
+        try:
+            yield client_read, client_write
+        finally:  # the end of the client's stream ends the server, as stdin's end does
+            await client_write.aclose()
+            await write.aclose()
+
+
+def served(server: McpServer) -> Transport:
+    """``server`` run on a pair of memory streams as on stdin and stdout (``McpServer.run``)."""
+    return _served(server)

@@ -23,8 +23,9 @@ if TYPE_CHECKING:
 
 __all__ = ["MISSING_ARGUMENT", "PromptServing"]
 
-MISSING_ARGUMENT = "pass the argument {name}, or give the param a default"
-"""How an MCP client is told to give a missing param (the CLI says --param)."""
+MISSING_ARGUMENT = "pass the argument {name}, or give it a default"
+"""How an MCP client is told to give a missing param: the command line's words, with the
+argument for ``--param NAME=VALUE`` and without ``--params-file``, which MCP has no way to give."""
 _MAX_COMPLETIONS = 100
 """The most values ``completion/complete`` may return (the protocol's bound)."""
 

@@ -2,9 +2,10 @@
 
 Clients of the initialize handshake keep a connection, and what one has read with
 ``read_section`` lives on it (it goes when the connection goes). Clients of the stateless
-2026-07-28 protocol have no connection between requests: their state is the server's own
-(over stdio one process serves one client), and they hear of changes only through
-``subscriptions/listen``, so every change is published there too.
+2026-07-28 protocol have no connection between requests: over stdio (one process, one client)
+their state is the server's own; over HTTP nothing in a request tells one client from another,
+so each request gets a fresh state (docs/mcp.md, "Sessions"). They hear of changes only
+through ``subscriptions/listen``, so every change is published there too.
 """
 
 from __future__ import annotations
@@ -23,12 +24,15 @@ from mcp.server.subscriptions import (
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
 from wink_decl._loggers import package_logger
+from wink_decl.mcp._mcp_hold import HOLD_SECONDS, AnswersNoted, ListingHold
 from wink_decl.version import __version__
 
 if TYPE_CHECKING:
     from mcp.server.connection import Connection
     from mcp.server.context import ServerRequestContext
     from mcp.server.models import InitializationOptions
+    from mcp.shared._stream_protocols import ReadStream, WriteStream
+    from mcp.shared.message import SessionMessage
 
     from wink_decl.mcp._mcp_agent import Agent, AgentSession
     from wink_decl.mcp._mcp_prompts import PromptServing
@@ -44,8 +48,14 @@ _STATE_KEY = "wink-decl.agent"
 class McpServer:
     """One server: the prompt catalog, the ``--agent`` tools, and who hears of changes."""
 
-    def __init__(self, prompts: PromptServing, agent: Agent | None) -> None:
-        """Build the SDK's server with a handler for each method served."""
+    def __init__(
+        self, prompts: PromptServing, agent: Agent | None, *, hold: float = HOLD_SECONDS
+    ) -> None:
+        """Build the SDK's server with a handler for each method served.
+
+        ``hold``: how long a stateless call that revealed tools waits at most for the client's
+        next ``tools/list`` to be answered before its result goes (``ListingHold``).
+        """
         self.prompts = prompts
         self.agent = agent
         self.bus = InMemorySubscriptionBus()
@@ -53,7 +63,10 @@ class McpServer:
         self._connections: weakref.WeakSet[Connection] = weakref.WeakSet()
         """Handshake connections seen: told when the prompts change."""
         self._stateless: AgentSession | None = None
-        """The state of the stateless protocol's requests (made on first use)."""
+        """The state of the stateless protocol's requests over stdio (made on first use)."""
+        self.hold = ListingHold(hold)
+        self._tool_listeners = 0
+        """Open listen streams that asked for ``tools/list_changed``: who may list again."""
         tools = agent is not None
         self.server: Server[Any] = Server(
             "wink-decl",
@@ -61,7 +74,7 @@ class McpServer:
             on_list_prompts=self._list_prompts,
             on_get_prompt=self._get_prompt,
             on_completion=self._complete,
-            on_subscriptions_listen=self.listen,
+            on_subscriptions_listen=self._listen,
             on_list_tools=self._list_tools if tools else None,
             on_call_tool=self._call_tool if tools else None,
         )
@@ -80,6 +93,13 @@ class McpServer:
                 await connection.send_prompt_list_changed()
             except Exception:  # noqa: BLE001  # a client gone meanwhile misses nothing more
                 logger.debug("a client could not be told the prompts changed", exc_info=True)
+
+    async def run(
+        self, read: ReadStream[SessionMessage | Exception], write: WriteStream[SessionMessage]
+    ) -> None:
+        """Serve the client of one pair of streams (stdio's) until it closes its side."""
+        noted = AnswersNoted(write, self.hold.written)
+        await self.server.run(read, noted, self.initialization_options())
 
     def close(self) -> None:
         """End every ``subscriptions/listen`` stream (the server is stopping)."""
@@ -110,7 +130,21 @@ class McpServer:
     async def _list_tools(
         self, ctx: ServerRequestContext[Any, Any], _params: types.PaginatedRequestParams | None
     ) -> types.ListToolsResult:
-        return self._agent_session(ctx).listing()
+        listing = self._agent_session(ctx).listing()
+        self.hold.listing(ctx.request_id)
+        return listing
+
+    async def _listen(
+        self,
+        ctx: ServerRequestContext[Any, Any],
+        params: types.SubscriptionsListenRequestParams,
+    ) -> types.SubscriptionsListenResult:
+        tools = 1 if params.notifications.tools_list_changed else 0
+        self._tool_listeners += tools
+        try:
+            return await self.listen(ctx, params)
+        finally:
+            self._tool_listeners -= tools
 
     async def _call_tool(
         self, ctx: ServerRequestContext[Any, Any], params: types.CallToolRequestParams
@@ -137,6 +171,8 @@ class McpServer:
             raise AssertionError("unreachable: the tools methods are served only with an agent")
         connection = self._seen(ctx)
         if connection is None:
+            if _over_http(ctx):  # no way to tell its client from others: nothing is kept
+                return agent.session()
             if self._stateless is None:
                 self._stateless = agent.session()
             return self._stateless
@@ -149,12 +185,21 @@ class McpServer:
     async def _tools_changed(self, ctx: ServerRequestContext[Any, Any]) -> None:
         """After a call changed the tools on offer: tell the client that made it."""
         if ctx.protocol_version in MODERN_PROTOCOL_VERSIONS:
+            if _over_http(ctx):  # its state went with the request: nothing changed for anyone
+                return
             await self.bus.publish(ToolsListChanged())
+            if self._tool_listeners:  # the client lists again: the result waits for that
+                await self.hold.hold()
             return
         # On the call's own stream: over HTTP it reaches the client without a GET stream.
         await ctx.session.send_notification(
             types.ToolListChangedNotification(), related_request_id=ctx.request_id
         )
+
+
+def _over_http(ctx: ServerRequestContext[Any, Any]) -> bool:
+    """Whether a stateless request came over HTTP (its Starlette request is on it)."""
+    return ctx.request is not None
 
 
 def _connection_of(ctx: ServerRequestContext[Any, Any]) -> Connection:

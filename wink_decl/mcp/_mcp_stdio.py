@@ -45,7 +45,7 @@ async def serve_stdio(server: McpServer, watched: list[Path]) -> None:
         stop = anyio.Event()
         await tasks.start(watch_prompts, server, watched, stop)
         answering = ParseErrorsAnswered(read_stream, write_stream)
-        await server.server.run(answering, write_stream, server.initialization_options())
+        await server.run(answering, write_stream)
         server.close()
         stop.set()
         tasks.cancel_scope.cancel()
