@@ -142,7 +142,7 @@ def read_peer(
         if loaded.file is None:
             return None, list(loaded.diagnostics)
         return _langchain(loaded.file, shown)
-    front, problems = split_front_matter(text, shown, limits)
+    front, problems = split_front_matter(text, shown, limits, comments=kind == "dotprompt")
     if front is None:
         return None, problems
     data = _mapping(front.file.data)
