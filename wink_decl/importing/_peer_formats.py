@@ -374,6 +374,8 @@ def _langchain(file: LoadedFile, shown: str) -> tuple[PeerPrompt | None, list[Di
             (f"message {n + 1}", items[n], source_map.value_span(("messages", n)))
             for n in range(1, len(items))
         ]
+    if kind == "prompt" and template is None and "template_path" in data:
+        return None, [_template_elsewhere(shown, source_map.value_span(("template_path",)))]
     if kind not in ("prompt", "chat") or not isinstance(template, str):
         return None, [_not_langchain(kind, shown, source_map.value_span(("_type",)))]
     written = _text(data.get("template_format")) or "f-string"
@@ -460,6 +462,18 @@ def _not_langchain(kind: object, shown: str, span: Span | None) -> Diagnostic:
         code=DiagnosticCode.IMPORT_INVALID,
         expected="_type: prompt with a template, or _type: chat with messages",
         hint="Import a file that LangChain's load_prompt reads.",
+        path=None if span else shown,
+    )
+
+
+def _template_elsewhere(shown: str, span: Span | None) -> Diagnostic:
+    return Diagnostic(
+        message="This LangChain prompt file reads its template from another file "
+        "(template_path); wink-decl imports a template written in the file itself.",
+        span=span,
+        code=DiagnosticCode.IMPORT_INVALID,
+        expected="template: the template's text",
+        hint="Copy the text of that file into the file as 'template:', then import it.",
         path=None if span else shown,
     )
 
