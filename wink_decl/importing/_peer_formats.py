@@ -180,7 +180,9 @@ def _prompty(
     data: dict[str, object], place: _Places, text: str, body: int, locate: Locator
 ) -> tuple[PeerPrompt | None, list[Diagnostic]]:
     template = _mapping(data.get("template"))
-    format_kind = _text(_mapping(template.get("format")).get("kind")) or _text(template.get("type"))
+    written = template.get("format")  # a mapping with its kind, or the kind alone
+    format_kind = _text(written) or _text(_mapping(written).get("kind"))
+    format_kind = format_kind or _text(template.get("type"))
     syntax: Syntax = "mustache" if format_kind == "mustache" else "jinja2"
     prompt = PeerPrompt("prompty", syntax, text, locate)
     prompt.name = _text(data.get("name"))
