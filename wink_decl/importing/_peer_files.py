@@ -86,29 +86,47 @@ class FrontMatter:
 
 
 def split_front_matter(
-    text: str, shown: str, limits: Limits
+    text: str, shown: str, limits: Limits, *, comments: bool = False
 ) -> tuple[FrontMatter | None, list[Diagnostic]]:
     """The front matter of ``text`` and the template's start; None and why when it is broken.
 
-    The YAML is read with the opening ``---`` line left blank, so that its spans, and the
-    line numbers in the loader's hints, are the file's own.
+    Blank lines may come before the opening ``---`` (Prompty and Dotprompt both skip them),
+    and with ``comments`` lines starting with ``#`` too (Dotprompt's licence headers). The
+    YAML is read with the lines up to the opening ``---`` left blank, so that its spans, and
+    the line numbers in the loader's hints, are the file's own.
     """
-    first = text.split("\n", 1)[0]
-    if first.rstrip() != "---":
+    opening, start = _opening_line(text, comments=comments)
+    if opening is None:
         return FrontMatter(_nothing(shown, limits), 0), []
-    start = len(first) + 1
     closing = _closing_line(text, start)
     if closing is None:
-        return None, [_unclosed(shown)]
+        return None, [_unclosed(shown, opening)]
     yaml_text = text[start:closing]
     body_start = text.find("\n", closing)
     body_start = len(text) if body_start < 0 else body_start + 1
     if not yaml_text.strip():
         return FrontMatter(_nothing(shown, limits), body_start), []
-    loaded = load_text("\n" + yaml_text, path=shown, format="yaml", limits=limits, kind=PEER_FILE)
+    blank = "\n" * opening
+    loaded = load_text(blank + yaml_text, path=shown, format="yaml", limits=limits, kind=PEER_FILE)
     if loaded.file is None:
         return None, list(loaded.diagnostics)
     return FrontMatter(loaded.file, body_start), []
+
+
+def _opening_line(text: str, *, comments: bool) -> tuple[int | None, int]:
+    """The line number of the opening ``---`` and the offset after it; None when there is none.
+
+    One pass over the lines before it: blank ones, and ``#`` ones when ``comments``.
+    """
+    position, number = 0, 1
+    while True:
+        end = text.find("\n", position)
+        line = text[position : len(text) if end < 0 else end].rstrip()
+        if line == "---":
+            return number, len(text) if end < 0 else end + 1
+        if end < 0 or not (not line.strip() or (comments and line.startswith("#"))):
+            return None, 0
+        position, number = end + 1, number + 1
 
 
 def _nothing(shown: str, limits: Limits) -> LoadedFile:
@@ -131,10 +149,10 @@ def _closing_line(text: str, start: int) -> int | None:
         position = end + 1
 
 
-def _unclosed(shown: str) -> Diagnostic:
+def _unclosed(shown: str, line: int) -> Diagnostic:
     return Diagnostic(
-        message="The front matter opened by '---' on line 1 is never closed.",
-        span=Span(shown, 1, 1, 1, 3),
+        message=f"The front matter opened by '---' on line {line} is never closed.",
+        span=Span(shown, line, 1, line, 3),
         code=DiagnosticCode.IMPORT_INVALID,
         expected="a line '---' after the settings, then the template",
         hint="Add a line holding only '---' where the settings end.",

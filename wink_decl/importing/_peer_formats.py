@@ -142,7 +142,7 @@ def read_peer(
         if loaded.file is None:
             return None, list(loaded.diagnostics)
         return _langchain(loaded.file, shown)
-    front, problems = split_front_matter(text, shown, limits)
+    front, problems = split_front_matter(text, shown, limits, comments=kind == "dotprompt")
     if front is None:
         return None, problems
     data = _mapping(front.file.data)
@@ -180,7 +180,9 @@ def _prompty(
     data: dict[str, object], place: _Places, text: str, body: int, locate: Locator
 ) -> tuple[PeerPrompt | None, list[Diagnostic]]:
     template = _mapping(data.get("template"))
-    format_kind = _text(_mapping(template.get("format")).get("kind")) or _text(template.get("type"))
+    written = template.get("format")  # a mapping with its kind, or the kind alone
+    format_kind = _text(written) or _text(_mapping(written).get("kind"))
+    format_kind = format_kind or _text(template.get("type"))
     syntax: Syntax = "mustache" if format_kind == "mustache" else "jinja2"
     prompt = PeerPrompt("prompty", syntax, text, locate)
     prompt.name = _text(data.get("name"))
@@ -374,6 +376,8 @@ def _langchain(file: LoadedFile, shown: str) -> tuple[PeerPrompt | None, list[Di
             (f"message {n + 1}", items[n], source_map.value_span(("messages", n)))
             for n in range(1, len(items))
         ]
+    if kind == "prompt" and template is None and "template_path" in data:
+        return None, [_template_elsewhere(shown, source_map.value_span(("template_path",)))]
     if kind not in ("prompt", "chat") or not isinstance(template, str):
         return None, [_not_langchain(kind, shown, source_map.value_span(("_type",)))]
     written = _text(data.get("template_format")) or "f-string"
@@ -460,6 +464,18 @@ def _not_langchain(kind: object, shown: str, span: Span | None) -> Diagnostic:
         code=DiagnosticCode.IMPORT_INVALID,
         expected="_type: prompt with a template, or _type: chat with messages",
         hint="Import a file that LangChain's load_prompt reads.",
+        path=None if span else shown,
+    )
+
+
+def _template_elsewhere(shown: str, span: Span | None) -> Diagnostic:
+    return Diagnostic(
+        message="This LangChain prompt file reads its template from another file "
+        "(template_path); wink-decl imports a template written in the file itself.",
+        span=span,
+        code=DiagnosticCode.IMPORT_INVALID,
+        expected="template: the template's text",
+        hint="Copy the text of that file into the file as 'template:', then import it.",
         path=None if span else shown,
     )
 

@@ -126,14 +126,23 @@ class _Builder:
         prompt = self.prompt
         lists = {i.name for i in prompt.inputs if i.type == "array"}
         found: list[_Message] = []
+        carried: list[Token] = []
         for message in prompt.messages:
             tokens = scan(prompt.source, message.start, message.end, prompt.syntax)
             for role, start, end, part in _by_role(
                 tokens, message.role, message.start, message.end
             ):
-                if not prompt.source[start:end].strip():
+                if _blank(part):  # the peers send no message for it; its comments go on
+                    carried.extend(t for t in part if t.kind == "comment")
                     continue
-                found.append(_Message(role, shape(part, prompt.source, (start, end), lists)))
+                tokens_of = [*carried, *part]
+                carried = []
+                found.append(_Message(role, shape(tokens_of, prompt.source, (start, end), lists)))
+        rest = shape(carried, prompt.source, (0, 0), lists)
+        if not found:  # an empty template: one empty section, so that the file validates
+            role = prompt.messages[0].role if prompt.messages else "user"
+            return [_Message(role, rest)]
+        found[-1].shaped.cuts.extend(rest.cuts)
         return found
 
     # Params ---------------------------------------------------------------------------------
@@ -362,6 +371,11 @@ def _by_role(
         else:
             run.append(token)
     yield role, start, end, run
+
+
+def _blank(tokens: list[Token]) -> bool:
+    """True when ``tokens`` hold nothing but blank text and template comments."""
+    return all(t.kind == "comment" or (t.kind == "text" and not t.text.strip()) for t in tokens)
 
 
 def _fits(value: object, wink_type: str, items: str | None) -> bool:

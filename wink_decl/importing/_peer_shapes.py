@@ -8,6 +8,7 @@ paragraph) is cut out of the text and kept, with its place, to be written as a c
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
@@ -163,7 +164,27 @@ def _why_not(  # noqa: PLR0911 - one reason a return
     tags = [opening, *(t for t in inner if t.kind == "else"), tokens[stop]]
     if not all(_alone(tag, context) for tag in tags):
         return "a condition inside a paragraph"
+    if not _paragraphs(tags, context):
+        return "a condition inside a paragraph"
     return None
+
+
+def _paragraphs(tags: Sequence[Token], context: _Context) -> bool:
+    """True when the block's text is whole paragraphs, shown or not.
+
+    A section is rendered apart from its neighbours by a blank line: every text the block
+    joins (the one before it, each branch, the one after it) must be so already, or the
+    imported prompt would read differently.
+    """
+    opening, closing = tags[0], tags[-1]
+    before, after = _blank_before(opening, context), _blank_after(closing, context)
+    branches = list(itertools.pairwise(tags))
+    if len(branches) == 1 and not (before or after):  # shown or not: before meets after
+        return False
+    return all(
+        (before or _blank_after(first, context)) and (after or _blank_before(last, context))
+        for first, last in branches
+    )
 
 
 def _alone(tag: Token, context: _Context) -> bool:
@@ -175,6 +196,26 @@ def _alone(tag: Token, context: _Context) -> bool:
     if before > start and source[before - 1] != "\n":
         return False
     return _REST_OF_LINE.match(source, tag.end, end) is not None
+
+
+def _blank_before(tag: Token, context: _Context) -> bool:
+    """True when the line before ``tag``'s is blank, or ``tag``'s starts the message."""
+    source, (start, _) = context.source, context.bounds
+    line_start = max(start, source.rfind("\n", start, tag.start) + 1)
+    if line_start <= start:
+        return True
+    previous = max(start, source.rfind("\n", start, line_start - 1) + 1)
+    return not source[previous : line_start - 1].strip()
+
+
+def _blank_after(tag: Token, context: _Context) -> bool:
+    """True when the line after ``tag``'s is blank, or ``tag``'s ends the message."""
+    source, (_, end) = context.source, context.bounds
+    line_end = source.find("\n", tag.end, end)
+    if line_end < 0:
+        return True
+    following = source.find("\n", line_end + 1, end)
+    return not source[line_end + 1 : end if following < 0 else following].strip()
 
 
 def _negated(condition: dict[str, object]) -> dict[str, object]:

@@ -51,7 +51,8 @@ def scan(source: str, start: int, end: int, syntax: Syntax) -> list[Token]:
         return _scan_fstring(source, start, end)
     if syntax == "jinja2":
         return _scan_tags(source, start, end, ("{{", "{%", "{#"), _jinja_tag)
-    return _scan_tags(source, start, end, ("{{",), _mustache_tag)
+    read = _handlebars_tag if syntax == "handlebars" else _mustache_tag
+    return _scan_tags(source, start, end, ("{{",), read)
 
 
 TagReader = Callable[[str, str, int, int], Token]
@@ -176,6 +177,13 @@ def _literal(text: str) -> object:
     if text in {"true", "True", "false", "False"}:
         return text.lower() == "true"
     return float(text) if "." in text else int(text)
+
+
+def _handlebars_tag(opening: str, inside: str, start: int, end: int) -> Token:
+    """Mustache's tags, and Dotprompt's ``{{history}}``: a helper no variable shadows."""
+    if opening == "{{" and inside.strip(" \t\r\n~") == "history":
+        return Token("odd", start, end, what="the history helper")
+    return _mustache_tag(opening, inside, start, end)
 
 
 def _mustache_tag(opening: str, inside: str, start: int, end: int) -> Token:  # noqa: PLR0911 - a return a kind of tag
