@@ -8,6 +8,7 @@ from __future__ import annotations
 import io
 import json
 import queue
+import shutil
 import subprocess
 import sys
 import threading
@@ -22,6 +23,7 @@ from mcp.client.stdio import StdioServerParameters, stdio_client
 from mcp.shared.message import SessionMessage
 from mcp_fixtures import GREET_TEXT, prompt_folder
 
+from wink_decl.cli import _mcp as mcp_command
 from wink_decl.cli import main
 from wink_decl.mcp import PARSE_ERROR_MESSAGE, ParseErrorsAnswered
 
@@ -372,3 +374,48 @@ def test_root_and_limit_mistakes_are_usage_errors(
     monkeypatch.chdir(tmp_path)
     assert main(["mcp", "prompts", *options]) == 2
     assert capsys.readouterr() == ("", error)
+
+
+@pytest.mark.parametrize("transport", [[], ["--http", "127.0.0.1:0"]], ids=["stdio", "http"])
+def test_a_folder_that_cannot_be_watched_is_a_one_line_error(
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    transport: list[str],
+) -> None:
+    prompts = prompt_folder(tmp_path)
+    watched = mcp_command._watched  # pyright: ignore[reportPrivateUsage]  # what it watches
+
+    def gone_before_the_watch(*args: Any) -> list[Path]:
+        paths = watched(*args)
+        shutil.rmtree(prompts)  # the folder goes between its check and its watch
+        return paths
+
+    monkeypatch.setattr(mcp_command, "_watched", gone_before_the_watch)
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(b"")))
+    assert main(["mcp", str(prompts), *transport]) == 2
+    assert capsys.readouterr() == (
+        "",
+        f"wink-decl: error: cannot watch '{prompts}' for changes: No path was found.\n",
+    )
+
+
+def test_with_root_the_watch_covers_the_root_and_its_overrides(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    base = tmp_path / "base"
+    base.mkdir()
+    prompts = prompt_folder(base)
+    (tmp_path / "overrides").mkdir()  # the default overrides folder of the root base
+    watched = mcp_command._watched  # pyright: ignore[reportPrivateUsage]  # what it watches
+    seen: list[list[Path]] = []
+
+    def recorded(*args: Any) -> list[Path]:
+        seen.append(watched(*args))
+        return seen[-1]
+
+    monkeypatch.setattr(mcp_command, "_watched", recorded)
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(b"")))
+    monkeypatch.chdir(tmp_path)  # so the overrides folder beside the root is not above here
+    assert main(["mcp", "base/prompts", "--root", "base"]) == 0
+    assert seen == [sorted([base.resolve(), prompts.resolve(), (tmp_path / "overrides").resolve()])]

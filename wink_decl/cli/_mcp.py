@@ -17,6 +17,7 @@ from wink_decl.cli._run import workspace_filesystem
 from wink_decl.cli._tagging import add_tag_options
 from wink_decl.cli._usage import UsageError
 from wink_decl.compiler import PROMPT_SUFFIXES
+from wink_decl.errors import InputError
 from wink_decl.inputs import (
     PromptRequest,
     existing_path,
@@ -194,12 +195,23 @@ def _serve(
 
     from wink_decl.mcp import serve_http, serve_stdio  # noqa: PLC0415
 
-    if args.http is None:
-        anyio.run(serve_stdio, server, watched)
-        return
-    host, port = args.http
-    sock = _listen(host, port)
-    anyio.run(serve_http, server, sock, (host, args.token), watched, console.out)
+    try:
+        if args.http is None:
+            anyio.run(serve_stdio, server, watched)
+            return
+        host, port = args.http
+        sock = _listen(host, port)
+        anyio.run(serve_http, server, sock, (host, args.token), watched, console.out)
+    except* InputError as group:  # a folder that cannot be watched: told in one line
+        raise _first(group) from None
+
+
+def _first(group: BaseExceptionGroup[InputError]) -> InputError:
+    """The error inside the task groups' groups (the watch fails before anything else runs)."""
+    error: InputError | BaseExceptionGroup[InputError] = group
+    while isinstance(error, BaseExceptionGroup):
+        error = error.exceptions[0]
+    return error
 
 
 def _listen(host: str, port: int) -> socket.socket:
