@@ -99,32 +99,54 @@ def test_claude_code_calls_a_served_tool(tmp_path: Path) -> None:
 
 
 def read_then_write(call: MessagesCall) -> Reply:
-    """Read the notes section; then, in the same turn, call write_file if it is offered."""
+    """Read the notes section; then, in the same turn, call write_file if it was revealed."""
     if call.turn == 0:
         return call_tool("mcp__wink__read_section", {"section_key": "notes"}, call)
     if call.turn == 1:
-        if "mcp__wink__write_file" not in call.tool_names:
-            return say("write_file was not offered.", call)
+        if "mcp__wink__write_file" not in call.revealed:
+            return say("write_file was not revealed.", call)
         return call_tool("mcp__wink__write_file", {"path": "b.txt", "text": "beta\n"}, call)
     return say("Wrote.", call)
 
 
-def test_claude_code_reads_a_section_but_keeps_the_turns_tools(tmp_path: Path) -> None:
-    """Evidence for docs/mcp.md: the CLI lists the tools again, yet the turn keeps its own.
+def test_claude_code_calls_a_tool_a_section_revealed_in_the_same_turn(tmp_path: Path) -> None:
+    """Evidence for docs/mcp.md: a tool revealed by read_section is callable in the same turn.
 
-    The server answers that listing (with write_file) before the read's result, every time;
-    the CLI's next request of the same turn still offers the tools the turn began with.
+    The CLI lists the tools again on ``tools/list_changed``; the server holds the read's result
+    until that listing is answered. The CLI's next request then carries write_file as a
+    deferred tool (``defer_loading``) named by a ``tool_reference``, and calling it works.
     """
     allowed = "mcp__wink__read_section,mcp__wink__write_file"
-    found: list[tuple[str, list[str], list[str]]] = []
+    found: list[tuple[object, ...]] = []
     for attempt in range(REPEATS):
         base = tmp_path / str(attempt)
         base.mkdir()
         done, calls = run_claude(base, read_then_write, ["--allow-writes"], allowed)
         assert done.returncode == 0, done.stderr
-        offered = sorted(name for name in calls[1].tool_names if name.startswith("mcp__wink__"))
-        written = sorted(path.name for path in (base / "work").iterdir())
-        found.append((json.loads(done.stdout)["result"], offered, written))
-    summarized = ["mcp__wink__list_dir", "mcp__wink__read_file", "mcp__wink__read_section"]
-    outcome = ("write_file was not offered.", summarized, ["a.txt"])
+        tools = {
+            name: bool(tool.get("defer_loading"))
+            for name, tool in calls[1].tools.items()
+            if name.startswith("mcp__wink__")
+        }
+        (written,) = calls[2].tool_results
+        found.append(
+            (
+                json.loads(done.stdout)["result"],
+                len(calls),
+                tools,
+                calls[1].revealed,
+                (written.text, written.is_error),
+                (base / "work" / "b.txt").read_text(),
+            )
+        )
+    deferred = {
+        "mcp__wink__list_dir": False,
+        "mcp__wink__read_file": False,
+        "mcp__wink__read_section": False,
+        "mcp__wink__write_file": True,
+    }
+    created = (
+        'Created \'b.txt\' (5 characters).\n\n{"path": "b.txt", "characters": 5, "created": true}'
+    )
+    outcome = ("Wrote.", 3, deferred, ("mcp__wink__write_file",), (created, False), "beta\n")
     assert found == [outcome] * REPEATS

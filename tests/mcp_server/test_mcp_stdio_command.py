@@ -8,6 +8,7 @@ from __future__ import annotations
 import io
 import json
 import queue
+import shutil
 import subprocess
 import sys
 import threading
@@ -22,6 +23,7 @@ from mcp.client.stdio import StdioServerParameters, stdio_client
 from mcp.shared.message import SessionMessage
 from mcp_fixtures import GREET_TEXT, prompt_folder
 
+from wink_decl.cli import _mcp as mcp_command
 from wink_decl.cli import main
 from wink_decl.mcp import PARSE_ERROR_MESSAGE, ParseErrorsAnswered
 
@@ -299,3 +301,121 @@ def test_a_line_that_is_not_a_message_is_answered_and_the_next_passed_on() -> No
     assert received == ["SessionMessage"]
     error = {"code": -32700, "message": PARSE_ERROR_MESSAGE, "data": None}
     assert written == [{"jsonrpc": "2.0", "id": None, "error": error}]
+
+
+def test_root_names_the_prompts_from_it_for_the_catalog_and_the_agent(tmp_path: Path) -> None:
+    prompts = prompt_folder(tmp_path)
+    server = RawServer([str(prompts), "--root", str(tmp_path), *agent_args(tmp_path)], tmp_path)
+    server.initialize()
+    server.request(1, "prompts/list")
+    names = [p["name"] for p in server.answer()["result"]["prompts"]]
+    server.request(2, "prompts/get", {"name": "prompts/team/greet", "arguments": {"who": "Ada"}})
+    text = server.answer()["result"]["messages"][0]["content"]["text"]
+    server.request(3, "tools/list")
+    tools = [t["name"] for t in server.answer()["result"]["tools"]]
+    assert (names, text, tools) == (
+        ["prompts/agents/helper", "prompts/team/greet"],
+        "## 1. Hello (hello)\n\nSay hello to Ada, calm, 1 times.\n\ntools: (none)\n",
+        ["list_dir", "read_file", "read_section"],
+    )
+    assert server.close() == (0, "", "")
+
+
+def test_the_limit_a_hint_names_is_an_option_of_the_command(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    folder = tmp_path / "prompts"
+    (folder / "team").mkdir(parents=True)
+    big = folder / "team" / "big.wink.yaml"
+    big.write_text(f'key: big\nsections:\n  - {{key: a, title: A, template: "{"x" * 300}"}}\n')
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(b"")))
+    assert main(["mcp", str(folder), "--limit", "max_bytes=100"]) == 0
+    hint = "--limit max_bytes=400"
+    assert capsys.readouterr() == (
+        "",
+        f"{big}:1:1: error: This file is 356 bytes long, more than the limit of 100 bytes.\n"
+        "  expected: a file of at most 100 bytes\n"
+        f"  hint: split the prompt into several smaller files, or allow more with {hint}\n",
+    )
+    # The hint's option, given as it is written, is taken and serves the file.
+    server = RawServer([str(folder), "--limit", "max_bytes=100", *hint.split(" ")], tmp_path)
+    server.initialize()
+    server.request(1, "prompts/list")
+    assert [p["name"] for p in server.answer()["result"]["prompts"]] == ["team/big"]
+    assert server.close() == (0, "", "")
+
+
+@pytest.mark.parametrize(
+    ("options", "error"),
+    [
+        (
+            ["--root", "prompts/team"],
+            "wink-decl: error: 'prompts' lies outside the prompt root 'prompts/team'\n"
+            "  hint: pass a --root that contains it, or leave --root out\n",
+        ),
+        (
+            ["--limit", "max_bytes=many"],
+            "wink-decl: error: --limit max_bytes=many: must be a whole number of at least 1\n"
+            "  hint: write it as NAME=VALUE with NAME one of max_bytes, max_depth, max_nodes, "
+            "max_key_length, max_include_depth, max_include_files, max_sections, "
+            "max_params_file_bytes, max_dataset_bytes, max_cases\n",
+        ),
+    ],
+    ids=["root-outside", "limit-not-a-number"],
+)
+def test_root_and_limit_mistakes_are_usage_errors(
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    options: list[str],
+    error: str,
+) -> None:
+    prompt_folder(tmp_path)
+    monkeypatch.chdir(tmp_path)
+    assert main(["mcp", "prompts", *options]) == 2
+    assert capsys.readouterr() == ("", error)
+
+
+@pytest.mark.parametrize("transport", [[], ["--http", "127.0.0.1:0"]], ids=["stdio", "http"])
+def test_a_folder_that_cannot_be_watched_is_a_one_line_error(
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    transport: list[str],
+) -> None:
+    prompts = prompt_folder(tmp_path)
+    watched = mcp_command._watched  # pyright: ignore[reportPrivateUsage]  # what it watches
+
+    def gone_before_the_watch(*args: Any) -> list[Path]:
+        paths = watched(*args)
+        shutil.rmtree(prompts)  # the folder goes between its check and its watch
+        return paths
+
+    monkeypatch.setattr(mcp_command, "_watched", gone_before_the_watch)
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(b"")))
+    assert main(["mcp", str(prompts), *transport]) == 2
+    assert capsys.readouterr() == (
+        "",
+        f"wink-decl: error: cannot watch '{prompts}' for changes: No path was found.\n",
+    )
+
+
+def test_with_root_the_watch_covers_the_root_and_its_overrides(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    base = tmp_path / "base"
+    base.mkdir()
+    prompts = prompt_folder(base)
+    (tmp_path / "overrides").mkdir()  # the default overrides folder of the root base
+    watched = mcp_command._watched  # pyright: ignore[reportPrivateUsage]  # what it watches
+    seen: list[list[Path]] = []
+
+    def recorded(*args: Any) -> list[Path]:
+        seen.append(watched(*args))
+        return seen[-1]
+
+    monkeypatch.setattr(mcp_command, "_watched", recorded)
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(b"")))
+    monkeypatch.chdir(tmp_path)  # so the overrides folder beside the root is not above here
+    assert main(["mcp", "base/prompts", "--root", "base"]) == 0
+    assert seen == [sorted([base.resolve(), prompts.resolve(), (tmp_path / "overrides").resolve()])]

@@ -11,12 +11,13 @@ from typing import TYPE_CHECKING
 from wink_decl._install_hint import install_hint
 from wink_decl.cli._command import Console
 from wink_decl.cli._commands import implemented
-from wink_decl.cli._prompt import report
+from wink_decl.cli._prompt import add_limit_option, add_root_option, limits_from, report
 from wink_decl.cli._render import render_text_form
 from wink_decl.cli._run import workspace_filesystem
 from wink_decl.cli._tagging import add_tag_options
 from wink_decl.cli._usage import UsageError
 from wink_decl.compiler import PROMPT_SUFFIXES
+from wink_decl.errors import InputError
 from wink_decl.inputs import (
     PromptRequest,
     existing_path,
@@ -25,9 +26,9 @@ from wink_decl.inputs import (
     root_finder,
     split_param,
 )
-from wink_decl.limits import DEFAULT_LIMITS
 
 if TYPE_CHECKING:
+    from wink_decl.limits import Limits
     from wink_decl.mcp import Agent, McpServer
     from wink_decl.runtime.filesystem import Filesystem
 
@@ -46,6 +47,8 @@ def _configure(parser: argparse.ArgumentParser) -> None:
         help=f"a folder searched for {', '.join(PROMPT_SUFFIXES)} files, or one prompt file: "
         "each is served as an MCP prompt named by its address (ns/key)",
     )
+    add_root_option(parser)
+    add_limit_option(parser)
     parser.add_argument(
         "--agent",
         metavar="FILE",
@@ -119,15 +122,16 @@ def _run(args: argparse.Namespace, console: Console) -> int:
             hint="give --token T, and give clients the header Authorization: Bearer T",
         )
     target = existing_path(args.path)
-    root = root_finder(None)(target)
+    root = root_finder(args.root)(target)
+    limits = limits_from(args)
     filesystem, host = workspace_filesystem(
         args.workspace, allow_writes=args.allow_writes, command="mcp"
     )
     try:
-        agent = None if args.agent is None else _agent(args, console, filesystem)
+        agent = None if args.agent is None else _agent(args, console, limits, filesystem)
         if args.agent is not None and agent is None:
             return 1
-        server = _server(args, console, (target, root), agent)
+        server = _server(args, console, (target, root, limits), agent)
         _serve(server, args, console, _watched(args, target, root))
     finally:
         if host is not None:
@@ -135,12 +139,16 @@ def _run(args: argparse.Namespace, console: Console) -> int:
     return 0
 
 
-def _agent(args: argparse.Namespace, console: Console, filesystem: Filesystem) -> Agent | None:
+def _agent(
+    args: argparse.Namespace, console: Console, limits: Limits, filesystem: Filesystem
+) -> Agent | None:
     """The ``--agent`` prompt prepared with its params; None (reported) when it has errors."""
     from wink_decl.mcp import Agent  # noqa: PLC0415  # the SDK loads only when serving
 
     request = PromptRequest(
         file=args.agent,
+        root=args.root,
+        limits=limits,
         params=tuple(split_param(text) for text in args.param),
         params_file=args.params_file,
         tag=args.tag,
@@ -154,21 +162,24 @@ def _agent(args: argparse.Namespace, console: Console, filesystem: Filesystem) -
 
 
 def _server(
-    args: argparse.Namespace, console: Console, where: tuple[Path, Path], agent: Agent | None
+    args: argparse.Namespace,
+    console: Console,
+    where: tuple[Path, Path, Limits],
+    agent: Agent | None,
 ) -> McpServer:
     from wink_decl.mcp import McpServer, PromptCatalog, PromptServing  # noqa: PLC0415
 
-    target, root = where
+    target, root, limits = where
 
     def write(text: str) -> None:
         console.err.write(text + "\n")
         console.err.flush()
 
-    catalog = PromptCatalog(target, root, DEFAULT_LIMITS, write)
+    catalog = PromptCatalog(target, root, limits, write)
     catalog.refresh()
     prompts = PromptServing(
         catalog,
-        DEFAULT_LIMITS,
+        limits,
         tag=args.tag,
         overrides=args.overrides,
         strict=args.strict,
@@ -184,12 +195,23 @@ def _serve(
 
     from wink_decl.mcp import serve_http, serve_stdio  # noqa: PLC0415
 
-    if args.http is None:
-        anyio.run(serve_stdio, server, watched)
-        return
-    host, port = args.http
-    sock = _listen(host, port)
-    anyio.run(serve_http, server, sock, (host, args.token), watched, console.out)
+    try:
+        if args.http is None:
+            anyio.run(serve_stdio, server, watched)
+            return
+        host, port = args.http
+        sock = _listen(host, port)
+        anyio.run(serve_http, server, sock, (host, args.token), watched, console.out)
+    except* InputError as group:  # a folder that cannot be watched: told in one line
+        raise _first(group) from None
+
+
+def _first(group: BaseExceptionGroup[InputError]) -> InputError:
+    """The error inside the task groups' groups (the watch fails before anything else runs)."""
+    error: InputError | BaseExceptionGroup[InputError] = group
+    while isinstance(error, BaseExceptionGroup):
+        error = error.exceptions[0]
+    return error
 
 
 def _listen(host: str, port: int) -> socket.socket:
@@ -210,7 +232,7 @@ def _watched(args: argparse.Namespace, target: Path, root: Path) -> list[Path]:
     """The served folder, the prompt root, and the overrides folder when it exists."""
     base = target if target.is_dir() else target.parent
     paths = {base.resolve(), root.resolve()}
-    overrides = overrides_folder(args.overrides, root, root_given=False)
+    overrides = overrides_folder(args.overrides, root, root_given=args.root is not None)
     if overrides.is_dir():
         paths.add(overrides.resolve())
     return sorted(paths)

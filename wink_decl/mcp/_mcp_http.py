@@ -105,19 +105,23 @@ async def serve_http(
     host, token = where
     port = sock.getsockname()[1]
     shown = f"[{host}]" if ":" in host else host
-    out.write(f"http://{shown}:{port}{PATH}\n")
-    out.flush()
     config = uvicorn.Config(
         http_app(server, host, port, token, idle=idle),
         log_level="warning",
         timeout_graceful_shutdown=_GRACE_SECONDS,
     )
-    async with anyio.create_task_group() as tasks:
-        stop = anyio.Event()
-        await tasks.start(watch_prompts, server, watched, stop)
-        try:
-            await uvicorn.Server(config).serve(sockets=[sock])
-        finally:
-            server.close()
-            stop.set()
-            sock.close()
+    try:
+        async with anyio.create_task_group() as tasks:
+            stop = anyio.Event()
+            await tasks.start(watch_prompts, server, watched, stop)
+            # The address only once the files are watched: a folder that cannot be is the
+            # only thing said.
+            out.write(f"http://{shown}:{port}{PATH}\n")
+            out.flush()
+            try:
+                await uvicorn.Server(config).serve(sockets=[sock])
+            finally:
+                server.close()
+                stop.set()
+    finally:
+        sock.close()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import contextvars
 import subprocess
 import sys
@@ -14,6 +15,8 @@ import mcp_types as types
 from anyio.streams.text import TextReceiveStream
 from mcp.server.stdio import stdio_server
 from mcp.shared.message import SessionMessage
+
+from wink_decl.errors import InputError
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -41,11 +44,13 @@ PARSE_ERROR_MESSAGE = "Parse error: a line that is not a JSON-RPC 2.0 message wa
 
 async def serve_stdio(server: McpServer, watched: list[Path]) -> None:
     """Serve one client on stdin and stdout until it closes stdin; logs go to stderr."""
-    async with stdio_server() as (read_stream, write_stream), anyio.create_task_group() as tasks:
+    async with anyio.create_task_group() as tasks:
         stop = anyio.Event()
+        # Watching first: a folder that cannot be watched ends it before stdio is taken.
         await tasks.start(watch_prompts, server, watched, stop)
-        answering = ParseErrorsAnswered(read_stream, write_stream)
-        await server.run(answering, write_stream)
+        async with stdio_server() as (read_stream, write_stream):
+            answering = ParseErrorsAnswered(read_stream, write_stream)
+            await server.run(answering, write_stream)
         server.close()
         stop.set()
         tasks.cancel_scope.cancel()
@@ -115,7 +120,12 @@ _WATCHER = """\
 import os, sys, threading
 from watchfiles._rust_notify import RustNotify
 threading.Thread(target=lambda: (sys.stdin.read(), os._exit(0)), daemon=True).start()
-with RustNotify(sys.argv[1:], False, False, 300, True, False) as notify:
+try:
+    notify = RustNotify(sys.argv[1:], False, False, 300, True, False)
+except OSError as error:
+    print(error, flush=True)
+    raise SystemExit(1) from None
+with notify:
     print("ready", flush=True)
     while True:
         if notify.watch(50, 50, 0, None) == "signal":
@@ -123,6 +133,9 @@ with RustNotify(sys.argv[1:], False, False, 300, True, False) as notify:
         print("changed", flush=True)
 """
 """The watch, in a child process: one line once it watches, then one per batch of changes.
+
+A folder it cannot watch (gone, or past the system's watch limits) makes it print why instead
+of ``ready``, and end.
 
 watchfiles' watcher thread keeps the GIL between its steps, which cost every request of a
 server watching in its own process about 2 ms (benchmarks/mcp.py). The child ends when its
@@ -139,21 +152,27 @@ async def watch_prompts(
 ) -> None:
     """Compile again after each batch of changes, until ``stop``; tell clients of a new list.
 
-    Started with ``TaskGroup.start``, it returns once the files are watched.
+    Started with ``TaskGroup.start``, it returns once the files are watched; ``InputError``
+    when they cannot be.
     """
     command = [sys.executable, "-c", _WATCHER, *(str(path) for path in watched)]
     child = await anyio.open_process(command, stderr=subprocess.DEVNULL)
     try:
         lines = TextReceiveStream(_stdout(child))
-        await lines.receive()  # "ready": watching from now on
-        task_status.started()
+        first = await lines.receive()
+        if not first.startswith("ready"):  # the child failed, and said why
+            said = (first + "".join([rest async for rest in lines])).strip()
+            names = ", ".join(f"'{path}'" for path in watched)
+            raise InputError(f"cannot watch {names} for changes: {said}")
+        task_status.started()  # watching from now on
         async with anyio.create_task_group() as tasks:
             tasks.start_soon(_cancel_on, stop, tasks.cancel_scope)
             async for _batch in lines:
                 if await anyio.to_thread.run_sync(server.prompts.catalog.refresh):
                     await server.prompts_changed()
     finally:
-        child.kill()
+        with contextlib.suppress(ProcessLookupError):  # it may have ended, as a failed one does
+            child.kill()
         with anyio.CancelScope(shield=True):
             await child.aclose()
 
