@@ -30,6 +30,7 @@ print(json.dumps({"status": status, "modules": sorted(shown)}))
 
 FRAME = [
     "wink_decl",
+    "wink_decl._install_hint",
     "wink_decl._launch",
     "wink_decl.cli",
     "wink_decl.cli._app",
@@ -41,8 +42,9 @@ FRAME = [
     "wink_decl.suggestions",
     "wink_decl.version",
 ]
-"""What every command line loads: the frame, the table and did-you-mean for mistakes in it (its
-difflib only when one is made); the redaction of failures waits for a failure."""
+"""What every command line loads: the frame, the table (whose help words its extras' install
+lines with ``install_hint``) and did-you-mean for mistakes in it (its difflib only when one is
+made); the redaction of failures waits for a failure."""
 
 COMMAND_MODULES = {f"wink_decl.cli._{command.name}" for command in COMMANDS}
 
