@@ -238,17 +238,21 @@ def latency_figures(
     ``peer``: run inspect-ai too, when it is installed.
     """
     env = child_environment(str(work / "pycache")) | {"OPENAI_API_KEY": KEY}
+    peer = peer and importlib.util.find_spec("inspect_ai") is not None
     with ProviderProcess(latency_ms / 1000) as provider:
         folder = write_suite(work / "latency", cases, provider.url)
         in_process = timed_run_suite(suite_of(folder), work / "latency-in", concurrency)
+        # Untimed, a few cases first: each command then finds its bytecode, as installed.
+        warm = write_suite(work / "warm", concurrency, provider.url)
+        eval_command(warm, work / "warm-out", concurrency, env)
+        if peer:
+            inspect_command(warm, provider.url, concurrency, env)
         out = work / "latency-out"
         command = eval_command(folder, out, concurrency, env)
         before = provider.requests
         cached = eval_command(folder, out, concurrency, env)
         requests_cached = provider.requests - before
-        theirs = None
-        if peer and importlib.util.find_spec("inspect_ai") is not None:
-            theirs = inspect_command(folder, provider.url, concurrency, env)
+        theirs = inspect_command(folder, provider.url, concurrency, env) if peer else None
     return Latency(in_process, command, cached, requests_cached, theirs)
 
 
