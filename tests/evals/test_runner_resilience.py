@@ -171,7 +171,9 @@ def test_a_provider_that_hangs_costs_only_that_cases_timeout(tmp_path: Path) -> 
         ("Dee", True),
     ]
     assert (errors["Ann"], errors["Cy"], errors["Dee"]) == (None, None, None)
-    assert re.fullmatch(r"The request timed out after 0\.\d+ seconds\.", errors["Bob"])
+    assert re.fullmatch(
+        r"The request timed out after 3 attempts \(0\.\d+ seconds each\)\.", errors["Bob"]
+    )
 
 
 def _journal(eval_file: Path) -> list[str]:
