@@ -1,8 +1,9 @@
 """Evaluations: the runner's own cost, its wall time at a model's latency, a cached re-run, a peer.
 
 Every figure is measured against a fake OpenAI-compatible provider on 127.0.0.1
-(``_loopback_provider``), through the real OpenAI SDK, on a suite of one-turn cases that each
-check the answer (``contains``):
+(``_loopback_provider``, served by a child process: its threads neither take this process's
+interpreter lock nor count in its CPU time), through the real OpenAI SDK, on a suite of
+one-turn cases that each check the answer (``contains``):
 
 - **runner cost**: ``--cases`` cases at zero latency through ``run_suite`` (one at a time,
   journal and response cache written) next to the same cases through the adapter alone in a
@@ -38,7 +39,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from _fixtures import best_of_rounds, child_environment, run_child  # after the path is set
-from _loopback_provider import ANSWER, LoopbackProvider
+from _loopback_provider import ANSWER, ProviderProcess
 
 from wink_decl.evals import RunOptions, Suite, load_suite, run_suite
 
@@ -160,10 +161,13 @@ def timed_adapter_loop(suite: Suite, url: str) -> float:
 def runner_cost(work: Path, cases: int, rounds: int) -> tuple[float, float]:
     """CPU milliseconds per case: through ``run_suite`` and through the adapter alone.
 
-    The CPU time of this process (the fake provider's threads included, alike on both sides):
-    on a busy machine, wall-clock time also counts the time other processes held the cores.
+    The CPU time of this process, which is the client's alone (the fake provider is a child
+    process): on a busy machine, wall-clock time also counts the time other processes held
+    the cores. The adapter alone does what every case needs and the runner does not add (the
+    prompt bound to the params, the SDK's request and response, the answer read back), so the
+    difference is what the runner adds: threads, the cache's key and entry, checks, journal.
     """
-    with LoopbackProvider() as provider:
+    with ProviderProcess() as provider:
         suite = suite_of(write_suite(work / "runner", cases, provider.url))
         out = work / "runner-out"
         timed_run_suite(suite, out, 1)  # warm: imports, the SDK's first client
@@ -234,17 +238,21 @@ def latency_figures(
     ``peer``: run inspect-ai too, when it is installed.
     """
     env = child_environment(str(work / "pycache")) | {"OPENAI_API_KEY": KEY}
-    with LoopbackProvider(latency_ms / 1000) as provider:
+    peer = peer and importlib.util.find_spec("inspect_ai") is not None
+    with ProviderProcess(latency_ms / 1000) as provider:
         folder = write_suite(work / "latency", cases, provider.url)
         in_process = timed_run_suite(suite_of(folder), work / "latency-in", concurrency)
+        # Untimed, a few cases first: each command then finds its bytecode, as installed.
+        warm = write_suite(work / "warm", concurrency, provider.url)
+        eval_command(warm, work / "warm-out", concurrency, env)
+        if peer:
+            inspect_command(warm, provider.url, concurrency, env)
         out = work / "latency-out"
         command = eval_command(folder, out, concurrency, env)
         before = provider.requests
         cached = eval_command(folder, out, concurrency, env)
         requests_cached = provider.requests - before
-        theirs = None
-        if peer and importlib.util.find_spec("inspect_ai") is not None:
-            theirs = inspect_command(folder, provider.url, concurrency, env)
+        theirs = inspect_command(folder, provider.url, concurrency, env) if peer else None
     return Latency(in_process, command, cached, requests_cached, theirs)
 
 

@@ -67,8 +67,12 @@ def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return tmp_path
 
 
-def _files(folder: Path) -> dict[str, str]:
-    return {p.relative_to(folder).as_posix(): p.read_text() for p in sorted(folder.rglob("*.json"))}
+def _pack_lines(folder: Path) -> list[str]:
+    """The entries of every pack in ``folder``, by key (a run appends them as cases finish)."""
+    lines = [
+        line for pack in folder.glob("replies-*.jsonl") for line in pack.read_text().splitlines()
+    ]
+    return sorted(lines, key=lambda line: json.loads(line)["key"])
 
 
 def test_the_recorded_replies_are_the_stand_in_models(
@@ -79,13 +83,13 @@ def test_the_recorded_replies_are_the_stand_in_models(
         monkeypatch.setenv("OPENAI_API_KEY", "sk-stand-in")
         status = main(["eval", SUITE, "--out", "out", "--concurrency", "2"])
     capsys.readouterr()
-    recorded = _files(project / "out" / "cache")
+    recorded = _pack_lines(project / "out" / "cache")
     if updating_golden():
         shutil.rmtree(RECORDED, ignore_errors=True)
-        for name, text in recorded.items():
-            (RECORDED / name).parent.mkdir(parents=True, exist_ok=True)
-            (RECORDED / name).write_text(text)
-    assert (status, len(server.requests), recorded) == (0, 8, _files(RECORDED))
+        RECORDED.mkdir()
+        (RECORDED / "replies-recorded.jsonl").write_text("".join(f"{line}\n" for line in recorded))
+    assert (status, len(server.requests), recorded) == (0, 8, _pack_lines(RECORDED))
+    assert [path.name for path in RECORDED.iterdir()] == ["replies-recorded.jsonl"]
 
 
 def _masked(text: str) -> str:

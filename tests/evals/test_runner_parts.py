@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import os
 import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -285,15 +286,44 @@ def test_a_thread_safe_adapter_is_made_once_per_model_for_every_thread() -> None
     assert (elsewhere, made, closed) == ([here], ["MainThread:openai:gpt-test"], made)
 
 
+def test_threads_asking_at_once_for_a_thread_safe_adapter_share_one() -> None:
+    closed: list[str] = []
+    made: list[str] = []
+
+    def make(model: ModelSpec) -> ProviderAdapter:
+        time.sleep(0.05)  # as importing the SDK takes a while: the other threads ask meanwhile
+        made.append(f"{threading.current_thread().name}:{model.name}")
+        return _Shared(closed, made[-1])
+
+    pool = AdapterPool(make)
+    ready = threading.Barrier(4)
+    got: list[ProviderAdapter] = []
+
+    def ask() -> None:
+        ready.wait(timeout=10)
+        got.append(pool.adapter(MODEL))
+
+    threads = [threading.Thread(target=ask) for _ in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=10)
+    pool.close()
+    assert (len(made), len(got), len({id(adapter) for adapter in got})) == (1, 4, 1)
+    assert closed == made
+
+
 def test_entries_sharing_a_folder_are_both_kept(tmp_path: Path) -> None:
     cache = ResponseCache(tmp_path / "cache")
     cache.put("ab" + "0" * 62, REPLY)
     cache.put("ab" + "1" * 62, ProviderReply("plain"))
+    cache.close()
     assert (cache.get("ab" + "0" * 62), cache.get("ab" + "1" * 62)) == (
         REPLY,
         ProviderReply("plain"),
     )
-    assert sorted(p.name for p in (tmp_path / "cache" / "ab").iterdir()) == [
-        "ab" + "0" * 62 + ".json",
-        "ab" + "1" * 62 + ".json",
+    (pack,) = (tmp_path / "cache").iterdir()
+    assert [json.loads(line)["key"] for line in pack.read_text().splitlines()] == [
+        "ab" + "0" * 62,
+        "ab" + "1" * 62,
     ]

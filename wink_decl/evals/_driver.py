@@ -159,6 +159,8 @@ def drive(
             )
     finally:
         journal.close()
+        if cache is not None:
+            cache.close()
         adapters.close()
     results = tuple(keeper.results.get(id(run)) or done[keys[id(run)]] for run in runs)
     resumed = len(runs) - len(todo)

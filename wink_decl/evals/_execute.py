@@ -73,6 +73,7 @@ class AdapterPool:
         self._made: list[ProviderAdapter] = []
         self._shared: dict[str, ProviderAdapter] = {}
         self._lock = threading.Lock()
+        self._making = threading.Lock()
 
     def adapter(self, model: ModelSpec) -> ProviderAdapter:
         """This thread's adapter for ``model`` (every thread's, when it is thread-safe)."""
@@ -85,11 +86,17 @@ class AdapterPool:
             mine = self._local.adapters = {}
         found = mine.get(key)
         if found is None:
-            found = mine[key] = self._make(model)
-            with self._lock:
-                self._made.append(found)
-                if found.thread_safe:  # two threads may have made one each: both are closed
-                    self._shared.setdefault(key, found)
+            # One thread makes at a time: when the suite starts, every thread asks at once, and
+            # each would otherwise make (and build an SDK client for) a thread-safe adapter.
+            with self._making:
+                shared = self._shared.get(key)
+                if shared is not None:
+                    return shared
+                found = mine[key] = self._make(model)
+                with self._lock:
+                    self._made.append(found)
+                    if found.thread_safe:
+                        self._shared[key] = found
         return found
 
     def close(self) -> None:
