@@ -18,7 +18,7 @@ from compiler_support import compiled, prompt, rewrite, write
 from concurrency import run_python, run_threads
 
 from wink_decl.compiler import CompiledPrompt, PromptRegistry, find_prompt_files
-from wink_decl.compiler._disk_cache import INDEX_FORMAT
+from wink_decl.compiler._disk_cache import INDEX_FORMAT, DiskCache
 from wink_decl.diagnostics import DiagnosticError
 from wink_decl.limits import Limits
 from wink_decl.loader import regular_files
@@ -139,6 +139,27 @@ def test_with_a_cache_folder_a_broken_file_is_reported_after_every_file_is_read(
         "prompts/a": "a.wink.yaml",
         "prompts/broken": "broken.wink.yaml",
     }
+
+
+def test_with_a_cache_folder_an_index_that_did_not_change_is_not_written_again(
+    here: Path, catalog: PluginCatalog, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    write(here, "a.wink.yaml", prompt("a"))
+    written: list[bytes] = []
+    real_write = DiskCache.write_signed
+
+    def counted(disk: DiskCache, key: str, data: bytes) -> None:
+        written.append(data)
+        real_write(disk, key, data)
+
+    monkeypatch.setattr(DiskCache, "write_signed", counted)
+    registry = PromptRegistry(".", catalog=catalog, cache_dir=tmp_path / "cache")
+    for _ in range(2):  # each unknown address reads every file and makes the same index
+        assert unknown(registry, "prompts/b") == (
+            ".: error: No prompt 'prompts/b' under '.'. Did you mean 'prompts/a'?"
+        )
+    indexes = [body for body in map(json.loads, written) if body.get("format") == INDEX_FORMAT]
+    assert indexes == [{"files": {"prompts/a": "a.wink.yaml"}, "format": INDEX_FORMAT}]
 
 
 def test_a_broken_file_is_reported_as_before_when_its_address_is_asked_for(
