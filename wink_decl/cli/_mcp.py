@@ -13,7 +13,7 @@ from wink_decl.cli._command import Console
 from wink_decl.cli._commands import implemented
 from wink_decl.cli._prompt import add_limit_option, add_root_option, limits_from, report
 from wink_decl.cli._render import render_text_form
-from wink_decl.cli._run import workspace_filesystem
+from wink_decl.cli._run import add_workspace_options, workspace_filesystem
 from wink_decl.cli._tagging import add_tag_options
 from wink_decl.cli._usage import UsageError
 from wink_decl.compiler import PROMPT_SUFFIXES
@@ -69,17 +69,7 @@ def _configure(parser: argparse.ArgumentParser) -> None:
         help="a .yaml, .yml, .toml or .json file mapping the --agent prompt's params to values",
     )
     add_tag_options(parser)
-    parser.add_argument(
-        "--workspace",
-        metavar="DIR",
-        help="the folder file tools work in, read-only unless --allow-writes "
-        "(default: an empty folder in memory)",
-    )
-    parser.add_argument(
-        "--allow-writes",
-        action="store_true",
-        help="let tools create, change and delete files in --workspace",
-    )
+    add_workspace_options(parser)
     parser.add_argument(
         "--http",
         type=_address,

@@ -41,7 +41,7 @@ from wink_decl.runtime.loop import DEFAULT_MAX_TURNS, MainLoop
 from wink_decl.runtime.provider import TokenUsage
 from wink_decl.runtime.session import ModelResponded, Session, SetVisibilityOverride
 
-__all__ = ["COMMAND", "workspace_filesystem"]
+__all__ = ["COMMAND", "add_workspace_options", "workspace_filesystem"]
 
 _HINTS = {
     EvaluationPhase.DEADLINE: "allow more time with --timeout",
@@ -85,17 +85,7 @@ def _configure(parser: argparse.ArgumentParser) -> None:
         help="stop when the run has taken this long, at most "
         f"{_MAX_TIMEOUT} (a week); every provider call gets the time left",
     )
-    parser.add_argument(
-        "--workspace",
-        metavar="DIR",
-        help="the folder file tools work in, read-only unless --allow-writes "
-        "(default: an empty folder in memory)",
-    )
-    parser.add_argument(
-        "--allow-writes",
-        action="store_true",
-        help="let tools create, change and delete files in --workspace",
-    )
+    add_workspace_options(parser)
 
 
 def _turns(text: str) -> int:
@@ -228,6 +218,21 @@ def _within(seconds: float | None, work: Callable[[], PromptResponse]) -> Prompt
     if isinstance(result, BaseException):
         raise result
     return result
+
+
+def add_workspace_options(parser: argparse.ArgumentParser) -> None:
+    """``--workspace`` and ``--allow-writes``: where file tools work, for ``run`` and ``mcp``."""
+    parser.add_argument(
+        "--workspace",
+        metavar="DIR",
+        help="the folder file tools work in, read-only unless --allow-writes "
+        "(default: an empty folder in memory)",
+    )
+    parser.add_argument(
+        "--allow-writes",
+        action="store_true",
+        help="let tools create, change and delete files in --workspace",
+    )
 
 
 def workspace_filesystem(

@@ -45,6 +45,7 @@ __all__ = [
     "RunSettings",
     "Scorer",
     "execute",
+    "failed_result",
 ]
 
 Scorer = Callable[
@@ -275,8 +276,13 @@ def _reason(error: Exception, secrets: tuple[str, ...]) -> str:
 
 
 def _failed(run: CaseRun, recorder: RecordingAdapter | None, reason: str) -> Finished:
+    return _finished(run, failed_result(run, reason), recorder)
+
+
+def failed_result(run: CaseRun, reason: str) -> CaseResult:
+    """``run``'s result when it could not be run to an answer: an error, not a failed check."""
     variant = run.variant
-    result = CaseResult(
+    return CaseResult(
         run.sample.id,
         variant.experiment,
         variant.model.name,
@@ -285,7 +291,6 @@ def _failed(run: CaseRun, recorder: RecordingAdapter | None, reason: str) -> Fin
         score=0.0,
         error=reason,
     )
-    return _finished(run, result, recorder)
 
 
 def _finished(run: CaseRun, result: CaseResult, recorder: RecordingAdapter | None) -> Finished:

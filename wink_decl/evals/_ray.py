@@ -25,8 +25,14 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 from wink_decl._install_hint import install_hint
 from wink_decl.errors import InputError
 from wink_decl.evals._cache import ResponseCache
-from wink_decl.evals._eval_types import CaseResult
-from wink_decl.evals._execute import AdapterPool, Finished, ModelAdapters, RunSettings, execute
+from wink_decl.evals._execute import (
+    AdapterPool,
+    Finished,
+    ModelAdapters,
+    RunSettings,
+    execute,
+    failed_result,
+)
 
 if TYPE_CHECKING:
     from wink_decl.compiler import CompiledPrompt
@@ -309,18 +315,8 @@ def _drive_pool(
 
 def _lost(run: CaseRun) -> Finished:
     """``run``'s error after its worker was lost on every try."""
-    variant = run.variant
     reason = (
         f"The worker running this case was lost {MAX_ATTEMPTS} times; the Ray cluster's logs "
         "say why."
     )
-    result = CaseResult(
-        run.sample.id,
-        variant.experiment,
-        variant.model.name,
-        run.repeat,
-        passed=False,
-        score=0.0,
-        error=reason,
-    )
-    return Finished(run, result)
+    return Finished(run, failed_result(run, reason))
