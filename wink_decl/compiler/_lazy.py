@@ -161,7 +161,7 @@ class LazyPredicate(_PluginRef):
         problem = _predicate_problem(imported, self._entry)
         return (imported if problem is None else None), problem
 
-    def check(self, params: Any, session: Any) -> bool:
+    def check(self, params: object, session: object) -> bool:
         """Call ``(params, *, session)``; a predicate that cannot be used fails the render."""
         problem = self.resolve()
         if problem is not None:
