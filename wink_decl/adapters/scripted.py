@@ -6,7 +6,6 @@ import itertools
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from wink_decl.errors import EvaluationPhase, PromptEvaluationError
 from wink_decl.runtime.adapter import ProviderAdapter
@@ -36,12 +35,12 @@ class ScriptedTurn:
         return cls(text=text, usage=usage)
 
     @classmethod
-    def call(cls, name: str, text: str = "", **arguments: Any) -> ScriptedTurn:
+    def call(cls, name: str, text: str = "", **arguments: object) -> ScriptedTurn:
         """A turn that makes one tool call with keyword ``arguments``."""
         return cls(text=text, tool_calls=(tool_call(name, **arguments),))
 
 
-def tool_call(name: str, **arguments: Any) -> ProviderToolCall:
+def tool_call(name: str, **arguments: object) -> ProviderToolCall:
     """A tool call with a fresh id and JSON arguments, as providers send them."""
     return ProviderToolCall(f"call_{next(_call_ids)}", name, json.dumps(arguments))
 

@@ -15,6 +15,7 @@ from wink_decl.version import __version__
 if TYPE_CHECKING:
     from wink_decl.compiler._lazy import LazyHandler
     from wink_decl.plugins import PluginEntry
+    from wink_decl.prompt.text_template import CompiledText
     from wink_decl.prompt.tool import Tool
     from wink_decl.schema.model import PromptDocument, ToolDoc
 
@@ -117,7 +118,7 @@ def _node(node: Any) -> dict[str, Any]:
         "path": node.dotted,
         "title": section.title,
         "template": section.template,
-        "summary": None if section.summary is None else _summary_text(section),
+        "summary": None if section.summary is None else _summary_text(section.summary),
         "visibility": visibility.value
         if isinstance(visibility, SectionVisibility)
         else "conditional",
@@ -131,8 +132,8 @@ def _entry(tool: Any) -> PluginEntry:
     return cast("LazyHandler", tool.handler).entry  # every compiled tool's handler is lazy
 
 
-def _summary_text(section: Any) -> str:
-    return "".join(p if isinstance(p, str) else "${" + p.name + "}" for p in section.summary.pieces)
+def _summary_text(summary: CompiledText) -> str:
+    return "".join(p if isinstance(p, str) else "${" + p.name + "}" for p in summary.pieces)
 
 
 def _owner(template: PromptTemplate[Any], tool_name: str) -> str:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Literal
 
 from wink_decl.compiler._context import CompileContext
 from wink_decl.diagnostic_codes import DiagnosticCode
@@ -24,7 +24,7 @@ if TYPE_CHECKING:
 
 __all__ = ["Check", "compile_condition"]
 
-Check = Callable[[Any, Any], bool]
+Check = Callable[[object, object], bool]
 """``(params, session) -> bool``."""
 
 

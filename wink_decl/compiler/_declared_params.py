@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 __all__ = ["PROTOTYPE_PARAMS", "DeclaredParams", "mark_as_field"]
 
-_MISSING: Any = dataclasses.MISSING
+_MISSING: object = dataclasses.MISSING
 
 
 @dataclasses.dataclass(frozen=True, kw_only=True)
@@ -49,7 +49,7 @@ class DeclaredParams:
     __match_args__ = ()  # keyword-only fields match by name only, as dataclass() leaves them
 
     if TYPE_CHECKING:  # set by each subclass; kept out of ``__annotations__`` at run time
-        _wink_defaults: dict[str, Any]
+        _wink_defaults: dict[str, object]
         """Field name -> its default (``dataclasses.MISSING``: required), in declared order."""
 
     def __init__(self, /, *positional: object, **values: object) -> None:

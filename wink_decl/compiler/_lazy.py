@@ -74,7 +74,7 @@ class _PluginRef:
         """Set last, once ``_loaded`` and ``_problem`` hold the answer: read without the lock."""
         self._lock = threading.Lock()
 
-    def _resolve(self, build: Callable[[object], tuple[Any, str | None]]) -> str | None:
+    def _resolve(self, build: Callable[[object], tuple[object, str | None]]) -> str | None:
         """Import now and ``build`` what is used from it; the problem, or None when usable."""
         if not self._resolved:
             with self._lock:
@@ -87,7 +87,7 @@ class _PluginRef:
         """What the plugin raised when it was imported or built (None: it did not raise)."""
         return self._cause
 
-    def _import(self, build: Callable[[object], tuple[Any, str | None]]) -> bool:
+    def _import(self, build: Callable[[object], tuple[object, str | None]]) -> bool:
         try:
             self._loaded, self._problem = build(self._catalog.load(self._entry))
         except PluginLoadError as error:  # its import raised, or building what it gave did
@@ -120,7 +120,7 @@ class LazyHandler(_PluginRef, BuiltinToolHandler):
         """Import and check now; the problem, or None when the handler is usable."""
         return self._resolve(self._checked)
 
-    def _checked(self, imported: object) -> tuple[Any, str | None]:
+    def _checked(self, imported: object) -> tuple[object, str | None]:
         # Imported here: checking a file names handlers; only binding or a call imports one.
         from wink_decl.plugins import check_handler  # noqa: PLC0415
 
@@ -128,7 +128,7 @@ class LazyHandler(_PluginRef, BuiltinToolHandler):
         return (imported if problem is None else None), problem
 
     @property
-    def target(self) -> Any:
+    def target(self) -> object:
         """The imported handler (None until resolved, or when it is unusable)."""
         return self._loaded
 
@@ -157,11 +157,11 @@ class LazyPredicate(_PluginRef):
         """Import and check now; the problem, or None when the predicate is usable."""
         return self._resolve(self._checked)
 
-    def _checked(self, imported: object) -> tuple[Any, str | None]:
+    def _checked(self, imported: object) -> tuple[object, str | None]:
         problem = _predicate_problem(imported, self._entry)
         return (imported if problem is None else None), problem
 
-    def check(self, params: Any, session: Any) -> bool:
+    def check(self, params: object, session: object) -> bool:
         """Call ``(params, *, session)``; a predicate that cannot be used fails the render."""
         problem = self.resolve()
         if problem is not None:
@@ -240,7 +240,7 @@ def _predicate_problem(obj: object, entry: PluginEntry) -> str | None:
 
 def _build_policy(
     factory: object, config: dict[str, Any], entry: PluginEntry
-) -> tuple[Any, str | None]:
+) -> tuple[object, str | None]:
     """The policy ``factory(**config)`` builds, or why it could not be built.
 
     Raises:

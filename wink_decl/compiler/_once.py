@@ -3,14 +3,15 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, Generic, Self, TypeVar, overload
+from typing import Generic, Self, TypeVar, overload
 
 __all__ = ["computed_once"]
 
 T = TypeVar("T")
+OwnerT = TypeVar("OwnerT")
 
 
-class computed_once(Generic[T]):  # noqa: N801  # used as a decorator, like cached_property
+class computed_once(Generic[OwnerT, T]):  # noqa: N801  # used as a decorator, like cached_property
     """Work a value out on first use and keep it in the instance; the first value kept wins.
 
     Python 3.12 dropped ``cached_property``'s lock (3.11's was one lock for every instance of
@@ -19,7 +20,7 @@ class computed_once(Generic[T]):  # noqa: N801  # used as a decorator, like cach
     the first and hands that one to all. The instance needs a ``__dict__``; it may be frozen.
     """
 
-    def __init__(self, compute: Callable[[Any], T]) -> None:
+    def __init__(self, compute: Callable[[OwnerT], T]) -> None:
         """Wrap ``compute(instance)``."""
         self._compute = compute
         self._name = compute.__name__
@@ -32,8 +33,8 @@ class computed_once(Generic[T]):  # noqa: N801  # used as a decorator, like cach
     @overload
     def __get__(self, instance: None, owner: type | None = None) -> Self: ...
     @overload
-    def __get__(self, instance: object, owner: type | None = None) -> T: ...
-    def __get__(self, instance: object, owner: type | None = None) -> T | Self:
+    def __get__(self, instance: OwnerT, owner: type | None = None) -> T: ...
+    def __get__(self, instance: OwnerT | None, owner: type | None = None) -> T | Self:
         """The kept value; computed (and kept, unless another thread was first) on first use."""
         if instance is None:
             return self

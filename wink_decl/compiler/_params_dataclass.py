@@ -42,8 +42,8 @@ class FieldSpec:
     type: str
     description: str = ""
     has_default: bool = False
-    default: Any = None
-    enum: tuple[Any, ...] = ()
+    default: object = None
+    enum: tuple[object, ...] = ()
     items: str = ""
 
     @property
@@ -68,7 +68,7 @@ def spec_from_model(name: str, spec: ParamSpec) -> FieldSpec:
     )
 
 
-def python_type(spec: FieldSpec) -> Any:
+def python_type(spec: FieldSpec) -> object:
     """The annotation for a field: scalars, ``Literal`` for enums, ``tuple[X, ...]`` for arrays."""
     if spec.enum:
         return Literal[spec.enum]  # pyright: ignore[reportInvalidTypeForm]  # built at run time
@@ -150,7 +150,11 @@ def _field(spec: FieldSpec) -> dataclasses.Field[Any]:
     """The field ``dataclass()`` would make for ``spec``: kw-only, its default and description."""
     metadata = {"description": spec.description} if spec.description else None
     if spec.has_default:
-        made = dataclasses.field(default=spec.default, metadata=metadata, kw_only=True)
+        # Typed by its default, as field() claims to return it: it returns the Field.
+        made = cast(
+            "dataclasses.Field[Any]",
+            dataclasses.field(default=spec.default, metadata=metadata, kw_only=True),
+        )
     else:
         made = dataclasses.field(metadata=metadata, kw_only=True)
     made.name = _field_name(spec.name)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, cast
 
 from wink_decl.diagnostic_codes import DiagnosticCode
 from wink_decl.diagnostics import Diagnostic, DiagnosticError, Span
@@ -22,7 +22,7 @@ MISSING_HINT = "pass a value for '{name}' when rendering, or give it a default"
 
 
 def make_params(
-    prompt: CompiledPrompt, values: Mapping[str, Any], *, missing_hint: str = MISSING_HINT
+    prompt: CompiledPrompt, values: Mapping[str, object], *, missing_hint: str = MISSING_HINT
 ) -> tuple[object, ...]:
     """The params to bind (none when the prompt declares none); ``DiagnosticError`` otherwise.
 
@@ -71,7 +71,7 @@ def unknown_param(name: str, declared: Sequence[str], span: Span | None, path: s
 
 
 def _missing(
-    prompt: CompiledPrompt, kind: type, values: Mapping[str, Any], hint: str
+    prompt: CompiledPrompt, kind: type, values: Mapping[str, object], hint: str
 ) -> list[Diagnostic]:
     problems: list[Diagnostic] = []
     for field in dataclasses.fields(kind):

@@ -315,24 +315,30 @@ def _build(
         return None
 
 
-def _as_runtime(value: Any, scope: SectionScope, *, summary: bool) -> Any:
+_Decision: TypeAlias = "SectionVisibility | bool"
+"""What a section's visibility or enablement is, or what a check of it answers."""
+
+
+def _as_runtime(
+    value: _Decision | Check, scope: SectionScope, *, summary: bool
+) -> _Decision | Callable[..., _Decision]:
     """Checks become ``(params, *, session)`` callables (``(*, session)`` without params)."""
     if not callable(value):
         return value
-    check = cast("Check", value)
+    check = value
 
-    def visibility_of(params: Any, session: Any) -> Any:
+    def visibility_of(params: object, session: object) -> SectionVisibility:
         return _SUMMARY if check(params, session) else _FULL
 
-    decide: Callable[[Any, Any], Any] = visibility_of if summary else check
+    decide: Callable[[object, object], _Decision] = visibility_of if summary else check
     if scope.params_type is None:
 
-        def without_params(*, session: Any) -> Any:
+        def without_params(*, session: object) -> _Decision:
             return decide(None, session)
 
         return without_params
 
-    def with_params(params: Any, *, session: Any) -> Any:
+    def with_params(params: object, *, session: object) -> _Decision:
         return decide(params, session)
 
     return with_params
@@ -409,7 +415,7 @@ def _visibility(
     ctx: CompileContext, path: JSONPath, value: Visibility, scope: SectionScope
 ) -> SectionVisibility | Check | bool | None:
     if isinstance(value, str):
-        visibility: Any = _VISIBILITIES[value]
+        visibility: SectionVisibility | Check | bool | None = _VISIBILITIES[value]
     else:
         visibility = compile_condition(
             ctx,

@@ -35,6 +35,9 @@ from wink_decl.schema.validate import validate_document
 
 if TYPE_CHECKING:
     from wink_decl.compiler._lazy import LazyHandler, LazyPolicy, LazyPredicate
+    from wink_decl.compiler._sections import CompiledSection
+    from wink_decl.prompt.policy import ToolPolicy
+    from wink_decl.prompt.section import Section
     from wink_decl.prompt.template import PromptTemplate
     from wink_decl.prompt.tool import Tool
     from wink_decl.schema.model import ToolDoc
@@ -364,8 +367,8 @@ class _Builder:
         self,
         document: PromptDocument,
         ns: str,
-        sections: list[Any],
-        policies: list[Any],
+        sections: list[CompiledSection],
+        policies: list[ToolPolicy],
         types: tuple[type | None, type | None],
         plugins: tuple[LazyPolicy | LazyPredicate, ...],
     ) -> CompiledPrompt | None:
@@ -379,7 +382,7 @@ class _Builder:
             ns=ns,
             key=document.key,
             name=document.name,
-            sections=sections,
+            sections=cast("list[Section[Any]]", sections),  # built: never check_only here
             policies=policies,
             output_type=output_type,
         )

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import threading
-from typing import Any
 
 __all__ = ["specialise"]
 
@@ -44,7 +43,7 @@ def _keep(key: tuple[type, tuple[str, ...], tuple[object, ...]], made: type) -> 
 
 def _subclass(cls: type, names: tuple[str, ...], items: tuple[object, ...]) -> type:
     labels = ", ".join(getattr(item, "__name__", repr(item)) for item in items)
-    namespace: dict[str, Any] = dict(zip(names, items, strict=True))
+    namespace: dict[str, object] = dict(zip(names, items, strict=True))
     namespace["__slots__"] = ()
     namespace["__module__"] = cls.__module__
     namespace["__qualname__"] = f"{cls.__qualname__}[{labels}]"

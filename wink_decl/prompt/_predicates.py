@@ -6,7 +6,6 @@ import inspect
 from collections.abc import Callable
 from dataclasses import dataclass
 from types import FunctionType
-from typing import Any
 
 from wink_decl.errors import PromptValidationError
 from wink_decl.prompt.callables import builtin_name
@@ -24,11 +23,11 @@ Shape = tuple[int, tuple[str, ...], bool]
 class Predicate:
     """A user callable and which of ``params`` and ``session`` it takes."""
 
-    function: Callable[..., Any]
+    function: Callable[..., object]
     takes_params: bool
     takes_session: bool
 
-    def __call__(self, params: object, session: object) -> Any:
+    def __call__(self, params: object, session: object) -> object:
         """Call the user function with exactly the arguments it declared."""
         if self.takes_params:
             if self.takes_session:
@@ -40,7 +39,7 @@ class Predicate:
 
 
 def adapt_predicate(
-    function: Callable[..., Any], *, what: str, key: str, has_params: bool
+    function: Callable[..., object], *, what: str, key: str, has_params: bool
 ) -> Predicate:
     """Check ``function`` takes (), (params), (*, session) or (params, *, session)."""
     expected = "(), (params), (*, session) or (params, *, session)"
@@ -64,7 +63,7 @@ def adapt_predicate(
     return Predicate(function, takes_params=takes_params, takes_session=bool(keyword))
 
 
-def _inspected_shape(function: Callable[..., Any], what: str, key: str, expected: str) -> Shape:
+def _inspected_shape(function: Callable[..., object], what: str, key: str, expected: str) -> Shape:
     """The shape ``inspect`` reads, for Python code; builtins are refused whatever it says.
 
     The messages are our own: ``inspect`` words its reasons differently on each Python.

@@ -153,21 +153,21 @@ def _classify_class(cls: type[object]) -> TypeNode:
     return _classify_generic(cls, cls, _BARE_ARGS.get(cls, (Any,)))
 
 
-def _classify_generic(annotation: object, origin: object, args: tuple[Any, ...]) -> TypeNode:
+def _classify_generic(annotation: object, origin: object, args: tuple[object, ...]) -> TypeNode:
     handler = _GENERIC_HANDLERS.get(origin)
     if handler is None:
         raise _unsupported(annotation)
     return handler(origin, args)
 
 
-def _classify_union(_origin: object, args: tuple[Any, ...]) -> TypeNode:
+def _classify_union(_origin: object, args: tuple[object, ...]) -> TypeNode:
     others = [arg for arg in args if arg is not _NONE_TYPE]
     if len(others) != 1:  # typing collapses a one-member Union, so one other means X | None
         raise TypeError(f"unsupported type annotation: {' | '.join(map(_text, args))}")
     return TypeNode(Kind.OPTIONAL, args=(classify(others[0]),))
 
 
-def _classify_literal(_origin: object, args: tuple[Any, ...]) -> TypeNode:
+def _classify_literal(_origin: object, args: tuple[object, ...]) -> TypeNode:
     return _choice(args)
 
 
@@ -178,24 +178,24 @@ def _choice(values: tuple[object, ...]) -> TypeNode:
     return TypeNode(Kind.CHOICE, values=values)
 
 
-def _classify_tuple(_origin: object, args: tuple[Any, ...]) -> TypeNode:
+def _classify_tuple(_origin: object, args: tuple[object, ...]) -> TypeNode:
     if len(args) == 2 and args[1] is Ellipsis:  # noqa: PLR2004  # tuple[X, ...] has two args
         return TypeNode(Kind.ARRAY, args=(classify(args[0]),), target=tuple)
     return TypeNode(Kind.TUPLE, args=tuple(map(classify, args)))
 
 
-def _classify_array(origin: object, args: tuple[Any, ...]) -> TypeNode:
+def _classify_array(origin: object, args: tuple[object, ...]) -> TypeNode:
     return TypeNode(Kind.ARRAY, args=(classify(args[0]),), target=_ARRAY_CONTAINERS[origin])
 
 
-def _classify_mapping(_origin: object, args: tuple[Any, ...]) -> TypeNode:
+def _classify_mapping(_origin: object, args: tuple[object, ...]) -> TypeNode:
     key, value = args
     if key is not str:
         raise TypeError(f"mapping keys must be str, got {_text(key)}")
     return TypeNode(Kind.MAPPING, args=(classify(value),))
 
 
-_GENERIC_HANDLERS: dict[object, Callable[[object, tuple[Any, ...]], TypeNode]] = {
+_GENERIC_HANDLERS: dict[object, Callable[[object, tuple[object, ...]], TypeNode]] = {
     Union: _classify_union,
     types.UnionType: _classify_union,
     Literal: _classify_literal,
@@ -231,7 +231,7 @@ def _dataclass_info(cls: type) -> DataclassInfo:
     )
 
 
-def _field_info(cls: type, field: dataclasses.Field[Any], annotation: object) -> FieldInfo:
+def _field_info(cls: type, field: dataclasses.Field[object], annotation: object) -> FieldInfo:
     try:
         node = classify(annotation)
     except TypeError as error:
