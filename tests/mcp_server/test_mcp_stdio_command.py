@@ -419,3 +419,50 @@ def test_with_root_the_watch_covers_the_root_and_its_overrides(
     monkeypatch.chdir(tmp_path)  # so the overrides folder beside the root is not above here
     assert main(["mcp", "base/prompts", "--root", "base"]) == 0
     assert seen == [sorted([base.resolve(), prompts.resolve(), (tmp_path / "overrides").resolve()])]
+
+
+def _cli(cwd: Path, *args: str) -> tuple[int, str, str]:
+    """``wink-decl ARGS`` in a child process in ``cwd``: status, stdout, stderr."""
+    done = subprocess.run(  # this Python, this package
+        [sys.executable, "-m", "wink_decl", *args],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=TIMEOUT,
+        check=False,
+    )
+    return done.returncode, done.stdout, done.stderr
+
+
+@pytest.mark.parametrize("configured", [False, True], ids=["default-folder", "configured-folder"])
+def test_a_tag_renders_what_render_prints_with_the_overrides_render_reads(
+    tmp_path: Path, configured: bool
+) -> None:
+    prompt_folder(tmp_path)
+    setting = 'overrides = "edits"\n' if configured else ""
+    (tmp_path / "pyproject.toml").write_text(f'[tool.wink-decl]\nroot = "prompts"\n{setting}')
+    if configured:
+        (tmp_path / "edits").mkdir()
+    greet = "prompts/team/greet.wink.yaml"
+    assert _cli(tmp_path, "overrides", "seed", greet, "--tag", "short")[0] == 0
+    (seeded,) = [p for p in tmp_path.rglob("*.wink-override.yaml") if "short" in p.name]
+    seeded.write_text(seeded.read_text().replace("Say hello to", "Wave at"))
+    status, rendered, errors = _cli(
+        tmp_path, "render", greet, "--tag", "short", "--param", "who=Ada"
+    )
+    assert (status, errors, "Wave at Ada, calm, 1 times." in rendered) == (0, "", True)
+    params = StdioServerParameters(
+        command=sys.executable, args=[*COMMAND[1:], "prompts", "--tag", "short"], cwd=str(tmp_path)
+    )
+    texts: list[str] = []
+
+    async def run() -> None:
+        with anyio.fail_after(TIMEOUT), (tmp_path / "stderr.txt").open("w") as log:
+            async with Client(stdio_client(params, errlog=log)) as client:
+                result = await client.get_prompt("team/greet", {"who": "Ada"})
+                content = result.messages[0].content
+                assert isinstance(content, types.TextContent)
+                texts.append(content.text)
+
+    anyio.run(run)
+    assert (texts, (tmp_path / "stderr.txt").read_text()) == ([rendered], "")

@@ -20,6 +20,7 @@ from wink_decl.compiler import PROMPT_SUFFIXES
 from wink_decl.errors import InputError
 from wink_decl.inputs import (
     PromptRequest,
+    chosen_overrides,
     existing_path,
     overrides_folder,
     prepare,
@@ -167,11 +168,14 @@ def _server(
 
     catalog = PromptCatalog(target, root, limits, write)
     catalog.refresh()
+    # The folder render reads for this root: --overrides, else the configured one (a root the
+    # catalog found is not a --root given, so the setting still counts), else the default.
+    chosen = chosen_overrides(args.overrides, root_given=args.root is not None)
     prompts = PromptServing(
         catalog,
         limits,
         tag=args.tag,
-        overrides=args.overrides,
+        overrides=None if chosen is None or not chosen.is_dir() else str(chosen),
         strict=args.strict,
         render_text=render_text_form,
     )
