@@ -45,8 +45,19 @@ ACCEPT = {"Accept": "application/json, text/event-stream", "Content-Type": "appl
 Body = Callable[[str, McpServer], Awaitable[None]]
 
 
-def over_http(tmp_path: Path, body: Body, *, token: str | None = None, idle: float = 300) -> None:
-    """Run ``body(url, server)`` against a server of the fixture folder with helper's tools."""
+def over_http(
+    tmp_path: Path,
+    body: Body,
+    *,
+    token: str | None = None,
+    idle: float = 300,
+    sessions: int | None = None,
+) -> None:
+    """Run ``body(url, server)`` against a server of the fixture folder with helper's tools.
+
+    ``sessions``: the cap on open handshake sessions; without it, ``serve_http``'s default.
+    """
+    cap = () if sessions is None else (sessions,)
     prompts = prompt_folder(tmp_path)
     server, _log = build_server(prompts, tmp_path / "work")
 
@@ -56,7 +67,7 @@ def over_http(tmp_path: Path, body: Body, *, token: str | None = None, idle: flo
         with anyio.fail_after(TIMEOUT):
             async with anyio.create_task_group() as tasks:
                 where = ("127.0.0.1", token)
-                tasks.start_soon(serve_http, server, sock, where, [prompts], out, idle)
+                tasks.start_soon(serve_http, server, sock, where, [prompts], out, idle, *cap)
                 while not out.getvalue():  # noqa: ASYNC110  # the address is written first
                     await anyio.sleep(0.01)
                 await body(out.getvalue().strip(), server)
@@ -186,6 +197,78 @@ def test_a_client_that_vanishes_mid_call_leaves_no_state(tmp_path: Path) -> None
 
     over_http(tmp_path, body, idle=0.5)
     assert seen == [["list_dir", "read_file", "read_section"], 0]
+
+
+TOO_MANY = (
+    503,
+    '{"jsonrpc":"2.0","id":null,"error":{"code":-32603,"message":"Too many open sessions"}}',
+)
+"""The answer to a request that would open one handshake session too many."""
+
+
+async def open_session(http: httpx2.AsyncClient, url: str) -> tuple[int, str]:
+    """POST an ``initialize`` without a session: its status and its session id (or its body)."""
+    answer = await http.post(url, json=INITIALIZE, headers=ACCEPT)
+    return answer.status_code, answer.headers.get("mcp-session-id", answer.text)
+
+
+def test_sessions_past_the_cap_are_refused_and_the_open_ones_kept(tmp_path: Path) -> None:
+    found: list[object] = []
+
+    async def body(url: str, _server: McpServer) -> None:
+        async with httpx2.AsyncClient() as http:
+            opened = [await open_session(http, url) for _ in range(2)]
+            found.append([status for status, _ in opened])
+            found.append(await open_session(http, url))
+            kept = {**ACCEPT, "mcp-session-id": opened[0][1]}
+            ping = await http.post(
+                url, json={"jsonrpc": "2.0", "id": 1, "method": "ping"}, headers=kept
+            )
+            found.append(ping.status_code)
+            async with Client(url, mode="2026-07-28") as stateless:  # no session: served
+                found.append([p.name for p in (await stateless.list_prompts()).prompts])
+            closed = await http.delete(url, headers={**ACCEPT, "mcp-session-id": opened[1][1]})
+            found.append(closed.status_code)
+            found.append((await open_session(http, url))[0])  # the room it left is taken
+            found.append(await open_session(http, url))
+
+    over_http(tmp_path, body, sessions=2)
+    assert found == [
+        [200, 200],
+        TOO_MANY,
+        200,
+        ["agents/helper", "team/greet"],
+        200,
+        200,
+        TOO_MANY,
+    ]
+
+
+def test_an_expired_session_makes_room(tmp_path: Path) -> None:
+    found: list[object] = []
+
+    async def body(url: str, _server: McpServer) -> None:
+        async with httpx2.AsyncClient() as http:
+            found.append((await open_session(http, url))[0])
+            found.append(await open_session(http, url))
+            await anyio.sleep(1.5)  # past the idle time: the session ends, its room is free
+            found.append((await open_session(http, url))[0])
+
+    over_http(tmp_path, body, idle=0.5, sessions=1)
+    assert found == [200, TOO_MANY, 200]
+
+
+def test_a_hundred_sessions_by_default(tmp_path: Path) -> None:
+    found: list[object] = []
+
+    async def body(url: str, _server: McpServer) -> None:
+        async with httpx2.AsyncClient() as http:
+            statuses = [(await open_session(http, url))[0] for _ in range(100)]
+            found.append(statuses == [200] * 100)
+            found.append(await open_session(http, url))
+
+    over_http(tmp_path, body)
+    assert found == [True, TOO_MANY]
 
 
 def test_another_host_or_origin_is_refused(tmp_path: Path) -> None:

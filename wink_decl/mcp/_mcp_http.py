@@ -63,12 +63,26 @@ class BearerOnly:
 IDLE_SECONDS = 300.0
 """A handshake session nobody used for this long ends, and its state with it: a client that
 vanished without closing its session (no DELETE) leaves nothing behind for long."""
+MAX_SESSIONS = 100
+"""How many handshake sessions may be open at once. One more is refused (HTTP 503, the SDK's
+JSON-RPC error "Too many open sessions") until one ends or expires: a client that opens sessions
+in a loop cannot grow the server's memory without bound, and cannot end the sessions of others,
+as evicting the least recently used one would let it do (docs/mcp.md, "Sessions")."""
 
 
 def http_app(
-    server: McpServer, host: str, port: int, token: str | None, *, idle: float = IDLE_SECONDS
+    server: McpServer,
+    host: str,
+    port: int,
+    token: str | None,
+    *,
+    idle: float = IDLE_SECONDS,
+    sessions: int = MAX_SESSIONS,
 ) -> ASGIApp:
-    """The streamable-HTTP app at ``/mcp``, answering only requests that name this server."""
+    """The streamable-HTTP app at ``/mcp``, answering only requests that name this server.
+
+    ``idle``: how long an unused handshake session is kept; ``sessions``: how many may be open.
+    """
     names: set[str] = {host.lower()}
     if host.lower() in _LOOPBACK:
         names |= _LOOPBACK
@@ -85,6 +99,7 @@ def http_app(
         transport_security=security,
         host=host,
         session_idle_timeout=idle,
+        max_sessions=sessions,
     )
     return app if token is None else BearerOnly(app, token)
 
@@ -96,17 +111,18 @@ async def serve_http(
     watched: list[Path],
     out: TextIO,
     idle: float = IDLE_SECONDS,
+    sessions: int = MAX_SESSIONS,
 ) -> None:
     """Print the address as the first line on ``out``, then serve on ``sock`` until stopped.
 
     ``where``: the host ``sock`` was bound for (``--http``) and the token, if any; ``idle``:
-    how long an unused handshake session is kept.
+    how long an unused handshake session is kept; ``sessions``: how many may be open at once.
     """
     host, token = where
     port = sock.getsockname()[1]
     shown = f"[{host}]" if ":" in host else host
     config = uvicorn.Config(
-        http_app(server, host, port, token, idle=idle),
+        http_app(server, host, port, token, idle=idle, sessions=sessions),
         log_level="warning",
         timeout_graceful_shutdown=_GRACE_SECONDS,
     )
