@@ -7,7 +7,6 @@ from __future__ import annotations
 import importlib
 import logging
 import os
-from collections.abc import Iterator
 from typing import Any
 
 import anthropic_replies as claude
@@ -19,7 +18,6 @@ from chat_adapters import (
     OPENED_SECTION,
     SUMMARIZED_TEXT,
     Verdict,
-    block_the_network,
     release_template,
     silent_server,
     unused_port,
@@ -56,15 +54,6 @@ DEPLOY_TOOL = {
     "description": "Deploy the service.",
 }
 CLAUDE_SYSTEM = [{"type": "text", "text": SUMMARIZED_TEXT}]
-
-
-@pytest.fixture(autouse=True)
-def offline(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    for name in ("OPENAI_API_KEY", "OPENAI_BASE_URL", "ANTHROPIC_API_KEY", "ANTHROPIC_BASE_URL"):
-        monkeypatch.delenv(name, raising=False)
-    attempts = block_the_network(monkeypatch)
-    yield
-    assert attempts == []
 
 
 def gpt_adapter(server: ProviderServer, **settings: Any) -> LiteLLMAdapter:

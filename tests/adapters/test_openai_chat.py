@@ -8,7 +8,6 @@ import logging
 import os
 import subprocess
 import sys
-from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -20,7 +19,6 @@ from chat_adapters import (
     OPENED_SECTION,
     SUMMARIZED_TEXT,
     Verdict,
-    block_the_network,
     hanging_up_server,
     release_template,
     silent_server,
@@ -65,15 +63,6 @@ def assistant_calls(*calls: tuple[str, str, str]) -> dict[str, Any]:
             for i, n, a in calls
         ],
     }
-
-
-@pytest.fixture(autouse=True)
-def offline(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    for name in ("OPENAI_API_KEY", "OPENAI_ADMIN_KEY", "OPENAI_BASE_URL"):
-        monkeypatch.delenv(name, raising=False)
-    attempts = block_the_network(monkeypatch)
-    yield
-    assert attempts == []
 
 
 OPENING = {"role": "user", "content": OPENING_MESSAGE}

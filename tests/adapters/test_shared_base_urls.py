@@ -6,14 +6,13 @@ scripted server on 127.0.0.1, which records the path each request asked for.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any
 
 import anthropic_replies as claude
 import openai_replies as gpt
 import pytest
 from anthropic_prompts import KEY, PLAIN_TEMPLATE
-from chat_adapters import block_the_network
 from provider_server import ProviderServer, Reply
 
 from wink_decl import Prompt, Session
@@ -24,15 +23,6 @@ from wink_decl.runtime.adapter import ProviderAdapter
 from wink_decl.runtime.loop import MainLoop
 
 Build = Callable[[str], ProviderAdapter]
-
-
-@pytest.fixture(autouse=True)
-def offline(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    for name in ("OPENAI_API_KEY", "OPENAI_BASE_URL", "ANTHROPIC_API_KEY", "ANTHROPIC_BASE_URL"):
-        monkeypatch.delenv(name, raising=False)
-    attempts = block_the_network(monkeypatch)
-    yield
-    assert attempts == []
 
 
 ADAPTERS: list[tuple[str, Build, Reply, str]] = [

@@ -6,13 +6,13 @@ against a scripted server on 127.0.0.1; the whole message and hint are compared.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 
 import anthropic_replies as claude
 import openai_replies as gpt
 import pytest
 from anthropic_prompts import KEY, PLAIN_TEMPLATE
-from chat_adapters import block_the_network, unused_port
+from chat_adapters import unused_port
 from provider_server import ProviderServer, Reply
 
 from wink_decl import Prompt, ProviderError, Session
@@ -29,15 +29,6 @@ CONNECTION_HINT = "check the base URL and that the server is running"
 
 def key_hint(variable: str) -> str:
     return f"check the API key in {variable}"
-
-
-@pytest.fixture(autouse=True)
-def offline(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    for name in ("OPENAI_API_KEY", "OPENAI_BASE_URL", "ANTHROPIC_API_KEY", "ANTHROPIC_BASE_URL"):
-        monkeypatch.delenv(name, raising=False)
-    attempts = block_the_network(monkeypatch)
-    yield
-    assert attempts == []
 
 
 def failure(adapter: ProviderAdapter) -> ProviderError:

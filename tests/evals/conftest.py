@@ -1,28 +1,22 @@
-"""Fixtures of the evaluation tests: a small prompt file, and a model that answers by rule."""
+"""Fixtures of the evaluation tests: the ``greet`` prompt, a model that answers by rule, and a
+copy of the repository's prompts and evals."""
 
 from __future__ import annotations
 
+import json
+import re
+import shutil
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from greet_prompt import GREET
+from openai_replies import completion
+from provider_server import ProviderServer, RecordedRequest, Reply
 
 from wink_decl.compiler import CompiledPrompt, compile_file
 
-GREET = """\
-key: greet
-params:
-  name:
-    type: string
-sections:
-  - key: task
-    title: Task
-    template: Say hello to ${name}.
-  - key: manners
-    title: Manners
-    visibility: summary
-    summary: How to greet is written down.
-    template: Greet warmly.
-"""
+REPO = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture
@@ -32,3 +26,39 @@ def greet(tmp_path: Path) -> CompiledPrompt:
     result = compile_file(tmp_path / "greet.wink.yaml", root=tmp_path)
     assert result.prompt is not None
     return result.prompt
+
+
+def _answer(request: RecordedRequest) -> Reply:
+    """Greets the name asked for (loudly when told to); reads a section first for Dee; refuses
+    Eve."""
+    body = request.json
+    system = body["messages"][0]["content"]
+    name = re.search(r"Say hello to (\w+)\.", system)
+    assert name is not None
+    who = name.group(1)
+    if who == "Eve":
+        return Reply(status=400, json={"error": {"message": "Eve is not allowed"}})
+    if who == "Dee" and len(body["messages"]) == 2:
+        call = ("call_7", "read_section", json.dumps({"section_key": "manners"}))
+        return Reply(json=completion(None, [call], usage=(30, 4)))
+    greeting = f"Hello, {who}!"
+    return Reply(
+        json=completion(greeting.upper() if "Shout" in system else greeting, usage=(20, 3))
+    )
+
+
+@pytest.fixture
+def server() -> Iterator[ProviderServer]:
+    """The loopback model of the ``greet`` cases, answering by rule."""
+    with ProviderServer(responder=_answer) as running:
+        yield running
+
+
+@pytest.fixture
+def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A copy of the repository's prompts and evals, the working folder."""
+    shutil.copytree(REPO / "prompts", tmp_path / "prompts")
+    shutil.copytree(REPO / "evals", tmp_path / "evals", ignore=shutil.ignore_patterns(".wink-eval"))
+    shutil.copy(REPO / "pyproject.toml", tmp_path / "pyproject.toml")
+    monkeypatch.chdir(tmp_path)
+    return tmp_path

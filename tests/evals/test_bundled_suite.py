@@ -57,16 +57,6 @@ def stand_in(request: RecordedRequest) -> Reply:
     return Reply(json=completion(text, usage=(900, 40), model=body["model"]))
 
 
-@pytest.fixture
-def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """A copy of the repository's prompts and evals, the working folder."""
-    shutil.copytree(REPO / "prompts", tmp_path / "prompts")
-    shutil.copytree(REPO / "evals", tmp_path / "evals", ignore=shutil.ignore_patterns(".wink-eval"))
-    shutil.copy(REPO / "pyproject.toml", tmp_path / "pyproject.toml")
-    monkeypatch.chdir(tmp_path)
-    return tmp_path
-
-
 def _pack_lines(folder: Path) -> list[str]:
     """The entries of every pack in ``folder``, by key (a run appends them as cases finish)."""
     lines = [

@@ -10,14 +10,12 @@ tests, answering by rule. The module is guarded against hanging: past
 from __future__ import annotations
 
 import faulthandler
-import hashlib
 import importlib
 import json
 import os
 import re
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
@@ -27,12 +25,13 @@ from pathlib import Path
 from typing import Any, cast
 
 import pytest
-from openai_replies import completion
-from provider_server import ProviderServer, RecordedRequest, Reply
+from chat_adapters import unused_port
+from greet_prompt import write_greet
+from provider_server import ProviderServer
 
 from wink_decl.adapters.openai_chat import OpenAIAdapter
 from wink_decl.cli import main
-from wink_decl.compiler import CompiledPrompt, compile_file
+from wink_decl.compiler import CompiledPrompt
 from wink_decl.errors import InputError
 from wink_decl.evals._cache import ResponseCache
 from wink_decl.evals._checks import Check, TextCheck
@@ -61,44 +60,10 @@ RECORDED = str(REPO / "evals" / "recorded")
 RAY: Any = import_ray()  # untyped: its stubs are partial
 KEY = "sk-test-key-0123456789"
 HANG_SECONDS = 300
-GREET = """\
-key: greet
-params:
-  name:
-    type: string
-sections:
-  - key: task
-    title: Task
-    template: Say hello to ${name}.
-  - key: manners
-    title: Manners
-    visibility: summary
-    summary: How to greet is written down.
-    template: Greet warmly.
-"""
-TASK = "Say hello to ${name}."
 BASELINE_ONLY = (Experiment(BASELINE),)
 REFUSED = "The provider rejected the request (400): Eve is not allowed."
 
 RAY.cloudpickle.register_pickle_by_value(sys.modules[__name__])  # workers cannot import tests
-
-
-def _answer(request: RecordedRequest) -> Reply:
-    """Greets the name asked for (loudly when told to); reads a section first for Dee."""
-    body = request.json
-    system = body["messages"][0]["content"]
-    name = re.search(r"Say hello to (\w+)\.", system)
-    assert name is not None
-    who = name.group(1)
-    if who == "Eve":
-        return Reply(status=400, json={"error": {"message": "Eve is not allowed"}})
-    if who == "Dee" and len(body["messages"]) == 2:
-        call = ("call_7", "read_section", json.dumps({"section_key": "manners"}))
-        return Reply(json=completion(None, [call], usage=(30, 4)))
-    greeting = f"Hello, {who}!"
-    return Reply(
-        json=completion(greeting.upper() if "Shout" in system else greeting, usage=(20, 3))
-    )
 
 
 def _wait_for(done: Callable[[], bool], seconds: float = 60) -> None:
@@ -106,13 +71,6 @@ def _wait_for(done: Callable[[], bool], seconds: float = 60) -> None:
     while not done():
         assert time.monotonic() < deadline, "still waiting"
         time.sleep(0.05)
-
-
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port
 
 
 @pytest.fixture(scope="module")
@@ -125,7 +83,7 @@ def cluster() -> Iterator[str]:
         "RAY_USAGE_STATS_ENABLED": "0",
         "RAY_TMPDIR": temp,
     }
-    port = _free_port()
+    port = unused_port()
     command = [
         str(Path(sys.executable).with_name("ray")),
         "start",
@@ -179,29 +137,13 @@ def short_temp() -> Iterator[str]:
 @pytest.fixture
 def prompts(tmp_path: Path) -> TaggedPrompts:
     """``greet``, and its tag ``loud`` that asks for a shout."""
-    (tmp_path / "prompts").mkdir()
-    (tmp_path / "prompts" / "greet.wink.yaml").write_text(GREET)
-    compiled = compile_file(tmp_path / "prompts" / "greet.wink.yaml", root=tmp_path / "prompts")
-    assert compiled.prompt is not None
-    folder = tmp_path / "overrides" / compiled.prompt.template.ns / "greet"
-    folder.mkdir(parents=True)
-    digest = "sha256:" + hashlib.sha256(TASK.encode()).hexdigest()
-    (folder / "loud.wink-override.yaml").write_text(
-        f"sections:\n  task:\n    template:\n      hash: {digest}\n"
-        "      text: Say hello to ${name}. Shout.\n"
-    )
+    prompt = write_greet(tmp_path)
     return TaggedPrompts(
-        str(tmp_path / "prompts" / "greet.wink.yaml"),
-        root=str(tmp_path / "prompts"),
+        str(prompt),
+        root=str(prompt.parent),
         overrides=str(tmp_path / "overrides"),
         tags=(None, "loud"),
     )
-
-
-@pytest.fixture
-def server() -> Iterator[ProviderServer]:
-    with ProviderServer(responder=_answer) as running:
-        yield running
 
 
 def _plain(adapters: ModelAdapters) -> Scorer:
@@ -514,16 +456,6 @@ def _latencies_masked(text: str) -> str:
         return f"{row.group(1)}{'~'.rjust(len(p50))}{gap}{'~'.rjust(len(p95))}{row.group(5)}"
 
     return _SUMMARY_ROW.sub(mask, text)
-
-
-@pytest.fixture
-def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """A copy of the repository's prompts and evals, the working folder (not the workers')."""
-    shutil.copytree(REPO / "prompts", tmp_path / "prompts")
-    shutil.copytree(REPO / "evals", tmp_path / "evals", ignore=shutil.ignore_patterns(".wink-eval"))
-    shutil.copy(REPO / "pyproject.toml", tmp_path / "pyproject.toml")
-    monkeypatch.chdir(tmp_path)
-    return tmp_path
 
 
 def test_the_eval_command_on_ray_prints_what_it_prints_locally(

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -34,27 +33,6 @@ from wink_decl.runtime.session import SessionProtocol
 
 KEY = "sk-test-key-0123456789"
 BASELINE_ONLY = (Experiment(BASELINE),)
-
-
-def _answer(request: RecordedRequest) -> Reply:
-    """Greets the name the prompt names; calls read_section first for Dee; refuses Eve."""
-    body = request.json
-    system = body["messages"][0]["content"]
-    name = re.search(r"Say hello to (\w+)\.", system)
-    assert name is not None
-    who = name.group(1)
-    if who == "Eve":
-        return Reply(status=400, json={"error": {"message": "Eve is not allowed"}})
-    if who == "Dee" and len(body["messages"]) == 2:
-        call = ("call_7", "read_section", json.dumps({"section_key": "manners"}))
-        return Reply(json=completion(None, [call], usage=(30, 4)))
-    return Reply(json=completion(f"Hello, {who}!", usage=(20, 3)))
-
-
-@pytest.fixture
-def server() -> Iterator[ProviderServer]:
-    with ProviderServer(responder=_answer) as running:
-        yield running
 
 
 def _score(

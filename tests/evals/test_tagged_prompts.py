@@ -3,43 +3,23 @@
 
 from __future__ import annotations
 
-import hashlib
 import pickle
 from pathlib import Path
 
 import pytest
+from greet_prompt import GREET, loud_override, write_greet
 
 from wink_decl.diagnostics import DiagnosticError
 from wink_decl.errors import PromptEvaluationError
 from wink_decl.evals._tagged_prompts import TaggedPrompts
 from wink_decl.limits import Limits
 
-GREET = """\
-key: greet
-params:
-  name:
-    type: string
-sections:
-  - key: task
-    title: Task
-    template: Say hello to ${name}.
-"""
-
-
-def _override(text: str) -> str:
-    digest = "sha256:" + hashlib.sha256(b"Say hello to ${name}.").hexdigest()
-    return f"sections:\n  task:\n    template:\n      hash: {digest}\n      text: {text}\n"
-
 
 @pytest.fixture
 def here(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """A folder with ``prompts/greet.wink.yaml``, and the override of its tag ``loud``."""
     monkeypatch.chdir(tmp_path)
-    (tmp_path / "prompts").mkdir()
-    (tmp_path / "prompts" / "greet.wink.yaml").write_text(GREET)
-    folder = tmp_path / "overrides" / "prompts" / "greet"  # the root's ns is its folder's name
-    folder.mkdir(parents=True)
-    (folder / "loud.wink-override.yaml").write_text(_override("Say hello to ${name}. Shout."))
+    write_greet(tmp_path)
     return tmp_path
 
 
@@ -102,7 +82,7 @@ def test_files_that_changed_since_the_driver_prepared_them_are_refused(
         (here / "prompts" / "greet.wink.yaml").write_text(GREET + "description: Greets.\n")
     else:
         loud = here / "overrides" / "prompts" / "greet" / "loud.wink-override.yaml"
-        loud.write_text(_override("Say hello to ${name}. Whisper."))
+        loud.write_text(loud_override("Say hello to ${name}. Whisper."))
     with pytest.raises(PromptEvaluationError) as raised:
         pickle.loads(sent)[None]  # noqa: S301  # our own bytes
     assert raised.value.message == (
@@ -125,7 +105,7 @@ def test_a_file_that_does_not_compile_raises_its_diagnostics(here: Path) -> None
 
 def test_a_tag_whose_overrides_cannot_apply_raises_their_diagnostics(here: Path) -> None:
     loud = here / "overrides" / "prompts" / "greet" / "loud.wink-override.yaml"
-    loud.write_text(_override("Say hello to ${nobody}."))
+    loud.write_text(loud_override("Say hello to ${nobody}."))
     with pytest.raises(DiagnosticError) as raised:
         _prompts((None, "loud"))[None]
     assert str(raised.value) == (
