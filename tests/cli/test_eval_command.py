@@ -10,6 +10,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from repo_copy import copy_prompts_and_evals
 
 import wink_decl.evals._run_suite
 import wink_decl.inputs._request
@@ -26,10 +27,7 @@ Run = Callable[..., tuple[int, str, str]]
 @pytest.fixture
 def here(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """A copy of the repository's prompts and evals, the working folder."""
-    shutil.copytree(REPO / "prompts", tmp_path / "prompts")
-    shutil.copytree(REPO / "evals", tmp_path / "evals", ignore=shutil.ignore_patterns(".wink-eval"))
-    shutil.copy(REPO / "pyproject.toml", tmp_path / "pyproject.toml")
-    monkeypatch.chdir(tmp_path)
+    monkeypatch.chdir(copy_prompts_and_evals(tmp_path))
     return tmp_path
 
 

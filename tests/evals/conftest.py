@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import re
-import shutil
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -13,10 +12,9 @@ import pytest
 from greet_prompt import GREET
 from openai_replies import completion
 from provider_server import ProviderServer, RecordedRequest, Reply
+from repo_copy import copy_prompts_and_evals
 
 from wink_decl.compiler import CompiledPrompt, compile_file
-
-REPO = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture
@@ -57,8 +55,5 @@ def server() -> Iterator[ProviderServer]:
 @pytest.fixture
 def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """A copy of the repository's prompts and evals, the working folder."""
-    shutil.copytree(REPO / "prompts", tmp_path / "prompts")
-    shutil.copytree(REPO / "evals", tmp_path / "evals", ignore=shutil.ignore_patterns(".wink-eval"))
-    shutil.copy(REPO / "pyproject.toml", tmp_path / "pyproject.toml")
-    monkeypatch.chdir(tmp_path)
+    monkeypatch.chdir(copy_prompts_and_evals(tmp_path))
     return tmp_path
