@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import sys
 import xml.etree.ElementTree as ET
@@ -87,6 +88,21 @@ def test_an_experiment_and_a_filter_choose_runs(here: Path, cli: Run) -> None:
         "kept in evals/.wink-eval/code-review\n",
     )
     assert out.endswith("\nPASS\n")
+
+
+def test_a_recording_file_that_is_not_data_is_a_warning(here: Path, cli: Run) -> None:
+    shutil.copytree(RECORDED, here / "recorded")
+    os.mkfifo(here / "recorded" / "replies-pipe.jsonl")  # a reader of a pipe would wait forever
+    status, _, err = cli(
+        "eval", SUITE, "--replay", "recorded", "--experiment", "bigger", "--filter", "add-*"
+    )
+    assert (status, err) == (
+        0,
+        "wink-decl: warning: recorded/replies-pipe.jsonl: not read: it is a named pipe (FIFO), "
+        "not a regular file\n"
+        f"{SUITE}: 2 runs (0 from the journal), 0 model requests, 2 replies from the cache; "
+        "kept in evals/.wink-eval/code-review\n",
+    )
 
 
 def test_a_model_given_replaces_the_suites_and_a_missing_reply_is_an_error(

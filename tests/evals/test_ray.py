@@ -385,12 +385,16 @@ def test_a_workers_lookups_go_to_the_reader_of_the_drivers_cache(
     (run,) = _runs(server, ("Ann",))[:1]
     RAY.init(address=cluster, log_to_driver=False)
     try:
-        reader = RAY.remote(CacheReader).options(name="cache").remote(str(tmp_path / "cache"))
-        worker = CaseWorker(WorkerSettings(prompts, _make, _plain), "cache")  # as on Ray
-        first = worker.run(run)
+        settings = WorkerSettings(prompts, _make, _plain)
+        empty = RAY.remote(CacheReader).options(name="empty").remote(str(tmp_path / "cache"))
+        first = CaseWorker(settings, "empty").run(run)  # as on Ray
+        RAY.kill(empty)
         (key, reply), *_ = first.recorded
         ResponseCache(tmp_path / "cache").put(key, reply)
-        again = worker.run(run)
+        # A reader reads the folder once, when it is made (on Ray, once the driver compacted
+        # it), then answers from memory.
+        reader = RAY.remote(CacheReader).options(name="cache").remote(str(tmp_path / "cache"))
+        again = CaseWorker(settings, "cache").run(run)
         lookup = remote_lookup(RAY, reader)
         found = lookup(key)
         RAY.kill(reader)

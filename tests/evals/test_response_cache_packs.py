@@ -7,10 +7,8 @@ import os
 import re
 from pathlib import Path
 
-import pytest
-
-from wink_decl.evals import _cache
 from wink_decl.evals._cache import ResponseCache
+from wink_decl.evals._cache_folder import CacheLimits
 from wink_decl.runtime.provider import ProviderReply, ProviderToolCall, TokenUsage
 
 REPLY = ProviderReply("hi", (ProviderToolCall("c1", "look", {"at": "x"}),), TokenUsage(3, 4))
@@ -42,19 +40,22 @@ def test_a_writers_entries_are_appended_to_a_pack_of_its_own(tmp_path: Path) -> 
     )
 
 
-def test_a_reader_takes_what_a_writer_appended_since_once_it_is_whole(tmp_path: Path) -> None:
-    reader = ResponseCache(tmp_path)  # before the writer made anything
+def test_a_reader_takes_the_whole_lines_there_when_it_is_made(tmp_path: Path) -> None:
+    before = ResponseCache(tmp_path)  # before the writer made anything: it reads no more
     writer = ResponseCache(tmp_path)
     writer.put(KEY_A, REPLY)
     (pack,) = tmp_path.iterdir()
     line = _line(KEY_B, "later")
-    with pack.open("a") as stream:  # a line being written: not taken yet
+    with pack.open("a") as stream:  # a line cut short (a writer killed): never taken
         stream.write(line[:20])
-    found = (reader.get(KEY_A), reader.get(KEY_B))
+    reader = ResponseCache(tmp_path)
     with pack.open("a") as stream:
         stream.write(line[20:])
-    assert found == (REPLY, None)
-    assert (reader.get(KEY_B), reader.get(KEY_C)) == (ProviderReply("later"), None)
+    assert (before.get(KEY_A), reader.get(KEY_A), reader.get(KEY_B)) == (None, REPLY, None)
+    assert (writer.get(KEY_A), ResponseCache(tmp_path).get(KEY_B)) == (
+        REPLY,
+        ProviderReply("later"),
+    )
     writer.close()
 
 
@@ -86,10 +87,7 @@ def test_entries_of_the_one_file_layout_are_read(tmp_path: Path) -> None:
     )
 
 
-def test_a_line_that_is_not_an_entry_is_a_miss(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.setattr(_cache, "MAX_ENTRY_BYTES", 200)
+def test_a_line_that_is_not_an_entry_is_a_miss(tmp_path: Path) -> None:
     keys = [f"{digit}" * 64 for digit in "0123456"]
     lines = [
         "not json\n",
@@ -104,15 +102,15 @@ def test_a_line_that_is_not_an_entry_is_a_miss(
         _line(keys[5], "whole"),
     ]
     (tmp_path / "replies-00000000000000000001-0.jsonl").write_text("".join(lines))
-    cache = ResponseCache(tmp_path)
+    cache = ResponseCache(tmp_path, limits=CacheLimits(max_entry_bytes=200))
     found = [cache.get(key) for key in keys]
     assert found == [None, None, None, None, None, ProviderReply("whole"), None]
+    assert cache.notes == (
+        f"{tmp_path}/replies-00000000000000000001-0.jsonl: 2 lines larger than 200 bytes not read",
+    )
 
 
-def test_a_pack_that_is_not_a_regular_file_or_is_too_large_is_not_read(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.setattr(_cache, "MAX_PACK_BYTES", 1_000)
+def test_a_pack_that_is_not_a_regular_file_or_is_too_large_is_not_read(tmp_path: Path) -> None:
     elsewhere = tmp_path / "elsewhere.jsonl"
     elsewhere.write_text(_line(KEY_A, "linked"))
     cache_folder = tmp_path / "cache"
@@ -121,11 +119,19 @@ def test_a_pack_that_is_not_a_regular_file_or_is_too_large_is_not_read(
     os.mkfifo(cache_folder / "replies-pipe.jsonl")  # a reader of a pipe would wait forever
     (cache_folder / "replies-big.jsonl").write_text(_line(KEY_B, "x" * 1_000))
     (cache_folder / "replies-small.jsonl").write_text(_line(KEY_C, "small"))
-    cache = ResponseCache(cache_folder)
+    cache = ResponseCache(cache_folder, limits=CacheLimits(max_bytes=1_000))
     assert (cache.get(KEY_A), cache.get(KEY_B), cache.get(KEY_C)) == (
         None,
         None,
         ProviderReply("small"),
+    )
+    assert cache.notes == (
+        f"{cache_folder}/replies-pipe.jsonl: not read: it is a named pipe (FIFO), not a regular "
+        "file",
+        f"{cache_folder}/replies-link.jsonl: not read: it is a symbolic link (a cache's links "
+        "are refused)",
+        f"{cache_folder}: the response cache holds more than 1,000 bytes; its oldest entries "
+        "were not read",
     )
 
 

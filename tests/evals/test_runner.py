@@ -124,6 +124,19 @@ def test_a_rerun_is_answered_from_the_cache(
     assert (tmp_path / "out" / "results.jsonl.previous").exists()
 
 
+def test_a_rerun_after_runs_of_other_cases_is_compacted_and_answered_from_the_cache(
+    greet: CompiledPrompt, server: ProviderServer, tmp_path: Path
+) -> None:
+    _drive(greet, server, tmp_path / "out", ("Ann",))
+    _drive(greet, server, tmp_path / "out", ("Dee",))
+    packs = len(list((tmp_path / "out" / "cache").iterdir()))
+    asked = len(server.requests)
+    again = _drive(greet, server, tmp_path / "out", ("Ann", "Dee"))
+    compacted = len(list((tmp_path / "out" / "cache").iterdir()))
+    assert (packs, asked, len(server.requests), again.requests, again.hits) == (2, 3, 3, 0, 3)
+    assert (compacted, again.cache_notes) == (1, ())
+
+
 def test_no_cache_asks_the_model_again(
     greet: CompiledPrompt, server: ProviderServer, tmp_path: Path
 ) -> None:

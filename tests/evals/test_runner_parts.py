@@ -119,11 +119,11 @@ def test_an_entry_not_written_by_the_cache_is_a_miss(data: object) -> None:
 
 
 def test_an_unreadable_entry_is_a_miss(tmp_path: Path) -> None:
-    cache = ResponseCache(tmp_path)
     (tmp_path / "aa").mkdir()
     (tmp_path / "aa" / f"aa{'1' * 62}.json").write_text("not json")
     (tmp_path / "aa" / f"aa{'2' * 62}.json").write_text("[" * 100_000)
     os.mkfifo(tmp_path / "aa" / f"aa{'3' * 62}.json")  # a reader of a pipe would wait forever
+    cache = ResponseCache(tmp_path)  # the folder is read once, when the cache is made
     assert [cache.get(f"aa{digit * 62}") for digit in "123"] == [None, None, None]
 
 

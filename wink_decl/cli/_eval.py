@@ -258,6 +258,8 @@ def _run_one(console: Console, suite: Suite, options: RunOptions, out: Path) -> 
         for bar in progress:
             bar.close()
     driven = done.driven
+    for note in driven.cache_notes:
+        console.err.write(f"wink-decl: warning: {note}\n")
     console.err.write(
         f"{suite.path}: {done.runs} run{'s' * (done.runs != 1)} ({driven.resumed} from the "
         f"journal), {driven.requests} model request{'s' * (driven.requests != 1)}, "

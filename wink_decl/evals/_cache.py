@@ -2,7 +2,8 @@
 
 A re-run of an unchanged suite sends no request: every turn of every case finds its reply.
 Entries are JSON data (never code), JSON lines appended to a pack per run, read as every other
-file is: regular files, bounded, and a malformed entry is a miss, never an error.
+file is: regular files, bounded (the whole folder too), and a malformed entry is a miss, never
+an error. See ``_cache_folder`` for the folder's reading and compaction.
 """
 
 from __future__ import annotations
@@ -10,14 +11,20 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import secrets
 import threading
-import time
 from collections.abc import Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any, Final, cast
 
-from wink_decl.loader.regular_files import open_regular, read_capped, read_up_to
+from wink_decl.evals._cache_folder import (
+    COMPACT_JSON,
+    NEW_PACK_FLAGS,
+    CacheLimits,
+    compact_folder,
+    new_pack_name,
+    read_folder,
+    write_whole,
+)
 from wink_decl.runtime.provider import ProviderReply, ProviderToolCall, TokenUsage
 
 if TYPE_CHECKING:
@@ -25,34 +32,18 @@ if TYPE_CHECKING:
 
 __all__ = [
     "CACHE_FORMAT",
-    "MAX_ENTRY_BYTES",
-    "MAX_PACK_BYTES",
-    "PACK_PREFIX",
-    "PACK_SUFFIX",
+    "LIMITS",
     "ResponseCache",
     "reply_from_json",
     "reply_to_json",
     "request_key",
-    "write_whole",
 ]
 
 CACHE_FORMAT = 1
 """Part of every key: a change of what a key covers makes every old entry a miss."""
 
-MAX_ENTRY_BYTES = 16_000_000
-"""An entry larger than this is not read (a reply is text and tool calls: far smaller)."""
-
-MAX_PACK_BYTES = 1_000_000_000
-"""A pack larger than this is not read: its entries are misses."""
-
-PACK_PREFIX = "replies-"
-PACK_SUFFIX = ".jsonl"
-"""A pack's name: ``replies-<time>-<random>.jsonl`` for a run's, any name between for others."""
-
-_NEW_PACK = (
-    os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC | getattr(os, "O_BINARY", 0)
-)
-_COMPACT: dict[str, Any] = {"ensure_ascii": False, "separators": (",", ":")}
+LIMITS: Final = CacheLimits()
+"""What a cache folder is read within, unless told otherwise (see ``read_folder``)."""
 
 
 def request_key(model: Mapping[str, object], request: ProviderRequest, repeat: int) -> str:
@@ -160,47 +151,46 @@ def _usage_from_json(data: object) -> TokenUsage | None | bool:
 class ResponseCache:
     """Replies under ``folder``, appended as JSON lines to packs: ``<folder>/replies-*.jsonl``.
 
-    Each writer appends to a pack of its own, one line an entry (``{"key": ..., "reply":
-    ...}``), written by one ``write``, so a kill leaves every line whole but perhaps the last,
-    which a reader never takes. A reader reads every pack once, then on a miss only what the
-    packs gained since (a reader on another process sees the writer's new entries). Entries
-    of the layout before packs, one file each (``<folder>/<key[:2]>/<key>.json``), are read
-    too. Reading is safe from many threads; only the run's driver writes.
+    The folder is read once, when the cache is made, within ``limits`` (see ``read_folder``):
+    a lookup is then one look in memory, never a read of the folder. A writer (only a run's
+    driver writes) appends to a pack of its own, one line an entry (``{"key": ..., "reply":
+    ...}``) by one ``write``, so a kill leaves every line whole but perhaps the last, which a
+    reader never takes; what it writes is found by its own lookups, not by a reader made
+    before. The driver compacts the folder first (``compact``). ``notes`` says what was not
+    read. Reading is safe from many threads.
     """
 
-    def __init__(self, folder: str | os.PathLike[str]) -> None:
-        """Keep entries under ``folder`` (made when the first entry is written)."""
+    def __init__(self, folder: str | os.PathLike[str], *, limits: CacheLimits = LIMITS) -> None:
+        """Read the entries under ``folder`` (made when the first entry is written)."""
         self.folder = Path(folder)
-        self._entries: dict[str, object] = {}
-        self._read: dict[str, int] = {}
-        """Each pack's bytes taken so far (whole lines): a refresh reads only what follows."""
-        self._legacy: frozenset[str] = frozenset()
-        """The folders of one-file entries (the former layout) found: only those are looked in."""
+        self._found = read_folder(self.folder, limits)
+        self._index = self._found.index
         self._lock = threading.Lock()
         self._pack = -1
-        self._pack_name = ""
-        self._refresh()
+
+    @property
+    def notes(self) -> tuple[str, ...]:
+        """A line each thing the cache did not read or keep (for the run's warnings)."""
+        return tuple(self._found.notes)
 
     def get(self, key: str) -> ProviderReply | None:
         """The reply kept under ``key``; None when there is none or it cannot be used."""
-        data = self._entries.get(key)
-        if data is None:
-            self._refresh()
-            data = self._entries.get(key)
-        if data is None:
-            return self._one_file(key) if key[:2] in self._legacy else None
-        return reply_from_json(data)
+        line = self._index.lines.get(key)
+        return None if line is None else reply_from_json(json.loads(line)["reply"])
 
     def put(self, key: str, reply: ProviderReply) -> None:
         """Keep ``reply`` under ``key`` (a later entry of a key wins over an earlier one)."""
-        line = json.dumps({"key": key, "reply": reply_to_json(reply)}, **_COMPACT) + "\n"
+        line = json.dumps({"key": key, "reply": reply_to_json(reply)}, **COMPACT_JSON) + "\n"
         data = line.encode()
         with self._lock:
             if self._pack < 0:
                 self._open_pack()
             write_whole(self._pack, data)
-            self._read[self._pack_name] = self._read.get(self._pack_name, 0) + len(data)
-            self._take(data)
+            self._index.keep(key, data)
+
+    def compact(self) -> None:
+        """Merge the packs and old-layout entries read into one pack (before any ``put``)."""
+        compact_folder(self.folder, self._found)
 
     def close(self) -> None:
         """Close this writer's pack; idempotent."""
@@ -210,77 +200,4 @@ class ResponseCache:
 
     def _open_pack(self) -> None:
         self.folder.mkdir(parents=True, exist_ok=True)
-        # Named by time, so that packs are read oldest first and a newer entry wins.
-        self._pack_name = f"{PACK_PREFIX}{time.time_ns():020d}-{secrets.token_hex(4)}{PACK_SUFFIX}"
-        self._pack = os.open(self.folder / self._pack_name, _NEW_PACK, 0o666)
-
-    def _refresh(self) -> None:
-        """Take what the packs gained since last read, and note the one-file entries' folders."""
-        with self._lock:
-            try:
-                found = sorted(os.scandir(self.folder), key=lambda entry: entry.name)
-            except OSError:  # no folder yet (or not a folder): nothing kept
-                return
-            legacy: set[str] = set()
-            for entry in found:
-                name = entry.name
-                if name.startswith(PACK_PREFIX) and name.endswith(PACK_SUFFIX):
-                    self._take_pack(entry.path, name)
-                elif len(name) == 2 and entry.is_dir(follow_symlinks=False):  # noqa: PLR2004
-                    legacy.add(name)
-            self._legacy = frozenset(legacy)
-
-    def _take_pack(self, path: str, name: str) -> None:
-        start = self._read.get(name, 0)
-        try:
-            descriptor, info = open_regular(path, follow_links=False)
-        except OSError:  # not a regular file, or gone: no entry of it
-            return
-        try:
-            if start >= info.st_size or info.st_size > MAX_PACK_BYTES:
-                return
-            os.lseek(descriptor, start, os.SEEK_SET)
-            new = read_up_to(descriptor, info.st_size - start, MAX_PACK_BYTES - start)
-        finally:
-            os.close(descriptor)
-        whole = new.rfind(b"\n") + 1  # a line still being written is taken once it is whole
-        self._read[name] = start + whole
-        self._take(new[:whole])
-
-    def _take(self, lines: bytes) -> None:
-        for line in lines.splitlines():
-            entry = _pack_entry(line)
-            if entry is not None:
-                self._entries[entry[0]] = entry[1]
-
-    def _one_file(self, key: str) -> ProviderReply | None:
-        try:
-            content, _ = read_capped(self.folder / key[:2] / f"{key}.json", MAX_ENTRY_BYTES)
-            data: object = json.loads(content)
-        except (OSError, ValueError, RecursionError):  # missing, not a file, too big, not JSON
-            return None
-        return reply_from_json(data)
-
-
-def _pack_entry(line: bytes) -> tuple[str, object] | None:
-    """The key and reply data of a pack's line; None when it is not what ``put`` writes."""
-    if len(line) > MAX_ENTRY_BYTES:
-        return None
-    try:
-        data: object = json.loads(line)
-    except (ValueError, RecursionError):
-        return None
-    if not isinstance(data, dict):
-        return None
-    entry = cast("dict[str, object]", data)
-    key = entry.get("key")
-    if set(entry) != {"key", "reply"} or not isinstance(key, str):
-        return None
-    return key, entry["reply"]
-
-
-def write_whole(descriptor: int, data: bytes) -> None:
-    """Write all of ``data``: one ``write`` of an appending descriptor, short writes resumed."""
-    view = memoryview(data)
-    while view:
-        view = view[os.write(descriptor, view) :]
+        self._pack = os.open(self.folder / new_pack_name(), NEW_PACK_FLAGS, 0o666)

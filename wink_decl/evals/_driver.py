@@ -67,6 +67,8 @@ class Driven:
     skipped: int = 0
     requests: int = 0
     hits: int = 0
+    cache_notes: tuple[str, ...] = ()
+    """What the response caches read did not read or keep: a warning each."""
 
 
 class _Keeper:
@@ -126,7 +128,10 @@ def drive(
         journal_path.replace(out / f"{JOURNAL_NAME}.previous")
     replay = options.replay
     cache = None if options.no_cache or replay else ResponseCache(out / CACHE_NAME)
-    lookup = ResponseCache(replay).get if replay else None if cache is None else cache.get
+    if cache is not None:
+        cache.compact()  # the driver alone writes: each run starts from one pack
+    recorded = ResponseCache(replay) if replay else cache
+    lookup = None if recorded is None else recorded.get
     journal = Journal(journal_path)
     keeper = _Keeper(journal, cache, keys)
     todo = [run for run in runs if keys[id(run)] not in done]
@@ -164,7 +169,8 @@ def drive(
         adapters.close()
     results = tuple(keeper.results.get(id(run)) or done[keys[id(run)]] for run in runs)
     resumed = len(runs) - len(todo)
-    return Driven(results, resumed, skipped, keeper.requests, keeper.hits)
+    notes = () if recorded is None else recorded.notes
+    return Driven(results, resumed, skipped, keeper.requests, keeper.hits, notes)
 
 
 def _on_ray(
