@@ -154,7 +154,7 @@ class ToolExecutor:
 
     def _parse(
         self, tool: Tool[Any, Any], call: ProviderToolCall
-    ) -> tuple[Any, ToolResult[Any] | None]:
+    ) -> tuple[object, ToolResult[Any] | None]:
         """The params dataclass, or the failed result explaining why the arguments are wrong.
 
         A tool without params (``Tool[None, R]``) takes an empty object and gets ``None``.
@@ -168,7 +168,7 @@ class ToolExecutor:
         except (ToolValidationError, ValueError) as error:
             return None, ToolResult.error(f"Invalid arguments for tool '{tool.name}': {error}")
 
-    def _run(self, tool: Tool[Any, Any], params: Any) -> tuple[ToolResult[Any], str]:
+    def _run(self, tool: Tool[Any, Any], params: object) -> tuple[ToolResult[Any], str]:
         """Policies, deadline, snapshot, handler, ``on_result``; restore when anything fails.
 
         Returns the result and the text the model will read (rendered once, here, so a value
@@ -245,7 +245,7 @@ class ToolExecutor:
         self,
         call: ProviderToolCall,
         tool: Tool[Any, Any] | None,
-        params: Any,
+        params: object,
         result: ToolResult[Any],
         text: str,
     ) -> ToolExecutionOutcome:
@@ -272,7 +272,7 @@ class ToolExecutor:
         return ToolExecutionOutcome(call.call_id, name, message, result.success, result)
 
     def _disclose(
-        self, tool: Tool[Any, Any], params: Any, outcome: ToolExecutionOutcome
+        self, tool: Tool[Any, Any], params: object, outcome: ToolExecutionOutcome
     ) -> ToolExecutionOutcome:
         """``read_section`` that revealed tools: hand them over, or ask for a restart."""
         value = outcome.result.value
@@ -303,7 +303,7 @@ class ToolExecutor:
 def _first_denial(
     policies: Iterable[ToolPolicy],
     tool: Tool[Any, Any],
-    params: Any,
+    params: object,
     context: ToolContext,
     secrets: tuple[str, ...],
 ) -> ToolResult[Any] | None:
@@ -319,7 +319,7 @@ def _first_denial(
 
 
 def _invoke(
-    tool: Tool[Any, Any], params: Any, context: ToolContext, secrets: tuple[str, ...]
+    tool: Tool[Any, Any], params: object, context: ToolContext, secrets: tuple[str, ...]
 ) -> ToolResult[Any]:
     """Run the handler, turning every failure of that table into a failed result."""
     handler = tool.handler
@@ -367,5 +367,5 @@ def _redacted(result: ToolResult[Any], secrets: tuple[str, ...]) -> ToolResult[A
     return result if message == result.message else replace(result, message=message)
 
 
-def _replace(outcome: ToolExecutionOutcome, **changes: Any) -> ToolExecutionOutcome:
+def _replace(outcome: ToolExecutionOutcome, **changes: object) -> ToolExecutionOutcome:
     return replace(outcome, **changes)

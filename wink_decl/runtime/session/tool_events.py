@@ -26,7 +26,7 @@ class ToolInvoked:
     prompt_name: str
     adapter: str
     tool_name: str
-    params: Any
+    params: object
     """The parsed params dataclass, or the raw arguments when they did not parse."""
     result: ToolResult[Any]
     rendered_output: str
