@@ -63,7 +63,7 @@ class ToolExecutionOutcome:
     tool_name: str
     message: ProviderMessage
     success: bool
-    result: ToolResult[Any]
+    result: ToolResult[object]
     expanded_tools: tuple[Tool[Any, Any], ...] = ()
     section_key: str | None = None
     """For ``read_section``: the section that was read."""
@@ -154,7 +154,7 @@ class ToolExecutor:
 
     def _parse(
         self, tool: Tool[Any, Any], call: ProviderToolCall
-    ) -> tuple[object, ToolResult[Any] | None]:
+    ) -> tuple[object, ToolResult[object] | None]:
         """The params dataclass, or the failed result explaining why the arguments are wrong.
 
         A tool without params (``Tool[None, R]``) takes an empty object and gets ``None``.
@@ -168,7 +168,7 @@ class ToolExecutor:
         except (ToolValidationError, ValueError) as error:
             return None, ToolResult.error(f"Invalid arguments for tool '{tool.name}': {error}")
 
-    def _run(self, tool: Tool[Any, Any], params: object) -> tuple[ToolResult[Any], str]:
+    def _run(self, tool: Tool[Any, Any], params: object) -> tuple[ToolResult[object], str]:
         """Policies, deadline, snapshot, handler, ``on_result``; restore when anything fails.
 
         Returns the result and the text the model will read (rendered once, here, so a value
@@ -246,7 +246,7 @@ class ToolExecutor:
         call: ProviderToolCall,
         tool: Tool[Any, Any] | None,
         params: object,
-        result: ToolResult[Any],
+        result: ToolResult[object],
         text: str,
     ) -> ToolExecutionOutcome:
         name = call.name if tool is None else tool.name
@@ -306,7 +306,7 @@ def _first_denial(
     params: object,
     context: ToolContext,
     secrets: tuple[str, ...],
-) -> ToolResult[Any] | None:
+) -> ToolResult[object] | None:
     for policy in policies:
         try:
             decision = policy.check(tool, params, context=context)
@@ -320,7 +320,7 @@ def _first_denial(
 
 def _invoke(
     tool: Tool[Any, Any], params: object, context: ToolContext, secrets: tuple[str, ...]
-) -> ToolResult[Any]:
+) -> ToolResult[object]:
     """Run the handler, turning every failure of that table into a failed result."""
     handler = tool.handler
     if handler is None:
@@ -344,14 +344,14 @@ def _invoke(
             f"Tool '{tool.name}' returned {type(result).__qualname__}; handlers must return "
             "a ToolResult."
         )
-    return cast("ToolResult[Any]", result)
+    return cast("ToolResult[object]", result)
 
 
 def _described(error: Exception) -> str:
     return f"{type(error).__name__}: {error}"
 
 
-def _logged_failure(message: str, error: Exception, secrets: tuple[str, ...]) -> ToolResult[Any]:
+def _logged_failure(message: str, error: Exception, secrets: tuple[str, ...]) -> ToolResult[object]:
     """The failed result ``message``, secrets redacted, logged as a warning with ``error``.
 
     The warning's text is the one the model reads, so a log shows what the model was told; its
@@ -362,7 +362,7 @@ def _logged_failure(message: str, error: Exception, secrets: tuple[str, ...]) ->
     return ToolResult.error(text)
 
 
-def _redacted(result: ToolResult[Any], secrets: tuple[str, ...]) -> ToolResult[Any]:
+def _redacted(result: ToolResult[object], secrets: tuple[str, ...]) -> ToolResult[object]:
     message = redact(result.message, secrets)
     return result if message == result.message else replace(result, message=message)
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 import time
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any
 
 from wink_decl.prompt.tool_result import ToolResult
 
@@ -28,7 +27,7 @@ class ToolInvoked:
     tool_name: str
     params: object
     """The parsed params dataclass, or the raw arguments when they did not parse."""
-    result: ToolResult[Any]
+    result: ToolResult[object]
     rendered_output: str
     """Exactly the tool message the model received."""
     call_id: str
