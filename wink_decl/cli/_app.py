@@ -67,7 +67,7 @@ class _Parser(argparse.ArgumentParser):
         """Every argparse complaint becomes one short usage error."""
         raise UsageError(message, command=self.command)
 
-    def _check_value(self, action: argparse.Action, value: Any) -> None:
+    def _check_value(self, action: argparse.Action, value: object) -> None:
         """Unknown commands and choices, named with what is allowed and the closest match."""
         choices = action.choices
         if choices is None or value in choices:

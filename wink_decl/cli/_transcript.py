@@ -7,9 +7,9 @@ import os
 import tempfile
 import threading
 import time
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from pathlib import Path
-from typing import IO, Any
+from typing import IO
 
 from wink_decl.adapters.adapter_support import redact
 from wink_decl.prompt.serde import dump
@@ -25,7 +25,7 @@ from wink_decl.runtime.session import (
 __all__ = ["Transcript", "event_records"]
 
 
-def event_records(event: object) -> list[dict[str, Any]]:
+def event_records(event: object) -> list[dict[str, object]]:
     """The transcript records of one session event (none for events it does not show)."""
     if isinstance(event, ModelRequested):
         return [
@@ -37,7 +37,7 @@ def event_records(event: object) -> list[dict[str, Any]]:
             }
         ]
     if isinstance(event, ModelResponded):
-        response: dict[str, Any] = {"event": "response", "turn": event.turn, "text": event.text}
+        response: dict[str, object] = {"event": "response", "turn": event.turn, "text": event.text}
         response["usage"] = None if event.usage is None else usage_record(event.usage)
         calls = [
             {
@@ -117,7 +117,7 @@ class Transcript:
         """Write the records of one session event."""
         self.write(event_records(event))
 
-    def write(self, records: Iterable[dict[str, Any]]) -> None:
+    def write(self, records: Iterable[Mapping[str, object]]) -> None:
         """Append records, one JSON object per line."""
         elapsed = round(time.monotonic() - self._start, 3)
         lines = [json.dumps({**record, "t": elapsed}, ensure_ascii=False) for record in records]

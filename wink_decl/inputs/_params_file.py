@@ -12,7 +12,7 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from itertools import accumulate
-from typing import Any, cast
+from typing import cast
 
 from wink_decl.diagnostic_codes import DiagnosticCode
 from wink_decl.diagnostics import Diagnostic, Span
@@ -61,7 +61,7 @@ class ParamsFile:
     """The values a params file holds, where each was written, and its problems."""
 
     path: str
-    values: Mapping[str, Any] = field(default_factory=dict[str, Any])
+    values: Mapping[str, object] = field(default_factory=dict[str, object])
     diagnostics: tuple[Diagnostic, ...] = ()
     sources: Mapping[str, str] = field(default_factory=dict[str, str])
     source_map: SourceMap | None = None
@@ -103,7 +103,7 @@ def load_params_file(text: str, limits: Limits = DEFAULT_LIMITS) -> ParamsFile:
     if loaded.file is None:
         return ParamsFile(shown, diagnostics=loaded.diagnostics, sources=sources)
     file = loaded.file
-    values = cast("dict[str, Any]", file.data)  # the loader refuses anything but a mapping
+    values = cast("dict[str, object]", file.data)  # the loader refuses anything but a mapping
     return ParamsFile(shown, values, sources=sources, source_map=file.source_map)
 
 
@@ -140,7 +140,7 @@ def _load_json(content: bytes, shown: str, limits: Limits) -> ParamsFile:
         found = "list" if isinstance(data, list) else "value"
         problem = PARAMS_FILE.not_a_mapping(Span(shown, 1, 1), found, "json")
         return ParamsFile(shown, diagnostics=(problem,), sources=sources)
-    return ParamsFile(shown, cast("dict[str, Any]", data), sources=sources)
+    return ParamsFile(shown, cast("dict[str, object]", data), sources=sources)
 
 
 class _KeyCheck:
@@ -153,7 +153,7 @@ class _KeyCheck:
         self.max_key_length = max_key_length
         self.failed = False
 
-    def __call__(self, pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    def __call__(self, pairs: list[tuple[str, object]]) -> dict[str, object]:
         result = dict(pairs)
         if len(result) < len(pairs) or any(len(key) > self.max_key_length for key in result):
             self.failed = True

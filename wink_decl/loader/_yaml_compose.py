@@ -51,7 +51,7 @@ class Node(Protocol):
     flow_style: bool | None
 
     # The class is compared with SCALAR and MAPPING, which this protocol does not name.
-    __class__: Any  # pyright: ignore[reportIncompatibleMethodOverride]
+    __class__: type  # pyright: ignore[reportIncompatibleMethodOverride]
 
 
 def _tag(name: str) -> Tag:
@@ -63,8 +63,8 @@ TIMESTAMP, MERGE, VALUE = _tag("timestamp"), _tag("merge"), _tag("value")
 SEQ, MAP = _tag("seq"), _tag("map")
 """The tags this composer gives; compare with ``is``. Any other tag was written explicitly."""
 
-SCALAR: object = ScalarNode
-MAPPING: object = MappingNode
+SCALAR: type = ScalarNode
+MAPPING: type = MappingNode
 """Node classes, to compare ``node.__class__`` with (a sequence is neither)."""
 
 _CORE_1_2: list[tuple[Tag, str, str]] = [  # ruamel's YAML 1.2 implicit resolvers
@@ -151,7 +151,7 @@ def nested_beyond(text: str, max_depth: int) -> Mark | None:
     try:
         while True:
             event: Any = parser.get_event()
-            kind: Any = event.__class__
+            kind: type = event.__class__
             if kind in _OPEN:
                 depth += 1
                 if depth > max_depth:

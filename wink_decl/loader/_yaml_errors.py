@@ -3,11 +3,16 @@
 from __future__ import annotations
 
 import re
-from typing import Any, Literal, NamedTuple
+from typing import TYPE_CHECKING, Any, Literal, NamedTuple, cast
 
 from wink_decl.diagnostic_codes import DiagnosticCode
 from wink_decl.diagnostics import Diagnostic, Span
 from wink_decl.loader._text import LineIndex, quotable
+
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+
+    from wink_decl.loader._yaml_compose import Mark
 
 _NAME = re.compile(r"[*&]?([^\s,\[\]{}]*)")
 _INDENT = re.compile(r"[ \t]*")
@@ -190,12 +195,12 @@ _JARGON = (
 
 def syntax_diagnostic(text: str, path: str, error: Exception) -> Diagnostic:
     """One diagnostic for ruamel's ``MarkedYAMLError`` (or subclass) ``error``."""
-    info: dict[str, Any] = vars(error)
+    info: dict[str, object] = vars(error)
     problem = str(info.get("problem") or "")
     context = str(info.get("context") or "")
     lines = LineIndex(text, "yaml")
-    problem_at = _index(info.get("problem_mark"), text)
-    context_at = _index(info.get("context_mark"), text)
+    problem_at = _index(cast("Mark | None", info.get("problem_mark")), text)
+    context_at = _index(cast("Mark | None", info.get("context_mark")), text)
     if problem_at is None:
         problem_at = 0 if context_at is None else context_at
     if context_at is None:
@@ -284,7 +289,7 @@ def _swallowed(path: str, text: str, lines: LineIndex, where: tuple[int, int]) -
 
 def reader_diagnostic(text: str, path: str, error: Exception) -> Diagnostic:
     """A character that YAML does not allow (ruamel's ``ReaderError``; its offset is in bytes)."""
-    info: dict[str, Any] = vars(error)
+    info: dict[str, Any] = vars(error)  # ruamel's untyped error: position, character
     offset = int(info.get("position") or 0)
     index = quotable(text, len(text.encode("utf-8")[:offset].decode("utf-8", errors="ignore")))
     code_point = ord(text[index]) if index < len(text) else int(info.get("character") or 0)
@@ -307,7 +312,7 @@ def _applies(rule: _Rule, context: str, problem: str, char: str) -> bool:
 
 
 def _fallback(
-    path: str, problem: str, context: str, fields: dict[str, Any], at: tuple[int, int]
+    path: str, problem: str, context: str, fields: Mapping[str, str | int], at: tuple[int, int]
 ) -> Diagnostic:
     """Ruamel's own words, without its jargon, for the problems not rewritten above."""
     for jargon, plain in _JARGON:
@@ -343,7 +348,7 @@ def _multiple_documents(span: Span) -> Diagnostic:
     )
 
 
-def _index(mark: Any, text: str) -> int | None:
+def _index(mark: Mark | None, text: str) -> int | None:
     """The character index of a ruamel mark (None for no mark), within the text."""
     if mark is None:
         return None

@@ -79,12 +79,12 @@ class AgentSession:
         return types.ListToolsResult(tools=tools)
 
     async def call(
-        self, name: str, arguments: Mapping[str, Any]
+        self, name: str, arguments: Mapping[str, object]
     ) -> tuple[types.CallToolResult, bool]:
         """One call, in a worker thread; the result and whether the tools on offer changed."""
         return await anyio.to_thread.run_sync(self._call, name, dict(arguments))
 
-    def _call(self, name: str, arguments: dict[str, Any]) -> tuple[types.CallToolResult, bool]:
+    def _call(self, name: str, arguments: dict[str, object]) -> tuple[types.CallToolResult, bool]:
         with self._lock:
             call = ProviderToolCall(f"mcp-{next(_ids)}", name, arguments)
             # No deadline is given: only a restart could propagate, and with dynamic tools

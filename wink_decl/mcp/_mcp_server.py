@@ -11,7 +11,7 @@ through ``subscriptions/listen``, so every change is published there too.
 from __future__ import annotations
 
 import weakref
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeAlias
 
 import mcp_types as types
 from mcp.server.lowlevel.server import NotificationOptions, Server
@@ -41,6 +41,11 @@ __all__ = ["McpServer"]
 
 logger = package_logger("mcp")
 
+_Context: TypeAlias = "ServerRequestContext[dict[str, Any], object]"
+"""A request's context. Its lifespan value is the SDK's default lifespan's, which the SDK
+types ``dict[str, Any]`` (nothing here reads it); its transport request is only tested
+against None."""
+
 _STATE_KEY = "wink-decl.agent"
 """Where a handshake connection keeps its ``AgentSession`` (``Connection.state``)."""
 
@@ -68,7 +73,7 @@ class McpServer:
         self._tool_listeners = 0
         """Open listen streams that asked for ``tools/list_changed``: who may list again."""
         tools = agent is not None
-        self.server: Server[Any] = Server(
+        self.server: Server[dict[str, Any]] = Server(
             "wink-decl",
             version=__version__,
             on_list_prompts=self._list_prompts,
@@ -108,19 +113,19 @@ class McpServer:
     # -- the handlers ------------------------------------------------------------------------
 
     async def _list_prompts(
-        self, ctx: ServerRequestContext[Any, Any], _params: types.PaginatedRequestParams | None
+        self, ctx: _Context, _params: types.PaginatedRequestParams | None
     ) -> types.ListPromptsResult:
         self._seen(ctx)
         return self.prompts.listing()
 
     async def _get_prompt(
-        self, ctx: ServerRequestContext[Any, Any], params: types.GetPromptRequestParams
+        self, ctx: _Context, params: types.GetPromptRequestParams
     ) -> types.GetPromptResult:
         self._seen(ctx)
         return self.prompts.get(params.name, params.arguments)
 
     async def _complete(
-        self, ctx: ServerRequestContext[Any, Any], params: types.CompleteRequestParams
+        self, ctx: _Context, params: types.CompleteRequestParams
     ) -> types.CompleteResult:
         self._seen(ctx)
         ref = params.ref
@@ -128,7 +133,7 @@ class McpServer:
         return self.prompts.complete(name, params.argument.name, params.argument.value)
 
     async def _list_tools(
-        self, ctx: ServerRequestContext[Any, Any], _params: types.PaginatedRequestParams | None
+        self, ctx: _Context, _params: types.PaginatedRequestParams | None
     ) -> types.ListToolsResult:
         listing = self._agent_session(ctx).listing()
         self.hold.listing(ctx.request_id)
@@ -136,7 +141,7 @@ class McpServer:
 
     async def _listen(
         self,
-        ctx: ServerRequestContext[Any, Any],
+        ctx: _Context,
         params: types.SubscriptionsListenRequestParams,
     ) -> types.SubscriptionsListenResult:
         tools = 1 if params.notifications.tools_list_changed else 0
@@ -147,7 +152,7 @@ class McpServer:
             self._tool_listeners -= tools
 
     async def _call_tool(
-        self, ctx: ServerRequestContext[Any, Any], params: types.CallToolRequestParams
+        self, ctx: _Context, params: types.CallToolRequestParams
     ) -> types.CallToolResult:
         session = self._agent_session(ctx)
         result, changed = await session.call(params.name, params.arguments or {})
@@ -157,7 +162,7 @@ class McpServer:
 
     # -- clients -----------------------------------------------------------------------------
 
-    def _seen(self, ctx: ServerRequestContext[Any, Any]) -> Connection | None:
+    def _seen(self, ctx: _Context) -> Connection | None:
         """The request's handshake connection (remembered, to be told of changes), or None."""
         if ctx.protocol_version in MODERN_PROTOCOL_VERSIONS:
             return None
@@ -165,7 +170,7 @@ class McpServer:
         self._connections.add(connection)
         return connection
 
-    def _agent_session(self, ctx: ServerRequestContext[Any, Any]) -> AgentSession:
+    def _agent_session(self, ctx: _Context) -> AgentSession:
         agent = self.agent
         if agent is None:
             raise AssertionError("unreachable: the tools methods are served only with an agent")
@@ -182,7 +187,7 @@ class McpServer:
             session = state[_STATE_KEY] = agent.session()
         return session
 
-    async def _tools_changed(self, ctx: ServerRequestContext[Any, Any]) -> None:
+    async def _tools_changed(self, ctx: _Context) -> None:
         """After a call changed the tools on offer: tell the client that made it."""
         if ctx.protocol_version in MODERN_PROTOCOL_VERSIONS:
             if _over_http(ctx):  # its state went with the request: nothing changed for anyone
@@ -197,12 +202,12 @@ class McpServer:
         )
 
 
-def _over_http(ctx: ServerRequestContext[Any, Any]) -> bool:
+def _over_http(ctx: _Context) -> bool:
     """Whether a stateless request came over HTTP (its Starlette request is on it)."""
     return ctx.request is not None
 
 
-def _connection_of(ctx: ServerRequestContext[Any, Any]) -> Connection:
+def _connection_of(ctx: _Context) -> Connection:
     """The connection a handshake-era request came on (the SDK keeps it on the session)."""
     connection: Connection = getattr(ctx.session, "_connection")  # noqa: B009  # no public way
     return connection

@@ -5,7 +5,7 @@ from __future__ import annotations
 import inspect
 import typing
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING
 
 from wink_decl.errors import PromptValidationError
 from wink_decl.plugins._annotations import is_dataclass_type, namespace_of, resolve_annotation
@@ -13,6 +13,9 @@ from wink_decl.plugins._catalog import PluginEntry
 from wink_decl.prompt.callables import builtin_name
 from wink_decl.prompt.tool import Tool
 from wink_decl.prompt.tool_result import ToolResult
+
+if TYPE_CHECKING:
+    from wink_decl.prompt.tool import ToolHandler
 
 __all__ = ["check_handler", "handler_params_type", "handler_result_type"]
 
@@ -44,7 +47,7 @@ def check_handler(obj: object, *, name: str, entry: PluginEntry) -> str | None:
         Tool(
             name=_PROBE_NAME,
             description=_PROBE_NAME,
-            handler=typing.cast("Any", obj),
+            handler=typing.cast("ToolHandler[_ProbeParams, object]", obj),
             params_type=_ProbeParams,
         )
     except PromptValidationError as error:

@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Mapping, Sequence
 from html import escape
-from typing import Any
 from urllib.parse import quote
 
 from wink_decl.diagnostics import Diagnostic, render_text
@@ -156,7 +155,7 @@ def _read(read: Read) -> str:
     )
 
 
-def _tools(tools: Mapping[str, list[dict[str, Any]]]) -> str:
+def _tools(tools: Mapping[str, Sequence[Mapping[str, object]]]) -> str:
     if not tools["openai"]:
         return '<p class="empty">No tools are offered.</p>'
     blocks = "".join(
@@ -164,8 +163,8 @@ def _tools(tools: Mapping[str, list[dict[str, Any]]]) -> str:
         for name, specs in tools.items()
     )
     names = "".join(
-        f'<li data-tool="{escape(spec["name"])}">{escape(spec["name"])}: '
-        f"{escape(spec['description'])}</li>"
+        f'<li data-tool="{escape(str(spec["name"]))}">{escape(str(spec["name"]))}: '
+        f"{escape(str(spec['description']))}</li>"
         for spec in tools["anthropic"]
     )
     return f'<ul class="tool-names">{names}</ul>{blocks}'

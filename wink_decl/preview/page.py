@@ -8,7 +8,7 @@ import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal, cast
+from typing import TYPE_CHECKING, Literal, cast
 
 from wink_decl.compiler import CompiledPrompt, compile_file, default_catalog
 from wink_decl.diagnostics import Diagnostic, sort_diagnostics
@@ -138,7 +138,9 @@ class PromptView:
     """Changes when the params' declarations change, and only then."""
     text: str | None = None
     sections: tuple[SectionRow, ...] = ()
-    tools: Mapping[str, list[dict[str, Any]]] = field(default_factory=dict[str, list[Any]])
+    tools: Mapping[str, Sequence[Mapping[str, object]]] = field(
+        default_factory=dict[str, Sequence[Mapping[str, object]]]
+    )
     """The tools offered, by format: ``openai`` and ``anthropic``."""
     reads: tuple[Read, ...] = ()
     tags: tuple[str, ...] = ()
@@ -206,7 +208,7 @@ def prompt_view(folder: PromptFolder, path: Path, state: PageState) -> PromptVie
         form_key,
         rendered.text,
         _rows(prompt, rendered),
-        {"openai": openai, "anthropic": cast("list[dict[str, Any]]", anthropic_tools(openai))},
+        {"openai": openai, "anthropic": anthropic_tools(openai)},
         reads,
         tags,
         tag,

@@ -63,7 +63,7 @@ class ToolExecutionOutcome:
     tool_name: str
     message: ProviderMessage
     success: bool
-    result: ToolResult[Any]
+    result: ToolResult[object]
     expanded_tools: tuple[Tool[Any, Any], ...] = ()
     section_key: str | None = None
     """For ``read_section``: the section that was read."""
@@ -154,7 +154,7 @@ class ToolExecutor:
 
     def _parse(
         self, tool: Tool[Any, Any], call: ProviderToolCall
-    ) -> tuple[Any, ToolResult[Any] | None]:
+    ) -> tuple[object, ToolResult[object] | None]:
         """The params dataclass, or the failed result explaining why the arguments are wrong.
 
         A tool without params (``Tool[None, R]``) takes an empty object and gets ``None``.
@@ -168,7 +168,7 @@ class ToolExecutor:
         except (ToolValidationError, ValueError) as error:
             return None, ToolResult.error(f"Invalid arguments for tool '{tool.name}': {error}")
 
-    def _run(self, tool: Tool[Any, Any], params: Any) -> tuple[ToolResult[Any], str]:
+    def _run(self, tool: Tool[Any, Any], params: object) -> tuple[ToolResult[object], str]:
         """Policies, deadline, snapshot, handler, ``on_result``; restore when anything fails.
 
         Returns the result and the text the model will read (rendered once, here, so a value
@@ -245,8 +245,8 @@ class ToolExecutor:
         self,
         call: ProviderToolCall,
         tool: Tool[Any, Any] | None,
-        params: Any,
-        result: ToolResult[Any],
+        params: object,
+        result: ToolResult[object],
         text: str,
     ) -> ToolExecutionOutcome:
         name = call.name if tool is None else tool.name
@@ -272,7 +272,7 @@ class ToolExecutor:
         return ToolExecutionOutcome(call.call_id, name, message, result.success, result)
 
     def _disclose(
-        self, tool: Tool[Any, Any], params: Any, outcome: ToolExecutionOutcome
+        self, tool: Tool[Any, Any], params: object, outcome: ToolExecutionOutcome
     ) -> ToolExecutionOutcome:
         """``read_section`` that revealed tools: hand them over, or ask for a restart."""
         value = outcome.result.value
@@ -303,10 +303,10 @@ class ToolExecutor:
 def _first_denial(
     policies: Iterable[ToolPolicy],
     tool: Tool[Any, Any],
-    params: Any,
+    params: object,
     context: ToolContext,
     secrets: tuple[str, ...],
-) -> ToolResult[Any] | None:
+) -> ToolResult[object] | None:
     for policy in policies:
         try:
             decision = policy.check(tool, params, context=context)
@@ -319,8 +319,8 @@ def _first_denial(
 
 
 def _invoke(
-    tool: Tool[Any, Any], params: Any, context: ToolContext, secrets: tuple[str, ...]
-) -> ToolResult[Any]:
+    tool: Tool[Any, Any], params: object, context: ToolContext, secrets: tuple[str, ...]
+) -> ToolResult[object]:
     """Run the handler, turning every failure of that table into a failed result."""
     handler = tool.handler
     if handler is None:
@@ -344,14 +344,14 @@ def _invoke(
             f"Tool '{tool.name}' returned {type(result).__qualname__}; handlers must return "
             "a ToolResult."
         )
-    return cast("ToolResult[Any]", result)
+    return cast("ToolResult[object]", result)
 
 
 def _described(error: Exception) -> str:
     return f"{type(error).__name__}: {error}"
 
 
-def _logged_failure(message: str, error: Exception, secrets: tuple[str, ...]) -> ToolResult[Any]:
+def _logged_failure(message: str, error: Exception, secrets: tuple[str, ...]) -> ToolResult[object]:
     """The failed result ``message``, secrets redacted, logged as a warning with ``error``.
 
     The warning's text is the one the model reads, so a log shows what the model was told; its
@@ -362,10 +362,10 @@ def _logged_failure(message: str, error: Exception, secrets: tuple[str, ...]) ->
     return ToolResult.error(text)
 
 
-def _redacted(result: ToolResult[Any], secrets: tuple[str, ...]) -> ToolResult[Any]:
+def _redacted(result: ToolResult[object], secrets: tuple[str, ...]) -> ToolResult[object]:
     message = redact(result.message, secrets)
     return result if message == result.message else replace(result, message=message)
 
 
-def _replace(outcome: ToolExecutionOutcome, **changes: Any) -> ToolExecutionOutcome:
+def _replace(outcome: ToolExecutionOutcome, **changes: object) -> ToolExecutionOutcome:
     return replace(outcome, **changes)

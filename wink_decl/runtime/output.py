@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Collection
-from typing import Any, cast
+from typing import cast
 
 from wink_decl.errors import ToolValidationError
 from wink_decl.prompt.serde import parse
@@ -31,7 +31,7 @@ def output_format(output_type: type, taken: Collection[str] = ()) -> OutputForma
     return OutputFormat(name, params_json_schema(output_type))
 
 
-def parse_output(output_type: type, text: str) -> tuple[Any, str | None]:
+def parse_output(output_type: type, text: str) -> tuple[object, str | None]:
     """The answer as an ``output_type`` instance, or None and what is wrong with it."""
     try:
         data = json.loads(_strip_fence(text))

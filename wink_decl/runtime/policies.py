@@ -58,7 +58,9 @@ class SequentialDependencyPolicy:
         }
         object.__setattr__(self, "dependencies", MappingProxyType(table))
 
-    def check(self, tool: Tool[Any, Any], params: Any, *, context: ToolContext) -> PolicyDecision:
+    def check(
+        self, tool: Tool[Any, Any], params: object, *, context: ToolContext
+    ) -> PolicyDecision:
         """Deny while any dependency has not succeeded; name the missing ones, sorted."""
         del params
         required: frozenset[str] = self.dependencies.get(tool.name, frozenset())  # pyright: ignore[reportAssignmentType]
@@ -71,7 +73,7 @@ class SequentialDependencyPolicy:
         return PolicyDecision.allow()
 
     def on_result(
-        self, tool: Tool[Any, Any], params: Any, result: ToolResult[Any], *, context: ToolContext
+        self, tool: Tool[Any, Any], params: object, result: ToolResult[Any], *, context: ToolContext
     ) -> None:
         """Record the success (once per tool is enough: the state is a set)."""
         del params, result
@@ -103,7 +105,9 @@ class ReadBeforeWritePolicy:
         object.__setattr__(self, "read_tools", _names(self.read_tools, "read_tools"))
         object.__setattr__(self, "write_tools", _names(self.write_tools, "write_tools"))
 
-    def check(self, tool: Tool[Any, Any], params: Any, *, context: ToolContext) -> PolicyDecision:
+    def check(
+        self, tool: Tool[Any, Any], params: object, *, context: ToolContext
+    ) -> PolicyDecision:
         """Deny changing an existing file that this session has not read."""
         role = self._role(tool)
         if role is None or role[0] is not _WRITE:
@@ -125,7 +129,7 @@ class ReadBeforeWritePolicy:
         return PolicyDecision.deny(f"File '{path}' must be read before overwriting.")
 
     def on_result(
-        self, tool: Tool[Any, Any], params: Any, result: ToolResult[Any], *, context: ToolContext
+        self, tool: Tool[Any, Any], params: object, result: ToolResult[Any], *, context: ToolContext
     ) -> None:
         """Record the call; for a tool that reads or writes a file, the file's path too."""
         del result
@@ -149,7 +153,7 @@ class ReadBeforeWritePolicy:
             return _READ, self.path_field
         return None
 
-    def _path(self, params: Any, field_name: str) -> str:
+    def _path(self, params: object, field_name: str) -> str:
         value = getattr(params, field_name, None)
         if not isinstance(value, str):
             raise FilesystemError(

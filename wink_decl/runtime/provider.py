@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Literal, Protocol
+from typing import Literal, Protocol
 
 from wink_decl.runtime.json_errors import same_on_every_python
 
@@ -36,7 +36,7 @@ class ProviderToolCall:
 
     call_id: str
     name: str
-    arguments: str | Mapping[str, Any] = "{}"
+    arguments: str | Mapping[str, object] = "{}"
 
     def decoded_arguments(self) -> object:
         """The arguments as JSON data; ``ValueError`` with a readable reason when malformed."""
@@ -68,7 +68,7 @@ class OutputFormat:
 
     name: str
     """A name for the shape (providers ask for one; a forced tool is called by it)."""
-    schema: Mapping[str, Any]
+    schema: Mapping[str, object]
     """The closed JSON Schema of the output dataclass."""
     description: str = "The final answer, as the prompt's declared output."
 
@@ -78,7 +78,7 @@ class ProviderRequest:
     """One model turn: the conversation so far and the tools on offer, as provider specs."""
 
     messages: tuple[ProviderMessage, ...]
-    tools: tuple[Mapping[str, Any], ...]
+    tools: tuple[Mapping[str, object], ...]
     """OpenAI-style function specs; adapters convert them to their provider's format."""
     tool_names: tuple[str, ...] = field(default=())
     output: OutputFormat | None = None

@@ -5,7 +5,6 @@ from __future__ import annotations
 import time
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any
 
 from wink_decl.prompt.tool_result import ToolResult
 
@@ -26,9 +25,9 @@ class ToolInvoked:
     prompt_name: str
     adapter: str
     tool_name: str
-    params: Any
+    params: object
     """The parsed params dataclass, or the raw arguments when they did not parse."""
-    result: ToolResult[Any]
+    result: ToolResult[object]
     rendered_output: str
     """Exactly the tool message the model received."""
     call_id: str
