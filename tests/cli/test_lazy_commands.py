@@ -129,6 +129,39 @@ def test_validate_of_one_file_loads_only_what_checking_it_needs() -> None:
     ]
 
 
+REPORT_WRITERS = {
+    "wink_decl.evals._html",
+    "wink_decl.evals._html_assets",
+    "wink_decl.evals._html_charts",
+    "wink_decl.evals._html_text",
+    "wink_decl.evals._json_report",
+    "wink_decl.evals._junit",
+    "wink_decl.evals._table",
+}
+"""The modules that write an eval report in one format or another."""
+
+
+@pytest.mark.parametrize(
+    ("chosen", "writers"),
+    [
+        ("json", ["wink_decl.evals._json_report"]),
+        ("junit", ["wink_decl.evals._junit"]),
+        ("table", ["wink_decl.evals._table"]),
+    ],
+)
+def test_eval_loads_the_writer_of_its_format_only(
+    chosen: str, writers: list[str], tmp_path: Path
+) -> None:
+    """No HTML page unless --html, no other format's writer, no Ray for the local executor."""
+    out = str(tmp_path / "out")
+    argv = ["eval", "evals/code-review.wink-eval.yaml", "--replay", "evals/recorded"]
+    status, modules = loaded(*argv, "--out", out, "--format", chosen)
+    assert status == 0
+    assert sorted(REPORT_WRITERS.intersection(modules)) == writers
+    assert "wink_decl.evals._ray" not in modules
+    assert sorted(COMMAND_MODULES.intersection(modules)) == ["wink_decl.cli._eval"]
+
+
 @pytest.mark.parametrize("command", COMMANDS, ids=[c.name for c in COMMANDS])
 def test_each_module_runs_the_command_the_table_describes(command: Command) -> None:
     module = importlib.import_module(f"wink_decl.cli._{command.name}")

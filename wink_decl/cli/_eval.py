@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 import importlib.util
 import math
-import xml.etree.ElementTree as ET
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 from pathlib import Path
@@ -32,10 +31,6 @@ from wink_decl.evals import (
     SuiteRun,
     check_suite,
     default_out,
-    render_html,
-    render_json,
-    render_junit,
-    render_table,
     run_suite,
 )
 from wink_decl.inputs import existing_path
@@ -322,15 +317,22 @@ def _out(given: str | None, suite: Suite, *, several: bool) -> Path:
 
 
 def _write_reports(args: argparse.Namespace, console: Console, reports: list[EvalReport]) -> None:
+    # Each writer is imported only when its format is asked for (docs/evals.md, "Speed").
     chosen: Format = args.format
     if chosen == "json":
+        from wink_decl.evals import render_json  # noqa: PLC0415
+
         texts = [render_json(report) for report in reports]
         console.out.write(texts[0] if len(texts) == 1 else _json_array(texts))
     elif chosen == "junit":
         console.out.write(_junit(reports))
     else:
+        from wink_decl.evals import render_table  # noqa: PLC0415
+
         console.out.write("\n".join(render_table(report) for report in reports))
     if args.html is not None:  # one file: the command refuses --html with several
+        from wink_decl.evals import render_html  # noqa: PLC0415
+
         (only,) = reports
         write_output(args.html, render_html(only, title=only.suite or "wink-decl eval"))
 
@@ -343,6 +345,10 @@ def _json_array(texts: Sequence[str]) -> str:
 
 def _junit(reports: Sequence[EvalReport]) -> str:
     """One JUnit document: every report's test suites under one ``testsuites``."""
+    import xml.etree.ElementTree as ET  # noqa: PLC0415  # --format junit only
+
+    from wink_decl.evals import render_junit  # noqa: PLC0415
+
     if len(reports) == 1:
         return render_junit(reports[0])
     roots = [ET.fromstring(render_junit(report).encode()) for report in reports]  # noqa: S314  # our own XML
