@@ -4,7 +4,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from compiler_support import compile_in, report
+
+from wink_decl.compiler._foreign_syntax import (  # pyright: ignore[reportPrivateUsage]
+    _findings,
+    _may_hold_foreign,
+)
 
 HEAD = "key: habits\nparams:\n  topic: {type: string}\n  strict: {type: boolean, default: false}\n"
 
@@ -134,3 +140,35 @@ def test_braces_that_are_ordinary_text_are_left_alone(here: Path) -> None:
         ),
     )
     assert report(result) == ""
+
+
+def test_a_placeholder_beside_a_foreign_one_is_still_warned_of(here: Path) -> None:
+    # Every '{' but one opens a ${name}: the quick look before the scans must not skip it.
+    result = compile_in(here, prompt("Review ${topic}, ${strict} and {topic}."))
+    assert report(result) == (
+        "prompt.wink.yaml:9:38: warning: '{topic}' is not a placeholder here: the model reads "
+        "it as written.\n"
+        "   9 |       Review ${topic}, ${strict} and {topic}.\n"
+        "     |                                      ^^^^^^^\n"
+        "  hint: write ${topic}"
+    )
+
+
+@pytest.mark.parametrize(
+    ("text", "may_hold"),
+    [
+        ("No braces at all.", False),
+        ("Review ${topic} for ${strict}.", False),
+        ("Cost $${topic} and ${topic}.", False),
+        ("Review {topic}.", True),
+        ("Review ${topic} and {topic}.", True),
+        ("A {{topic}} here.", True),
+        ("A {% if strict %} block.", True),
+        ("A {# note #} comment.", True),
+        ("${{topic}}", True),
+    ],
+)
+def test_the_quick_look_skips_only_texts_no_scan_can_match(text: str, may_hold: bool) -> None:
+    assert _may_hold_foreign(text) is may_hold
+    if not may_hold:
+        assert list(_findings(text, [{"topic", "strict"}, {"section_key"}])) == []
