@@ -7,10 +7,7 @@ from pathlib import Path
 import pytest
 from compiler_support import compile_in, report
 
-from wink_decl.compiler._foreign_syntax import (  # pyright: ignore[reportPrivateUsage]
-    _findings,
-    _may_hold_foreign,
-)
+from wink_decl.compiler import _foreign_syntax
 
 HEAD = "key: habits\nparams:\n  topic: {type: string}\n  strict: {type: boolean, default: false}\n"
 
@@ -169,6 +166,8 @@ def test_a_placeholder_beside_a_foreign_one_is_still_warned_of(here: Path) -> No
     ],
 )
 def test_the_quick_look_skips_only_texts_no_scan_can_match(text: str, may_hold: bool) -> None:
-    assert _may_hold_foreign(text) is may_hold
+    quick_look = _foreign_syntax._may_hold_foreign  # pyright: ignore[reportPrivateUsage]
+    scans = _foreign_syntax._findings  # pyright: ignore[reportPrivateUsage]
+    assert quick_look(text) is may_hold
     if not may_hold:
-        assert list(_findings(text, [{"topic", "strict"}, {"section_key"}])) == []
+        assert list(scans(text, [{"topic", "strict"}, {"section_key"}])) == []
