@@ -4,7 +4,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from compiler_support import compile_in, report
+
+from wink_decl.compiler import _foreign_syntax
 
 HEAD = "key: habits\nparams:\n  topic: {type: string}\n  strict: {type: boolean, default: false}\n"
 
@@ -134,3 +137,37 @@ def test_braces_that_are_ordinary_text_are_left_alone(here: Path) -> None:
         ),
     )
     assert report(result) == ""
+
+
+def test_a_placeholder_beside_a_foreign_one_is_still_warned_of(here: Path) -> None:
+    # Every '{' but one opens a ${name}: the quick look before the scans must not skip it.
+    result = compile_in(here, prompt("Review ${topic}, ${strict} and {topic}."))
+    assert report(result) == (
+        "prompt.wink.yaml:9:38: warning: '{topic}' is not a placeholder here: the model reads "
+        "it as written.\n"
+        "   9 |       Review ${topic}, ${strict} and {topic}.\n"
+        "     |                                      ^^^^^^^\n"
+        "  hint: write ${topic}"
+    )
+
+
+@pytest.mark.parametrize(
+    ("text", "may_hold"),
+    [
+        ("No braces at all.", False),
+        ("Review ${topic} for ${strict}.", False),
+        ("Cost $${topic} and ${topic}.", False),
+        ("Review {topic}.", True),
+        ("Review ${topic} and {topic}.", True),
+        ("A {{topic}} here.", True),
+        ("A {% if strict %} block.", True),
+        ("A {# note #} comment.", True),
+        ("${{topic}}", True),
+    ],
+)
+def test_the_quick_look_skips_only_texts_no_scan_can_match(text: str, may_hold: bool) -> None:
+    quick_look = _foreign_syntax._may_hold_foreign  # pyright: ignore[reportPrivateUsage]
+    scans = _foreign_syntax._findings  # pyright: ignore[reportPrivateUsage]
+    assert quick_look(text) is may_hold
+    if not may_hold:
+        assert list(scans(text, [{"topic", "strict"}, {"section_key"}])) == []

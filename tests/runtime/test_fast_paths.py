@@ -313,3 +313,25 @@ def test_texts_of_one_line_and_of_several_are_dedented_and_stripped() -> None:
     )
     several = compile_text("\n    Review\n      $topic.\n  ", where="text")
     assert several.pieces == ("Review\n  ", Slot("topic"), ".")
+
+
+def _scanned(text: str) -> CompiledText:
+    """``text`` compiled by the scan alone: a '$$' escape added, then taken out again."""
+    compiled = compile_text(f"$${text}", where="text")
+    first, *rest = compiled.pieces
+    assert isinstance(first, str)
+    assert first.startswith("$")
+    head = first[1:]
+    return CompiledText((head, *rest) if head else tuple(rest), compiled.placeholders)
+
+
+@given(st.text(alphabet=st.sampled_from(" \n\tab{}"), max_size=20) | st.text(max_size=40))
+def test_a_text_without_a_dollar_compiles_as_the_scan_would(text: str) -> None:
+    # A text with no '$' is one literal run, found without the placeholder scan.
+    source = textwrap.dedent(text).strip() if "\n" in text else text.strip()
+    if "$" in source:
+        return
+    compiled = compile_text(text, where="text")
+    assert compiled.pieces == ((source,) if source else ())
+    assert compiled.placeholders == frozenset()
+    assert compiled == _scanned(source)

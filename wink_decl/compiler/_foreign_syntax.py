@@ -63,7 +63,7 @@ def check_foreign_syntax(
     ``{name}`` alone is reported only for one of them.
     Each spelling is reported once, where it is first written.
     """
-    if "{" not in text:  # the common case
+    if not _may_hold_foreign(text):  # the common case
         return
     reported: set[str] = set()
     for found in sorted(_findings(text, names)):
@@ -77,6 +77,17 @@ def check_foreign_syntax(
             severity="warning",
             hint=found.hint,
         )
+
+
+def _may_hold_foreign(text: str) -> bool:
+    """False when no pattern here can match: then the four scans are skipped.
+
+    Every finding holds ``{{``, ``{%`` or ``{#``, or a ``{`` after neither ``$`` nor ``{``;
+    a text whose every ``{`` opens a ``${name}`` (most texts with a placeholder) has none.
+    """
+    if "{" not in text:
+        return False
+    return "{{" in text or "{%" in text or "{#" in text or text.count("{") != text.count("${")
 
 
 def _findings(text: str, names: Sequence[Collection[str]]) -> Iterator[_Found]:

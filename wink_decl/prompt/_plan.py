@@ -8,7 +8,6 @@ from typing import TYPE_CHECKING, Any
 
 from wink_decl.errors import PromptRenderError
 from wink_decl.prompt.param_hints import ParamHint, param_hints
-from wink_decl.prompt.text_template import Slot
 from wink_decl.prompt.visibility import SectionPath, SectionVisibility
 
 if TYPE_CHECKING:
@@ -141,24 +140,34 @@ class PlanBuilder:
         )
 
     def _section(self, node: Node, body: Iterable[Piece]) -> None:
+        add = self._pieces.append
         if self._visibility:
-            self._pieces.append(SECTION_SEPARATOR)
-        self._pieces.append(node.heading)
+            add(SECTION_SEPARATOR)
+        add(node.heading)
         pieces = tuple(body)
         if not pieces:
             return
-        self._pieces.append(SECTION_SEPARATOR)
-        if all(isinstance(piece, Slot) for piece in pieces):
-            # Placeholders only: when every value is empty the body is empty too.
-            self._bare_bodies.append((self._occurrences, len(pieces)))
+        add(SECTION_SEPARATOR)
+        slots = self._slots
+        source = -1  # the node's params source: looked up at its first slot, once a section
+        found = 0
         for piece in pieces:
-            if isinstance(piece, Slot):
-                self._pieces.append(self._slot(node, piece))
-                self._occurrences += 1
-            else:
-                self._pieces.append(piece)
+            if isinstance(piece, str):
+                add(piece)
+                continue
+            if source < 0:
+                source = self._source(node)
+            slot_key = (source, piece.name)
+            slots.setdefault(slot_key, len(slots))
+            add(slot_key)
+            found += 1
+        if found == len(pieces):
+            # Placeholders only: when every value is empty the body is empty too.
+            self._bare_bodies.append((self._occurrences, found))
+        self._occurrences += found
 
-    def _slot(self, node: Node, slot: Slot) -> tuple[int, str]:
+    def _source(self, node: Node) -> int:
+        """The index of the node's params source (its type and default), added when new."""
         params_type = node.params_type
         assert params_type is not None  # noqa: S101  # construction refuses slots without params
         default = node.section.default_params
@@ -167,9 +176,7 @@ class PlanBuilder:
         if source is None:
             source = self._sources[source_key] = len(self._source_nodes)
             self._source_nodes.append(node)
-        slot_key = (source, slot.name)
-        self._slots.setdefault(slot_key, len(self._slots))
-        return slot_key
+        return source
 
 
 def _descriptions(

@@ -64,6 +64,9 @@ def compile_text(text: str, *, where: str, section_path: SectionPath = ()) -> Co
     return compiled
 
 
+_NO_NAMES: frozenset[str] = frozenset()
+
+
 @lru_cache(maxsize=4096)
 def _split(text: str) -> CompiledText | tuple[str, int]:
     """The compiled text, or the dedented source and the index of a stray ``$``.
@@ -73,6 +76,8 @@ def _split(text: str) -> CompiledText | tuple[str, int]:
     """
     # One line has nothing to dedent that strip() leaves; dedent's regexes cost ~1 us a text.
     source = textwrap.dedent(text).strip() if "\n" in text else text.strip()
+    if "$" not in source:  # no placeholder, no escape: one literal run (or none), unscanned
+        return CompiledText((source,) if source else (), _NO_NAMES)
     pieces: list[Piece] = []
     names: set[str] = set()
     position = 0
