@@ -33,7 +33,7 @@ _OutputT = TypeVar("_OutputT")
 _Kept: TypeAlias = "Applied[Any] | tuple[Diagnostic, ...]"
 """A result, or only its diagnostics when the file changed nothing (its template is the key).
 
-One cache holds templates of every output type: ``Any`` is the type parameter of each."""
+One cache holds templates of every output type, so their type parameter is left open."""
 
 _applied: weakref.WeakKeyDictionary[PromptTemplate[Any], dict[tuple[OverrideFile, bool], _Kept]] = (
     weakref.WeakKeyDictionary()
