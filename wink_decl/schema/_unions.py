@@ -128,10 +128,11 @@ UNIONS: Final[dict[str, OneOf]] = {
 }
 
 
-def _first_known_key(value: dict[object, object], keys: frozenset[str]) -> str | None:
+def _first_known_key(value: dict[str, object], keys: frozenset[str]) -> str | None:
+    """The first key of ``value`` (loaded data: every key is text) that is one of ``keys``."""
     for key in value:  # a plain loop: this runs for every condition and policy
         if key in keys:
-            return cast("str", key)  # one of ``keys``
+            return key
     return None
 
 
