@@ -6,7 +6,7 @@ import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass
 from types import MemberDescriptorType
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Generic, TypedDict, TypeVar
 
 from wink_decl.diagnostic_codes import DiagnosticCode
 from wink_decl.diagnostics import Diagnostic, sort_diagnostics
@@ -25,16 +25,20 @@ if TYPE_CHECKING:
 
 __all__ = ["Applied", "apply_overrides"]
 
+_OutputT = TypeVar("_OutputT")
+_ParamsT = TypeVar("_ParamsT")
+_ResultT = TypeVar("_ResultT")
+
 
 @dataclass(frozen=True, slots=True)
-class Applied:
+class Applied(Generic[_OutputT]):
     """The template with the file's valid, current entries applied, and every diagnostic.
 
     Unknown, refused and invalid entries are errors; a stale entry is a warning (an error
     with ``strict``). Each entry that is not applied leaves its base text in place.
     """
 
-    template: PromptTemplate[Any]
+    template: PromptTemplate[_OutputT]
     diagnostics: tuple[Diagnostic, ...]
 
     @property
@@ -44,8 +48,8 @@ class Applied:
 
 
 def apply_overrides(
-    template: PromptTemplate[Any], file: OverrideFile, *, strict: bool = False
-) -> Applied:
+    template: PromptTemplate[_OutputT], file: OverrideFile, *, strict: bool = False
+) -> Applied[_OutputT]:
     """``template`` with ``file``'s entries applied; the base text where one cannot be."""
     bases = bases_of(template)
     problems: list[Diagnostic] = []
@@ -143,10 +147,20 @@ def _invalid_text(entry: Entry, template: PromptTemplate[Any]) -> Diagnostic | N
     return None
 
 
-def _section_part(part: str, text: str) -> dict[str, Any]:
+class _SectionParts(TypedDict, total=False):
+    """The parts of a section an override file replaces, as ``Section.overridden`` takes them."""
+
+    template: str
+    summary: str
+    visibility: SectionVisibility
+
+
+def _section_part(part: str, text: str) -> _SectionParts:
     if part == "visibility":
         return {"visibility": SectionVisibility(text)}
-    return {part: text}
+    if part == "summary":
+        return {"summary": text}
+    return {"template": text}  # the last of SECTION_PARTS
 
 
 # -- building ---------------------------------------------------------------------------------
@@ -156,7 +170,7 @@ class _Plan:
     """The accepted entries, grouped as the rebuild reads them."""
 
     def __init__(self, accepted: Sequence[Entry]) -> None:
-        self.sections: dict[str, dict[str, Any]] = {}
+        self.sections: dict[str, _SectionParts] = {}
         self.descriptions: dict[str, str] = {}
         self.params: dict[str, dict[str, dict[str, str]]] = {}
         for entry in accepted:
@@ -170,14 +184,14 @@ class _Plan:
                 tool = self.params.setdefault(str(path[1]), {})
                 tool.setdefault(str(path[3]), {})[str(path[4])] = entry.text
 
-    def tool(self, tool: Tool[Any, Any]) -> Tool[Any, Any]:
+    def tool(self, tool: Tool[_ParamsT, _ResultT]) -> Tool[_ParamsT, _ResultT]:
         text = self.descriptions.get(tool.name)
         return tool if text is None else _with_description(tool, text)
 
 
 def _build(
-    template: PromptTemplate[Any], accepted: Sequence[Entry], bases: Bases
-) -> PromptTemplate[Any]:
+    template: PromptTemplate[_OutputT], accepted: Sequence[Entry], bases: Bases
+) -> PromptTemplate[_OutputT]:
     if not accepted:
         return template
     plan = _Plan(accepted)
@@ -220,7 +234,7 @@ def _hints(tool: Tool[Any, Any], changes: dict[str, dict[str, str]]) -> dict[str
     return hints
 
 
-def _with_description(tool: Tool[Any, Any], text: str) -> Tool[Any, Any]:
+def _with_description(tool: Tool[_ParamsT, _ResultT], text: str) -> Tool[_ParamsT, _ResultT]:
     """A copy of ``tool`` (of its own class, every slot) with another description.
 
     ``dataclasses.replace`` would run the class's ``__init__`` again, which a compiled

@@ -66,7 +66,9 @@ def bases_of(template: PromptTemplate[Any]) -> Bases:
         parts[(*where, "visibility")] = Base(node.base_visibility.value, refusal)
         for tool in node.tools:
             tools[tool.name] = tool
-            params[tool.name] = _add_tool(parts, tool, refusal and _in_refusing(tool, node.dotted))
+            params[tool.name] = _add_tool(
+                parts, tool, refusal and _in_refusing(tool.name, node.dotted)
+            )
     read_section = template.engine.read_section_tool
     if read_section is not None:
         tools[read_section.name] = read_section
@@ -74,9 +76,9 @@ def bases_of(template: PromptTemplate[Any]) -> Bases:
     return Bases(parts, tuple(node.dotted for node in template.nodes), tools, params)
 
 
-def _in_refusing(tool: Tool[Any, Any], section: str) -> str:
+def _in_refusing(name: str, section: str) -> str:
     return (
-        f"Tool '{tool.name}' belongs to section '{section}', which does not accept overrides "
+        f"Tool '{name}' belongs to section '{section}', which does not accept overrides "
         "(accepts_overrides: false)."
     )
 

@@ -6,7 +6,10 @@ import json
 from functools import cache
 from importlib import resources
 from pathlib import Path
-from typing import Any, Final
+from typing import TYPE_CHECKING, Final
+
+if TYPE_CHECKING:
+    from wink_decl.prompt.serde import JSONValue
 
 __all__ = [
     "OVERRIDE_SCHEMA_FILE_NAME",
@@ -25,7 +28,7 @@ OVERRIDE_SCHEMA_URL: Final = (
 )
 """Where the published schema is read from when no copy is near a file."""
 
-_HASH = {
+_HASH: Final[dict[str, JSONValue]] = {
     "type": "string",
     "pattern": "^sha256:[0-9a-f]{64}$",
     "description": "sha256 of the base text this entry replaces, as `wink-decl overrides "
@@ -34,7 +37,7 @@ _HASH = {
 }
 
 
-def _entry(title: str, text: dict[str, Any]) -> dict[str, Any]:
+def _entry(title: str, text: dict[str, JSONValue]) -> dict[str, JSONValue]:
     return {
         "title": title,
         "description": f"{title}: the new text and the hash of the text it replaces.",
@@ -45,11 +48,11 @@ def _entry(title: str, text: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def _text(description: str) -> dict[str, Any]:
+def _text(description: str) -> dict[str, JSONValue]:
     return {"type": "string", "description": description}
 
 
-def _object(title: str, description: str, properties: dict[str, Any]) -> dict[str, Any]:
+def _object(title: str, description: str, properties: dict[str, JSONValue]) -> dict[str, JSONValue]:
     return {
         "title": title,
         "description": description,
@@ -59,7 +62,9 @@ def _object(title: str, description: str, properties: dict[str, Any]) -> dict[st
     }
 
 
-def _map(title: str, description: str, key: str, values: dict[str, Any]) -> dict[str, Any]:
+def _map(
+    title: str, description: str, key: str, values: dict[str, JSONValue]
+) -> dict[str, JSONValue]:
     return {
         "title": title,
         "description": description,
@@ -69,7 +74,7 @@ def _map(title: str, description: str, key: str, values: dict[str, Any]) -> dict
     }
 
 
-def build_override_schema() -> dict[str, Any]:
+def build_override_schema() -> dict[str, JSONValue]:
     """The JSON Schema (draft 2020-12) an override file follows."""
     section = _object(
         "Section overrides",
@@ -128,7 +133,7 @@ def build_override_schema() -> dict[str, Any]:
     }
 
 
-def dump_override_schema(schema: dict[str, Any]) -> str:
+def dump_override_schema(schema: dict[str, JSONValue]) -> str:
     """The schema as written to disk: two-space indent, key order kept, final newline."""
     return json.dumps(schema, indent=2) + "\n"
 
@@ -144,7 +149,7 @@ def _published_text() -> str:
     return files.joinpath(OVERRIDE_SCHEMA_FILE_NAME).read_text(encoding="utf-8")
 
 
-def load_published_override_schema() -> dict[str, Any]:
+def load_published_override_schema() -> dict[str, JSONValue]:
     """The schema shipped inside the package (a fresh copy each call)."""
-    loaded: dict[str, Any] = json.loads(_published_text())
+    loaded: dict[str, JSONValue] = json.loads(_published_text())
     return loaded

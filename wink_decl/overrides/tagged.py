@@ -11,7 +11,7 @@ import warnings
 import weakref
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Generic, TypeAlias, TypeVar
 
 from wink_decl.diagnostic_codes import DiagnosticCode
 from wink_decl.diagnostics import Diagnostic, DiagnosticError, render_text, some_of
@@ -28,8 +28,12 @@ if TYPE_CHECKING:
 
 __all__ = ["Tagged", "applied", "apply_tag", "with_overrides"]
 
-_Kept = Applied | tuple["Diagnostic", ...]
-"""A result, or only its diagnostics when the file changed nothing (its template is the key)."""
+_OutputT = TypeVar("_OutputT")
+
+_Kept: TypeAlias = "Applied[Any] | tuple[Diagnostic, ...]"
+"""A result, or only its diagnostics when the file changed nothing (its template is the key).
+
+One cache holds templates of every output type, so their type parameter is left open."""
 
 _applied: weakref.WeakKeyDictionary[PromptTemplate[Any], dict[tuple[OverrideFile, bool], _Kept]] = (
     weakref.WeakKeyDictionary()
@@ -37,7 +41,9 @@ _applied: weakref.WeakKeyDictionary[PromptTemplate[Any], dict[tuple[OverrideFile
 _lock = threading.Lock()
 
 
-def applied(template: PromptTemplate[Any], file: OverrideFile, *, strict: bool) -> Applied:
+def applied(
+    template: PromptTemplate[_OutputT], file: OverrideFile, *, strict: bool
+) -> Applied[_OutputT]:
     """``apply_overrides``, kept: the same template and file give the same template back.
 
     A file that changes nothing gives ``template`` itself; that result is kept without it
@@ -55,14 +61,14 @@ def applied(template: PromptTemplate[Any], file: OverrideFile, *, strict: bool) 
 
 
 @dataclass(frozen=True, slots=True)
-class Tagged:
+class Tagged(Generic[_OutputT]):
     """A template as a tag has it, and what applying the tag found.
 
     ``template`` is the base where the tag could not be applied (no file for it, or a file
     that cannot be used); use it only when ``ok``.
     """
 
-    template: PromptTemplate[Any]
+    template: PromptTemplate[_OutputT]
     diagnostics: tuple[Diagnostic, ...] = ()
     sources: Mapping[str, str] = field(default_factory=dict[str, str])
     """The override file's text by display path, to quote lines in reports."""
@@ -74,13 +80,13 @@ class Tagged:
 
 
 def apply_tag(
-    template: PromptTemplate[Any],
+    template: PromptTemplate[_OutputT],
     overrides: OverrideStore,
     tag: str,
     *,
     strict: bool = False,
     source: str | None = None,
-) -> Tagged:
+) -> Tagged[_OutputT]:
     """``template`` with tag ``tag`` of ``overrides`` applied, and every diagnostic.
 
     A tag the prompt has no file for is a warning (``unknown-tag``, an error with ``strict``)
@@ -93,23 +99,23 @@ def apply_tag(
         if loaded.diagnostics:
             return Tagged(template, loaded.diagnostics, loaded.sources)
         known = overrides.tags(template.ns, template.key)
-        return Tagged(template, (_unknown_tag(template, tag, known, strict=strict, source=source),))
+        unknown = _unknown_tag(template.label, tag, known, strict=strict, source=source)
+        return Tagged(template, (unknown,))
     result = applied(template, loaded.file, strict=strict)
     return Tagged(result.template, (*loaded.diagnostics, *result.diagnostics), loaded.sources)
 
 
 def _unknown_tag(
-    template: PromptTemplate[Any],
+    label: str,
     tag: str,
     known: Sequence[str],
     *,
     strict: bool,
     source: str | None,
 ) -> Diagnostic:
-    """The diagnostic of a tag ``template`` has no override file for; ``known``: those it has."""
+    """The diagnostic of a tag prompt ``label`` has no override file for; ``known``: its tags."""
     return Diagnostic(
-        message=f"Prompt '{template.label}' has no override file for tag '{tag}', so it is "
-        "used as written.",
+        message=f"Prompt '{label}' has no override file for tag '{tag}', so it is used as written.",
         span=None,
         code=DiagnosticCode.UNKNOWN_TAG,
         severity="error" if strict else "warning",
@@ -122,13 +128,13 @@ def _unknown_tag(
 
 
 def with_overrides(
-    template: PromptTemplate[Any],
+    template: PromptTemplate[_OutputT],
     overrides: OverrideStore,
     tag: str,
     *,
     strict: bool = False,
     source: str | None = None,
-) -> PromptTemplate[Any]:
+) -> PromptTemplate[_OutputT]:
     """``template`` as tag ``tag`` of ``overrides`` has it (docs/overrides.md).
 
     The overrides are applied once per template and file: render the template returned as

@@ -11,7 +11,7 @@ import functools
 import types
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Annotated, Any, Literal, Union, get_args, get_origin
+from typing import Annotated, Literal, Union, get_args, get_origin
 
 from pydantic import Tag
 from typing_extensions import TypeAliasType, TypeIs
@@ -37,7 +37,7 @@ class Place:
     """The error is about the mapping key at ``path`` (not its value)."""
     parent: type[DocModel] | None
     """The model holding the last path element as a field, if any."""
-    target: Any
+    target: object
     """The type expected at the end, unwrapped (a model class, a ``Literal``, ...)."""
     choices: tuple[str, ...]
     """The allowed values when the type at the end is a ``Literal``."""
@@ -53,7 +53,7 @@ def place_of(root: type[DocModel], loc: tuple[str | int, ...]) -> Place:
     return Place(path, steps, on_key, parent, final, tuple(str(c) for c in choices))
 
 
-_State = tuple[tuple[str | int, ...], tuple[Step, ...], Any, type[DocModel] | None, bool]
+_State = tuple[tuple[str | int, ...], tuple[Step, ...], object, type[DocModel] | None, bool]
 """A walk so far: the data path, its steps, the type reached, the model around it, on a key."""
 
 
@@ -82,11 +82,11 @@ def _step(state: _State, element: str | int) -> _State:
     return (*path, element), (*steps, step), _child(current, element), parent, on_key
 
 
-def _is_model(tp: Any) -> TypeIs[type[DocModel]]:
+def _is_model(tp: object) -> TypeIs[type[DocModel]]:
     return isinstance(tp, type) and issubclass(tp, DocModel)
 
 
-def _unwrap(tp: Any) -> Any:
+def _unwrap(tp: object) -> object:
     """Strip aliases, ``Annotated`` and ``| None`` until a model, container or union is left."""
     while True:
         if isinstance(tp, TypeAliasType):
@@ -100,7 +100,7 @@ def _unwrap(tp: Any) -> Any:
             return tp
 
 
-def _tagged(tp: Any, element: str | int) -> Any:
+def _tagged(tp: object, element: str | int) -> object:
     """The member of a tagged union whose ``Tag`` is ``element``, else None."""
     if get_origin(tp) not in (Union, types.UnionType):
         return None
@@ -110,7 +110,7 @@ def _tagged(tp: Any, element: str | int) -> Any:
     return None
 
 
-def _child(tp: Any, element: str | int) -> Any:
+def _child(tp: object, element: str | int) -> object:
     """The type one step down: a model's field, a list's item, a mapping's key or value."""
     if _is_model(tp):
         tp.model_rebuild()  # a model built on first use: its fields' types resolved now

@@ -146,7 +146,7 @@ class JsonSchemaCheckDoc(CheckDoc):
         "`{json_schema: SCHEMA}`: the structured answer (the prompt's `output:`) fits SCHEMA.",
     )
     union_tag = "json_schema"
-    json_schema: dict[str, Any] = doc(
+    json_schema: dict[str, object] = doc(
         description="A JSON Schema the structured answer must fit.",
         markdown="A JSON Schema (draft 2020-12) the structured answer must fit; the prompt "
         "declares the answer's shape under `output:`.",
@@ -170,12 +170,12 @@ class FieldSpec(DocModel):
         markdown="A dotted path in the structured answer; list items by index: `findings.0.text`.",
         examples=["verdict", "findings.0.text"],
     )
-    equals: Any = doc(
+    equals: object = doc(
         None,
         description="The value at the path equals this (any JSON value).",
         examples=["reject"],
     )
-    contains: Any = doc(
+    contains: object = doc(
         None,
         description="The text or list at the path contains this.",
         examples=["a + b"],
@@ -400,7 +400,7 @@ class EvaluatorSpec(DocModel):
         "when two installed distributions register the same name.",
         examples=["myevals.polite"],
     )
-    args: dict[str, Any] = doc(
+    args: dict[str, object] = doc(
         {},
         description="Settings passed to the evaluator as they are written.",
         examples=[{"min": 0.5}],

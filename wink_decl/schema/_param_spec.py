@@ -33,7 +33,7 @@ __all__ = [
     "type_words",
 ]
 
-_SCALARS: Final[dict[str, tuple[str, dict[str, Any]]]] = {
+_SCALARS: Final[dict[str, tuple[str, dict[str, JsonValue]]]] = {
     "string": ("text", {"type": "string"}),
     "integer": ("a whole number", {"type": "integer"}),
     "number": ("a number", {"type": "number"}),
@@ -110,19 +110,19 @@ def _fits_finite(kind: str, value: object) -> bool:
     return fits_type(kind, value) and not (isinstance(value, float) and not math.isfinite(value))
 
 
-def _when(condition: dict[str, Any], rule: dict[str, Any]) -> dict[str, Any]:
+def _when(condition: dict[str, JsonValue], rule: dict[str, JsonValue]) -> dict[str, JsonValue]:
     """``if`` the param matches ``condition`` (its ``type`` given), ``then`` ``rule`` holds."""
     return {"if": {"properties": condition, "required": list(condition)}, "then": rule}
 
 
-def _variants() -> list[dict[str, Any]]:
+def _variants() -> list[JsonValue]:
     """One rule per scalar type, one for arrays, and one per element type of an array.
 
     Each is ``if``/``then``, not one branch of a ``oneOf``: a misspelled type then matches no
     ``if`` and is reported once, by the enum on ``type``, instead of once more for every
     branch; a wrong default is reported at the default, by the one rule for its type.
     """
-    variants: list[dict[str, Any]] = [
+    variants: list[JsonValue] = [
         _when(
             {"type": {"const": kind}},
             {"properties": {"items": False, "default": schema, "enum": {"items": schema}}},
@@ -145,7 +145,7 @@ def _variants() -> list[dict[str, Any]]:
     return variants
 
 
-PARAM_VARIANTS: Final[list[dict[str, Any]]] = _variants()
+PARAM_VARIANTS: Final[list[JsonValue]] = _variants()
 
 
 def check_param(
@@ -283,7 +283,7 @@ class ParamSpec(DocModel):
         title="Param",
         json_schema_extra={
             "markdownDescription": "A typed input; required unless `default` is given.",
-            "allOf": cast("list[JsonValue]", PARAM_VARIANTS),
+            "allOf": PARAM_VARIANTS,
         },
     )
     noun = "param"

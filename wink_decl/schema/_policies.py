@@ -117,7 +117,7 @@ class PluginSpec(DocModel):
         "when two installed distributions register the same name.",
         examples=["audit.log_calls"],
     )
-    config: dict[str, Any] = doc(
+    config: dict[str, object] = doc(
         {},
         description="Settings passed to the policy as they are written.",
         examples=[{"level": "info"}],

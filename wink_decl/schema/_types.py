@@ -6,9 +6,9 @@ import keyword
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import Any, Final, TypedDict, Unpack
 
-from pydantic import Field, GetCoreSchemaHandler, GetJsonSchemaHandler
+from pydantic import Field, GetCoreSchemaHandler, GetJsonSchemaHandler, JsonValue
 from pydantic.json_schema import JsonSchemaValue
 from pydantic_core import CoreSchema, PydanticCustomError, core_schema
 
@@ -113,7 +113,7 @@ class TextRule:
         return value
 
     def __get_pydantic_core_schema__(
-        self, source: Any, handler: GetCoreSchemaHandler
+        self, source: object, handler: GetCoreSchemaHandler
     ) -> CoreSchema:
         """A strict string with the pattern; reserved words refused after it."""
         del source, handler
@@ -162,28 +162,37 @@ class NotNull:
     """
 
     def __get_pydantic_core_schema__(
-        self, source: Any, handler: GetCoreSchemaHandler
+        self, source: object, handler: GetCoreSchemaHandler
     ) -> CoreSchema:
         """The inner schema of ``X | None``."""
         schema = handler(source)
         return schema["schema"] if schema["type"] == "nullable" else schema
 
 
+class _Constraints(TypedDict, total=False):
+    """The bounds ``doc`` passes on to pydantic's ``Field``."""
+
+    gt: float
+    ge: float
+    le: float
+    min_length: int
+
+
 def doc(
-    default: Any = ...,
+    default: object = ...,
     *,
     description: str,
-    examples: list[Any],
+    examples: list[JsonValue],
     markdown: str | None = None,
     alias: str | None = None,
-    **constraints: Any,
-) -> Any:
+    **constraints: Unpack[_Constraints],
+) -> Any:  # as pydantic's Field: assigned as the default of a field of any type
     """A field documented for people: plain text, Markdown for hovers, and examples.
 
     An empty-mapping default is built by a factory: pydantic deep-copies a ``{}`` default on
     every validation (about a microsecond each); the schema still shows ``default: {}``.
     """
-    extra: dict[str, Any] = {"markdownDescription": markdown or description}
+    extra: dict[str, JsonValue] = {"markdownDescription": markdown or description}
     if default == {}:
         extra["default"] = {}
         return Field(

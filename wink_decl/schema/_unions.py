@@ -6,7 +6,8 @@ Each discriminator returns a tag, or None when nothing fits; pydantic then raise
 
 from __future__ import annotations
 
-from typing import Any, Final, NamedTuple, cast
+from collections.abc import Callable
+from typing import Final, NamedTuple, cast
 
 from pydantic import Discriminator
 
@@ -43,7 +44,7 @@ class OneOf(NamedTuple):
     common: tuple[str, ...] = ()
     """Keys every alternative allows beside its one key (a check's ``weight`` and ``negate``)."""
 
-    def discriminator(self, tag: Any) -> Discriminator:
+    def discriminator(self, tag: Callable[[object], str | None]) -> Discriminator:
         """A pydantic Discriminator that reports this union by name when ``tag`` gives None."""
         return Discriminator(
             tag,
@@ -127,7 +128,8 @@ UNIONS: Final[dict[str, OneOf]] = {
 }
 
 
-def _first_known_key(value: dict[Any, Any], keys: frozenset[str]) -> str | None:
+def _first_known_key(value: dict[str, object], keys: frozenset[str]) -> str | None:
+    """The first key of ``value`` (loaded data: every key is text) that is one of ``keys``."""
     for key in value:  # a plain loop: this runs for every condition and policy
         if key in keys:
             return key
@@ -140,7 +142,7 @@ def _model_tag(value: object) -> str | None:
     return tag
 
 
-def condition_tag(value: Any) -> str | None:
+def condition_tag(value: object) -> str | None:
     """``bool`` for true/false, else the condition's one key."""
     if isinstance(value, bool):
         return "bool"
@@ -149,21 +151,21 @@ def condition_tag(value: Any) -> str | None:
     return _model_tag(value)
 
 
-def policy_tag(value: Any) -> str | None:
+def policy_tag(value: object) -> str | None:
     """The policy's one key."""
     if isinstance(value, dict):
         return _first_known_key(value, _POLICY_KEY_SET)  # pyright: ignore[reportUnknownArgumentType]
     return _model_tag(value)
 
 
-def check_tag(value: Any) -> str | None:
+def check_tag(value: object) -> str | None:
     """The check's one key (its ``weight`` and ``negate`` aside)."""
     if isinstance(value, dict):
         return _first_known_key(value, _CHECK_KEY_SET)  # pyright: ignore[reportUnknownArgumentType]
     return _model_tag(value)
 
 
-def model_tag(value: Any) -> str | None:
+def model_tag(value: object) -> str | None:
     """``name`` for ``provider:model`` text, ``mapping`` for the long form."""
     if isinstance(value, str):
         return "name"
@@ -172,20 +174,20 @@ def model_tag(value: Any) -> str | None:
     return _model_tag(value)
 
 
-def section_item_tag(value: Any) -> str | None:
+def section_item_tag(value: object) -> str | None:
     """``include`` when the mapping has that key, else ``section``."""
     if isinstance(value, dict):
         return "include" if "include" in value else "section"
     return _model_tag(value)
 
 
-def visibility_tag(value: Any) -> str | None:
+def visibility_tag(value: object) -> str | None:
     """``mode`` for full/summary, ``summary_when`` for the conditional form."""
     if value in ("full", "summary"):
         return "mode"
     if isinstance(value, dict) and "summary_when" in value:
         return "summary_when"
-    return _model_tag(cast("object", value))
+    return _model_tag(cast("object", value))  # not the dict narrowed above
 
 
 _SCALAR_TAGS: Final[dict[type, str]] = {
@@ -196,12 +198,12 @@ _SCALAR_TAGS: Final[dict[type, str]] = {
 }
 
 
-def scalar_tag(value: Any) -> str | None:
+def scalar_tag(value: object) -> str | None:
     """The JSON type of a scalar value (``bool`` is not an integer here)."""
-    return _SCALAR_TAGS.get(type(cast("object", value)))
+    return _SCALAR_TAGS.get(type(value))
 
 
-def value_tag(value: Any) -> str | None:
+def value_tag(value: object) -> str | None:
     """The JSON type of a scalar or of a list."""
-    kind = type(cast("object", value))
+    kind = type(value)
     return "array" if kind is list or kind is tuple else _SCALAR_TAGS.get(kind)

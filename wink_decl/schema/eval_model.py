@@ -116,7 +116,7 @@ class ModelDoc(DocModel):
         "(such as `OPENAI_BASE_URL`), else its own address.",
         examples=["http://127.0.0.1:11434/v1"],
     )
-    options: dict[str, Any] = doc(
+    options: dict[str, object] = doc(
         {},
         description="Settings passed to the model's requests as they are written.",
         examples=[{"temperature": 0}],
@@ -186,7 +186,7 @@ class DefaultsDoc(DocModel):
         "Defaults", "Param values and checks every case gets (a case's own params win)."
     )
     noun = "'defaults'"
-    params: dict[ParamName, Any] = _params_field("for every case (a case's own win)")
+    params: dict[ParamName, object] = _params_field("for every case (a case's own win)")
     assert_: tuple[CheckItem, ...] = checks_field("every case")
 
 
@@ -210,8 +210,8 @@ class CaseDoc(DocModel):
         markdown="The case's name in reports and for `--filter`, unique in the suite.",
         examples=["add-bug"],
     )
-    params: dict[ParamName, Any] = _params_field("for this case")
-    expected: Any = doc(
+    params: dict[ParamName, object] = _params_field("for this case")
+    expected: object = doc(
         None,
         description="The expected answer (any value), which checks with a null value compare with.",
         markdown="The expected answer (any value): `equals`, `contains`, `icontains` and "

@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from functools import cache
 from pathlib import Path
-from typing import Any, Final
+from typing import TYPE_CHECKING, Final
 
 from pydantic.json_schema import GenerateJsonSchema, JsonSchemaMode, JsonSchemaValue
 from pydantic_core import CoreSchema, core_schema
 
 from wink_decl.schema.model import PromptDocument
+
+if TYPE_CHECKING:
+    from pydantic import JsonValue
 
 __all__ = [
     "EVAL_SCHEMA_FILE_NAME",
@@ -58,11 +62,11 @@ class _Generator(GenerateJsonSchema):
 
     def generate(self, schema: CoreSchema, mode: JsonSchemaMode = "validation") -> JsonSchemaValue:
         """The whole schema, header first and ``$defs`` last."""
-        body = _lift_refs(super().generate(schema, mode))
+        body = _lift_object_refs(super().generate(schema, mode))
         defs = body.pop("$defs")
         return {"$schema": SCHEMA_DIALECT, "$id": self.schema_id, **body, "$defs": defs}
 
-    def field_title_should_be_set(self, schema: Any) -> bool:
+    def field_title_should_be_set(self, schema: object) -> bool:
         """Never: a field's title would only repeat its key."""
         del schema
         return False
@@ -76,7 +80,7 @@ class _Generator(GenerateJsonSchema):
     def dict_schema(self, schema: core_schema.DictSchema) -> JsonSchemaValue:
         """Keys checked by ``propertyNames`` so a key that misses the pattern is an error."""
         json_schema = super().dict_schema(schema)
-        patterns: dict[str, Any] | None = json_schema.pop("patternProperties", None)
+        patterns: dict[str, JsonSchemaValue] | None = json_schema.pop("patternProperties", None)
         if patterns:
             ((pattern, values),) = patterns.items()
             keys = self.generate_inner(schema["keys_schema"])  # pyright: ignore[reportTypedDictNotRequiredAccess]  # a pattern implies a keys schema
@@ -92,25 +96,30 @@ class _EvalGenerator(_Generator):
     schema_id = EVAL_SCHEMA_ID
 
 
-def _lift_refs(node: Any) -> Any:
+def _lift_refs(node: JsonValue) -> JsonValue:
     """Move ``$ref`` into ``allOf`` wherever it has sibling keywords."""
     if isinstance(node, list):
-        return [_lift_refs(item) for item in node]  # pyright: ignore[reportUnknownVariableType]
+        return [_lift_refs(item) for item in node]
     if not isinstance(node, dict):
         return node
-    lifted: dict[str, Any] = {key: _lift_refs(value) for key, value in node.items()}  # pyright: ignore[reportUnknownVariableType]
+    return _lift_object_refs(node)
+
+
+def _lift_object_refs(node: dict[str, JsonValue]) -> dict[str, JsonValue]:
+    """``_lift_refs`` of an object: its values lifted, then its own ``$ref``."""
+    lifted: dict[str, JsonValue] = {key: _lift_refs(value) for key, value in node.items()}
     if "$ref" in lifted and len(lifted) > 1:
         ref = lifted.pop("$ref")
         lifted = {"allOf": [{"$ref": ref}], **lifted}
     return lifted
 
 
-def build_schema() -> dict[str, Any]:
+def build_schema() -> dict[str, JsonValue]:
     """The JSON Schema of a prompt file, generated from ``PromptDocument``."""
     return PromptDocument.model_json_schema(by_alias=True, schema_generator=_Generator)
 
 
-def build_eval_schema() -> dict[str, Any]:
+def build_eval_schema() -> dict[str, JsonValue]:
     """The JSON Schema of an eval file, generated from ``EvalDocument``."""
     # Imported here: checking prompt files never builds the eval models.
     from wink_decl.schema.eval_model import EvalDocument  # noqa: PLC0415
@@ -118,7 +127,7 @@ def build_eval_schema() -> dict[str, Any]:
     return EvalDocument.model_json_schema(by_alias=True, schema_generator=_EvalGenerator)
 
 
-def dump_schema(schema: dict[str, Any]) -> str:
+def dump_schema(schema: Mapping[str, JsonValue]) -> str:
     """The schema as it is written to disk: two-space indent, key order kept, final newline."""
     import json  # noqa: PLC0415  # checking a file never writes or reads the schema's text
 
@@ -143,17 +152,17 @@ def _published_text(name: str) -> str:
     return resources.files("wink_decl.schema").joinpath(name).read_text(encoding="utf-8")
 
 
-def load_published_schema() -> dict[str, Any]:
+def load_published_schema() -> dict[str, JsonValue]:
     """The schema shipped inside the package (a fresh copy each call)."""
     import json  # noqa: PLC0415  # see dump_schema
 
-    loaded: dict[str, Any] = json.loads(_published_text(SCHEMA_FILE_NAME))
+    loaded: dict[str, JsonValue] = json.loads(_published_text(SCHEMA_FILE_NAME))
     return loaded
 
 
-def load_published_eval_schema() -> dict[str, Any]:
+def load_published_eval_schema() -> dict[str, JsonValue]:
     """The eval-file schema shipped inside the package (a fresh copy each call)."""
     import json  # noqa: PLC0415  # see dump_schema
 
-    loaded: dict[str, Any] = json.loads(_published_text(EVAL_SCHEMA_FILE_NAME))
+    loaded: dict[str, JsonValue] = json.loads(_published_text(EVAL_SCHEMA_FILE_NAME))
     return loaded

@@ -11,7 +11,7 @@ None but refuse an explicit ``null`` (see ``NotNull``), so the schema shows them
 # compile each string again to read it, which costs start-up time (names defined further
 # down are quoted).
 import re
-from typing import Annotated, Any
+from typing import Annotated
 
 from pydantic import ConfigDict, StrictBool, StrictStr, Tag, model_validator
 from typing_extensions import TypeAliasType
@@ -107,11 +107,11 @@ class ToolExampleDoc(DocModel):
         description="What the example shows, up to 200 characters.",
         examples=["Line length"],
     )
-    input: dict[str, Any] = doc(
+    input: dict[str, object] = doc(
         description="The params the model sends, as a mapping.",
         examples=[{"rule_id": "E501"}],
     )
-    output: Annotated[dict[str, Any] | None, NotNull()] = doc(
+    output: Annotated[dict[str, object] | None, NotNull()] = doc(
         None,
         description="The result the tool returns, as a mapping (leave out when it has none).",
         examples=[{"rule_id": "E501", "text": "Lines are at most 100 characters."}],

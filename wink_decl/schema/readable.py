@@ -91,7 +91,7 @@ def _entries(items: tuple[SectionDoc | IncludeDoc, ...], path: JSONPath) -> tupl
     return tuple(entries)
 
 
-def readable_parts(data: Mapping[str, Any]) -> ReadableDocument:
+def readable_parts(data: Mapping[str, object]) -> ReadableDocument:
     """The parts of ``data`` (a mapping the schema refused) that validate on their own."""
     sections = data.get("sections", UNREADABLE)  # required: left out, nothing can be read
     return ReadableDocument(
@@ -104,7 +104,7 @@ def readable_parts(data: Mapping[str, Any]) -> ReadableDocument:
     )
 
 
-def _field(data: Mapping[str, Any], name: str) -> object:
+def _field(data: Mapping[str, object], name: str) -> object:
     """``data[name]`` validated as the document's field ``name``; its default when left out."""
     if name not in data:
         field = PromptDocument.model_fields[name]
@@ -112,7 +112,7 @@ def _field(data: Mapping[str, Any], name: str) -> object:
     return _field_of(PromptDocument, data, name)
 
 
-def _field_of(model: type[DocModel], data: Mapping[str, Any], name: str) -> object:
+def _field_of(model: type[DocModel], data: Mapping[str, object], name: str) -> object:
     """``data[name]`` validated as the field ``name`` of ``model``, alone; else UNREADABLE."""
     if name not in model.model_fields:
         return UNREADABLE  # an unknown key: the schema reported it
@@ -123,12 +123,12 @@ def _field_of(model: type[DocModel], data: Mapping[str, Any], name: str) -> obje
 
 
 @functools.cache
-def _adapter(model: type[DocModel], name: str) -> TypeAdapter[Any]:
+def _adapter(model: type[DocModel], name: str) -> TypeAdapter[object]:
     """A validator for one field, with its constraints (built once, for refused files only)."""
     from pydantic import TypeAdapter  # noqa: PLC0415  # a valid file (most) needs none
 
     field = model.model_fields[name]
-    annotation: Any = field.annotation
+    annotation: Any = field.annotation  # a type form built at run time: TypeAdapter takes Any
     if field.metadata:
         annotation = Annotated[annotation, *field.metadata]
     return TypeAdapter(annotation)

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sized
 from functools import cache
 from types import NoneType
-from typing import TYPE_CHECKING, Any, Final, NamedTuple, Protocol
+from typing import TYPE_CHECKING, Any, Final, NamedTuple, Protocol, TypedDict, Unpack, cast
 
 from pydantic import ValidationError
 
@@ -76,13 +76,28 @@ def diagnostics_from(
 # -- one error ------------------------------------------------------------------------------------
 
 
+class _Suggested(TypedDict, total=False):
+    """A Diagnostic's advice: a hint, and the names an author may have meant."""
+
+    hint: str | None
+    suggestions: tuple[str, ...]
+
+
+class _Extra(_Suggested, total=False):
+    """A Diagnostic's fields besides its message and code."""
+
+    span: Span
+    expected: str
+
+
 class _Error(NamedTuple):
     """One pydantic error with its place in the data and the file."""
 
     kind: str
     place: Place
-    value: Any
+    value: object
     context: Mapping[str, Any]
+    """pydantic's ``ctx``: its keys and their types depend on ``kind``."""
     spans: SpanLookup
 
     @property
@@ -103,7 +118,7 @@ class _Error(NamedTuple):
         found = self.spans.key_span(at) if on_key else self.spans.value_span(at)
         return found or self.spans.nearest(at)
 
-    def diagnostic(self, message: str, code: DiagnosticCode, **extra: Any) -> Diagnostic:
+    def diagnostic(self, message: str, code: DiagnosticCode, **extra: Unpack[_Extra]) -> Diagnostic:
         """A Diagnostic at this error's value (or key), unless ``span`` says where."""
         if "span" not in extra:  # not setdefault: a span costs more than the rest
             extra["span"] = self.span()
@@ -120,7 +135,7 @@ def _label(path: JSONPath) -> str:
     return f"'{last}'"
 
 
-def _did_you_mean(suggestions: tuple[str, ...]) -> dict[str, Any]:
+def _did_you_mean(suggestions: tuple[str, ...]) -> _Suggested:
     if not suggestions:
         return {}
     return {"hint": f"did you mean '{suggestions[0]}'?", "suggestions": suggestions}
@@ -141,7 +156,8 @@ def _translate(
     )
     if error.kind == SEMANTIC_ERROR:
         return [_semantic(error, problem) for problem in error.context["problems"]]
-    if error.kind == "too_short" and len(error.value) >= error.context["min_length"]:
+    too_short = error.kind == "too_short"  # pydantic reports it for sequences: a Sized value
+    if too_short and len(cast("Sized", error.value)) >= error.context["min_length"]:
         return []  # pydantic counts only the items that passed; their own errors are reported
     handler = _HANDLERS.get(error.kind)
     if handler is not None:
@@ -310,7 +326,7 @@ def _union(error: _Error) -> Diagnostic:
         span = error.span((*error.path, str(word)), key=True)
     found = describe(word)
     subject = error.label if error.path and isinstance(error.path[-1], str) else f"A {union.noun}"
-    extra = _did_you_mean(close_matches(word, union.choices))
+    extra: _Suggested = _did_you_mean(close_matches(word, union.choices))
     if dict in union.shapes and word in union.choices:
         extra = {"hint": f"write it as a mapping: {{{word}: ...}}"}
     if union is CONDITION and isinstance(value, str) and value.lower() in _YAML_BOOLEANS:
@@ -323,7 +339,7 @@ def _union(error: _Error) -> Diagnostic:
 
 def _pattern(error: _Error) -> Diagnostic:
     rule = RULES_BY_PATTERN[error.context["pattern"]]
-    fixed = rule.suggestion(error.value)
+    fixed = rule.suggestion(cast("str", error.value))  # a pattern is checked on text only
     return error.diagnostic(
         f"{describe(error.value)} is not {rule.valid}",
         DiagnosticCode.PATTERN,
@@ -336,7 +352,7 @@ def _too_long(error: _Error) -> Diagnostic:
     limit = error.context["max_length"]
     return error.diagnostic(
         f"{error.label} must be at most {limit} {noun_for(limit, 'character')}; "
-        f"found {len(error.value)}",
+        f"found {len(cast('str', error.value))}",  # only text has a maximum length
         DiagnosticCode.VALUE,
     )
 
