@@ -98,7 +98,7 @@ class LiteLLMAdapter(ProviderAdapter):
         max_retries: int | None = None,
         temperature: float | None = None,
         max_tokens: int | None = None,
-        **options: Any,
+        **options: object,
     ) -> None:
         _import_litellm()
         check_options(options, reserved=RESERVED_OPTIONS, adapter="LiteLLMAdapter")
