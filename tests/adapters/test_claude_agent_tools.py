@@ -17,7 +17,7 @@ import pytest
 from mcp.types import CallToolRequestParams
 
 from wink_decl import Tool, ToolContext, ToolResult
-from wink_decl.adapters.claude_agent._tool_server import ToolServer
+from wink_decl.adapters.claude_agent._tool_server import ToolAnswer, ToolServer
 
 LOGGER = "wink_decl.adapters.claude_agent"
 
@@ -35,7 +35,7 @@ BUILD = Tool[Target, None](name="build", description="Build a target.", handler=
 DEPLOY = Tool[Target, None](name="deploy", description="Deploy a target.", handler=build)
 
 
-async def answer(name: str, arguments: dict[str, Any]) -> dict[str, Any]:
+async def answer(name: str, arguments: dict[str, object]) -> ToolAnswer:
     return {"content": [{"type": "text", "text": f"{name} {arguments}"}], "is_error": False}
 
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from wink_decl.adapters._failure_wording import (
     connection_failed,
@@ -15,6 +15,8 @@ from wink_decl.adapters.adapter_support import kind_of_status, provider_error
 from wink_decl.errors import ProviderError, ProviderErrorKind
 
 if TYPE_CHECKING:
+    from types import ModuleType
+
     import httpx2
     from anthropic import (
         Anthropic,
@@ -38,7 +40,7 @@ class SdkErrors:
     connection: type[APIConnectionError]
 
     @classmethod
-    def of(cls, sdk: Any) -> SdkErrors:
+    def of(cls, sdk: ModuleType) -> SdkErrors:
         """The classes of the imported ``anthropic`` module."""
         return cls(
             (sdk.AnthropicError, ValueError),

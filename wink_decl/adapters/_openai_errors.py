@@ -11,7 +11,7 @@ import json
 import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, cast
 
 from wink_decl._nouns import noun_for
 from wink_decl.adapters._failure_wording import (
@@ -154,15 +154,16 @@ def _message_in(data: object) -> str:
         return data
     if not isinstance(data, Mapping):
         return ""
-    body: Mapping[str, Any] = data  # pyright: ignore[reportUnknownVariableType]
+    body = cast("Mapping[str, object]", data)  # a JSON object: its keys are text
     inner = body.get("error")
     if isinstance(inner, str):  # {"error": "model 'x' not found"} (Ollama)
         return inner
     if isinstance(inner, Mapping):  # {"error": {"message": ...}} (OpenAI, Anthropic)
-        return _message_in(inner.get("message"))  # pyright: ignore[reportUnknownMemberType, reportUnknownArgumentType]
+        return _message_in(cast("Mapping[str, object]", inner).get("message"))
     for key in ("message", "detail"):  # {"message": ...}, {"detail": ...} (FastAPI servers)
-        if isinstance(body.get(key), str):
-            return body[key]
+        value = body.get(key)
+        if isinstance(value, str):
+            return value
     return ""
 
 

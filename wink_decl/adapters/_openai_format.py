@@ -38,6 +38,7 @@ __all__ = [
 ]
 
 _Json = dict[str, Any]
+"""Wire JSON, untyped: it is also spread as keywords into the SDK's typed calls."""
 
 
 def chat_request(request: ProviderRequest) -> _Json:

@@ -8,7 +8,7 @@ back into a ``ProviderReply`` (docs/runtime.md describes what the loop does with
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from wink_decl._loggers import package_logger
 from wink_decl.adapters._anthropic_errors import SdkErrors, translate
@@ -25,6 +25,8 @@ from wink_decl.runtime.adapter import ProviderAdapter
 from wink_decl.runtime.provider import ProviderReply, ProviderRequest
 
 if TYPE_CHECKING:
+    from types import ModuleType
+
     from anthropic import Anthropic, NotGiven
     from anthropic.types.message_create_params import MessageCreateParamsBase
 
@@ -170,7 +172,7 @@ class AnthropicAdapter(ProviderAdapter):
 
 
 def _new_client(
-    sdk: Any, api_key: str | None, base_url: str | None, max_retries: int | None
+    sdk: ModuleType, api_key: str | None, base_url: str | None, max_retries: int | None
 ) -> Anthropic:
     client: Anthropic = sdk.Anthropic(
         api_key=api_key,

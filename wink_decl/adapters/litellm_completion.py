@@ -98,7 +98,7 @@ class LiteLLMAdapter(ProviderAdapter):
         max_retries: int | None = None,
         temperature: float | None = None,
         max_tokens: int | None = None,
-        **options: Any,
+        **options: object,
     ) -> None:
         _import_litellm()
         check_options(options, reserved=RESERVED_OPTIONS, adapter="LiteLLMAdapter")
@@ -194,7 +194,7 @@ class LiteLLMAdapter(ProviderAdapter):
         return keys[0] if keys else None
 
 
-def with_opening_user_turn(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def with_opening_user_turn(messages: list[dict[str, object]]) -> list[dict[str, object]]:
     """``messages`` with ``OPENING_MESSAGE`` after the system prompt, unless a user turn is there.
 
     Added on every request of a conversation, so each request shows the same history.

@@ -82,7 +82,7 @@ class OpenAIAdapter(ProviderAdapter):
         client: openai.OpenAI | None = None,
         temperature: float | None = None,
         max_tokens: int | None = None,
-        **options: Any,
+        **options: object,
     ) -> None:
         # The SDK is imported, and its client built, on the first request: importing it takes
         # most of a second, which a run answered wholly from a cache never needs to pay.

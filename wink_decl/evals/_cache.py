@@ -14,7 +14,7 @@ import os
 import threading
 from collections.abc import Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Final, cast
+from typing import TYPE_CHECKING, Final, cast
 
 from wink_decl.evals._cache_folder import (
     COMPACT_JSON,
@@ -102,7 +102,7 @@ def reply_from_json(data: object) -> ProviderReply | None:
     """The reply ``data`` holds, or None when it is not the shape ``reply_to_json`` writes."""
     if not isinstance(data, dict):
         return None
-    entry = cast("dict[str, Any]", data)
+    entry = cast("dict[str, object]", data)
     text, calls, usage = entry.get("text"), entry.get("tool_calls"), entry.get("usage")
     if set(entry) != {"text", "tool_calls", "usage"} or not isinstance(text, str):
         return None
@@ -129,7 +129,7 @@ def _call_from_json(data: object) -> ProviderToolCall | None:
     if isinstance(arguments, str):
         return ProviderToolCall(call_id, name, arguments)
     if isinstance(arguments, dict):
-        return ProviderToolCall(call_id, name, cast("dict[str, Any]", arguments))
+        return ProviderToolCall(call_id, name, cast("dict[str, object]", arguments))
     return None
 
 

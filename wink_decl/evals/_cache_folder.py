@@ -20,7 +20,7 @@ import time
 from collections import OrderedDict
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, BinaryIO, Final, cast
+from typing import TYPE_CHECKING, BinaryIO, Final, TypedDict, cast
 
 from wink_decl.loader.regular_files import NotAFileError, open_regular, read_up_to
 
@@ -67,7 +67,16 @@ NEW_PACK_FLAGS: Final = (
     os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC | getattr(os, "O_BINARY", 0)
 )
 """How a pack is opened: made new, appended to (a line by one ``write``)."""
-COMPACT_JSON: Final[dict[str, Any]] = {"ensure_ascii": False, "separators": (",", ":")}
+
+
+class _JsonStyle(TypedDict):
+    """The ``json.dumps`` keywords ``COMPACT_JSON`` sets, typed so the unpacking is checked."""
+
+    ensure_ascii: bool
+    separators: tuple[str, str]
+
+
+COMPACT_JSON: Final[_JsonStyle] = {"ensure_ascii": False, "separators": (",", ":")}
 """How an entry's line is written: JSON without spaces, text as it is."""
 _BATCH = 1_048_576
 """Bytes of entries written by one ``write`` when compacting."""

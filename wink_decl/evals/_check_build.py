@@ -165,6 +165,7 @@ class CheckBuilder:
             self._add(found.to_diagnostic(place.value(("plugin", "name"))))
         return PluginCheck(name=spec.name, args=spec.args, **common)
 
+    # The check is untyped: each maker takes the one kind its key names, which a dict cannot say.
     _MAKERS: ClassVar[
         dict[type[CheckDoc], Callable[[CheckBuilder, Any, Place, _Common], Check]]
     ] = {

@@ -21,7 +21,7 @@ import math
 import os
 from collections.abc import Iterator
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any, Final, NamedTuple, cast
+from typing import TYPE_CHECKING, Final, NamedTuple, cast
 
 from wink_decl.compiler import number_problems
 from wink_decl.diagnostic_codes import DiagnosticCode
@@ -172,8 +172,8 @@ def _jsonl(text: str, shown: str, limits: Limits) -> Iterator[RawCase | Diagnost
 
 
 def _json_line(line: str, max_key_length: int) -> object:
-    def pairs(items: list[tuple[str, Any]]) -> dict[str, Any]:
-        found: dict[str, Any] = {}
+    def pairs(items: list[tuple[str, object]]) -> dict[str, object]:
+        found: dict[str, object] = {}
         for key, value in items:
             if key in found:
                 raise _RefusedError(f"the key '{clip(key)}' twice in one object")

@@ -12,7 +12,7 @@ import time
 from collections.abc import Callable, Mapping
 from contextvars import ContextVar
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, cast
 
 from wink_decl.diagnostics import DiagnosticError
 from wink_decl.errors import PromptEvaluationError
@@ -254,7 +254,7 @@ def _outcome(response: PromptResponse, session: Session, latency_ms: float) -> O
     )
 
 
-def _arguments(decode: Callable[[], object] | None) -> Mapping[str, Any]:
+def _arguments(decode: Callable[[], object] | None) -> Mapping[str, object]:
     """The call's arguments as the model sent them; empty when they were not an object."""
     if decode is None:
         return {}
@@ -262,7 +262,7 @@ def _arguments(decode: Callable[[], object] | None) -> Mapping[str, Any]:
         value = decode()
     except ValueError:
         return {}
-    return cast("dict[str, Any]", value) if isinstance(value, dict) else {}
+    return cast("dict[str, object]", value) if isinstance(value, dict) else {}
 
 
 def _reason(error: Exception, secrets: tuple[str, ...]) -> str:

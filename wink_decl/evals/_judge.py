@@ -11,7 +11,7 @@ import json
 import threading
 from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Protocol, cast
+from typing import TYPE_CHECKING, Protocol, TypeAlias, cast
 
 from wink_decl.diagnostics import DiagnosticError
 from wink_decl.evals._eval_types import (
@@ -27,7 +27,12 @@ from wink_decl.evals._values import bounded, expected_text, failing, one_line, s
 from wink_decl.limits import DEFAULT_LIMITS, Limits
 
 if TYPE_CHECKING:
+    from _typeshed import DataclassInstance
+
     from wink_decl.prompt.template import PromptTemplate
+
+    _JudgePrompt: TypeAlias = PromptTemplate[DataclassInstance]
+    """A judge prompt: its output is a dataclass the compiler makes of the file."""
     from wink_decl.runtime.loop import Evaluator as Adapter
 
 __all__ = ["JUDGE_PROMPT", "Judge", "judge", "make_judge", "no_judge"]
@@ -138,7 +143,7 @@ class _PromptJudge:
         self._folder = folder
         self._root = root
         self._limits = limits
-        self._templates: dict[Path, PromptTemplate[Any]] = {}
+        self._templates: dict[Path, _JudgePrompt] = {}
         self._lock = threading.Lock()
 
     def __call__(
@@ -169,7 +174,7 @@ class _PromptJudge:
         reason: str = response.output.reason
         return rating, reason
 
-    def _template(self, path: Path) -> PromptTemplate[Any]:
+    def _template(self, path: Path) -> _JudgePrompt:
         with self._lock:  # one load per file, even when many cases ask at once
             template = self._templates.get(path)
             if template is None:
@@ -180,7 +185,7 @@ class _PromptJudge:
             return template
 
 
-def _load(path: Path, root: Path, limits: Limits | None) -> PromptTemplate[Any]:
+def _load(path: Path, root: Path, limits: Limits | None) -> _JudgePrompt:
     """The judge prompt at ``path`` compiled, its plugins checked (as ``wink_decl.load`` does).
 
     Through the one way in, not ``wink_decl.load``: that module checks eval files with this
@@ -197,7 +202,7 @@ def _load(path: Path, root: Path, limits: Limits | None) -> PromptTemplate[Any]:
     return prepared.template
 
 
-def _checked(template: PromptTemplate[Any], path: Path) -> PromptTemplate[Any]:
+def _checked(template: _JudgePrompt, path: Path) -> _JudgePrompt:
     """``template`` when it declares what a judge reads back; else why not (``ValueError``)."""
     output = template.output_type
     fields: set[str] = (
@@ -211,7 +216,7 @@ def _checked(template: PromptTemplate[Any], path: Path) -> PromptTemplate[Any]:
     return template
 
 
-def _params(template: PromptTemplate[Any], given: Mapping[str, str], path: Path) -> object:
+def _params(template: _JudgePrompt, given: Mapping[str, str], path: Path) -> object:
     """The judge prompt's params made of ``given``: those of its params it declares."""
     fields = [field for kind in template.params_types for field in dataclasses.fields(kind)]
     names = [field.name for field in fields]

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Any, Final, cast
+from typing import Final, cast
 
 from wink_decl.schema.eval_model import AllCheckDoc, AnyCheckDoc, CheckDoc
 
@@ -34,7 +34,7 @@ _LOOKS_LIKE_A_VALUE: Final = re.compile(
 
 def label_of(check: CheckDoc) -> str:
     """``check`` as its file writes it, on one line (see the module's docstring)."""
-    written: dict[str, Any] = check.model_dump(mode="json", by_alias=True, exclude_unset=True)
+    written: dict[str, object] = check.model_dump(mode="json", by_alias=True, exclude_unset=True)
     key = cast("str", check.union_tag)
     if isinstance(check, AllCheckDoc | AnyCheckDoc):
         inner = check.all_ if isinstance(check, AllCheckDoc) else check.any_

@@ -13,7 +13,7 @@ import json
 import math
 import threading
 from collections.abc import Callable, Mapping
-from typing import Any, cast
+from typing import cast
 
 from wink_decl.evals._eval_types import Evaluator, Outcome, Sample, Score
 from wink_decl.evals._values import bounded, failing, one_line
@@ -86,7 +86,7 @@ class PluginEvaluators:
 
 
 def _made(
-    entry: PluginEntry, factory: Callable[..., object], settings: dict[str, Any]
+    entry: PluginEntry, factory: Callable[..., object], settings: dict[str, object]
 ) -> Evaluator | str:
     """The evaluator ``factory(**settings)`` builds, guarded; or why it could not be built."""
     where = f"Evaluator {entry.label}"

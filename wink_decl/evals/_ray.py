@@ -20,6 +20,7 @@ import uuid
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from types import ModuleType
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from wink_decl._install_hint import install_hint
@@ -35,6 +36,8 @@ from wink_decl.evals._execute import (
 )
 
 if TYPE_CHECKING:
+    from ray import ObjectRef
+
     from wink_decl.compiler import CompiledPrompt
     from wink_decl.evals._execute import AdapterFactory, Scorer
     from wink_decl.evals._matrix import CaseRun
@@ -126,7 +129,7 @@ def run_on_ray(
                 ray.shutdown()
 
 
-def import_ray() -> Any:
+def import_ray() -> ModuleType:
     """The ``ray`` module, or an ``InputError`` naming the line that installs it."""
     try:
         return importlib.import_module("ray")
@@ -137,7 +140,7 @@ def import_ray() -> Any:
         ) from None
 
 
-def _check_picklable(ray: Any, settings: WorkerSettings) -> None:
+def _check_picklable(ray: ModuleType, settings: WorkerSettings) -> None:
     """Refuse, before any cluster starts, settings that could not reach a worker."""
     try:
         ray.cloudpickle.dumps(settings)
@@ -149,7 +152,7 @@ def _check_picklable(ray: Any, settings: WorkerSettings) -> None:
         ) from error
 
 
-def _connect(ray: Any, address: str | None) -> bool:
+def _connect(ray: ModuleType, address: str | None) -> bool:
     """Connect to the cluster to run on; whether this call connected (and must disconnect)."""
     if ray.is_initialized():
         return False
@@ -177,8 +180,12 @@ class CacheReader:
         return self._cache.get(key)
 
 
-def remote_lookup(ray: Any, reader: Any) -> Lookup:
-    """A lookup that asks ``reader`` (a ``CacheReader`` actor); a reader out of reach misses."""
+def remote_lookup(ray: ModuleType, reader: Any) -> Lookup:
+    """A lookup that asks ``reader`` (a ``CacheReader`` actor); a reader out of reach misses.
+
+    ``reader`` is untyped: Ray makes an actor handle's methods as it runs (its types say
+    ``Never`` of them).
+    """
     errors = ray.exceptions.RayError
 
     def lookup(key: str) -> ProviderReply | None:
@@ -220,7 +227,7 @@ class _Attempt(NamedTuple):
 class _Pool:
     """The driver's side of the workers: starts runs on the least busy, takes them back."""
 
-    def __init__(self, ray: Any, settings: WorkerSettings, concurrency: int) -> None:
+    def __init__(self, ray: ModuleType, settings: WorkerSettings, concurrency: int) -> None:
         self._ray = ray
         exceptions = ray.exceptions
         self._lost: tuple[type[BaseException], ...] = (
@@ -233,7 +240,7 @@ class _Pool:
         cpus = max(1, int(ray.cluster_resources().get("CPU", 1)))
         count = min(concurrency, cpus)
         threads = math.ceil(concurrency / count)
-        self._reader: Any = None  # held: the reader lives as long as its handle
+        self._reader: object = None  # held: the reader lives as long as its handle
         reader: str | None = None
         if settings.replies is not None:
             reader = f"wink-decl-cache-{uuid.uuid4().hex}"
@@ -246,7 +253,7 @@ class _Pool:
             for _ in range(count)
         ]
         self._busy = [0] * count
-        self.in_flight: dict[Any, _Attempt] = {}
+        self.in_flight: dict[ObjectRef[Finished], _Attempt] = {}
 
     def start(self, run: CaseRun, tries: int = 1) -> None:
         """Start ``run`` on the least busy worker (its ``tries``-th start)."""
@@ -275,7 +282,7 @@ class _Pool:
             return dataclasses.replace(finished, run=attempt.run)  # the driver's own object
 
 
-def _start_reader(ray: Any, folder: Path, name: str) -> Any:
+def _start_reader(ray: ModuleType, folder: Path, name: str) -> object:
     """A ``CacheReader`` of ``folder`` called ``name``, on this machine (where the folder is)."""
     strategies = importlib.import_module("ray.util.scheduling_strategies")
     here = strategies.NodeAffinitySchedulingStrategy(

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
-from typing import Any, cast
+from typing import cast
 
 from wink_decl.errors import WinkDeclError
 from wink_decl.evals._eval_types import CaseResult, Outcome, Score, ToolCall
@@ -101,41 +101,41 @@ def _check(data: object) -> tuple[str, Score]:
     return _text(record, "label"), score
 
 
-def _mapping(data: object) -> Mapping[str, Any]:
+def _mapping(data: object) -> Mapping[str, object]:
     if not isinstance(data, dict):
         raise _MalformedError("expected an object")
-    return cast("dict[str, Any]", data)
+    return cast("dict[str, object]", data)
 
 
-def _list(record: Mapping[str, Any], key: str) -> list[object]:
+def _list(record: Mapping[str, object], key: str) -> list[object]:
     value = record.get(key)
     if not isinstance(value, list):
         raise _MalformedError(f"'{key}' must be a list")
     return cast("list[object]", value)
 
 
-def _text(record: Mapping[str, Any], key: str) -> str:
+def _text(record: Mapping[str, object], key: str) -> str:
     value = record.get(key)
     if not isinstance(value, str):
         raise _MalformedError(f"'{key}' must be text")
     return value
 
 
-def _flag(record: Mapping[str, Any], key: str) -> bool:
+def _flag(record: Mapping[str, object], key: str) -> bool:
     value = record.get(key)
     if not isinstance(value, bool):
         raise _MalformedError(f"'{key}' must be true or false")
     return value
 
 
-def _count(record: Mapping[str, Any], key: str) -> int:
+def _count(record: Mapping[str, object], key: str) -> int:
     value = record.get(key)
     if type(value) is not int or value < 0:
         raise _MalformedError(f"'{key}' must be a whole number, 0 or more")
     return value
 
 
-def _number(record: Mapping[str, Any], key: str) -> float:
+def _number(record: Mapping[str, object], key: str) -> float:
     value = record.get(key)
     if not isinstance(value, int | float) or isinstance(value, bool) or not math.isfinite(value):
         raise _MalformedError(f"'{key}' must be a number")

@@ -10,7 +10,7 @@ import functools
 import json
 import re
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, cast
 
 from wink_decl.evals._eval_types import Evaluator, Outcome, Sample, Score
 from wink_decl.evals._values import (
@@ -31,6 +31,8 @@ from wink_decl.evals._values import (
 
 if TYPE_CHECKING:
     from jsonschema.protocols import Validator
+
+    from wink_decl.prompt.serde import JSONValue
 
 __all__ = ["field_contains", "field_equals", "json_schema"]
 
@@ -66,7 +68,7 @@ def _fits(validator: Validator, data: object) -> Score:
     from referencing.exceptions import Unresolvable  # noqa: PLC0415  # same
 
     try:
-        errors = list(validator.iter_errors(cast("Any", data)))
+        errors = list(validator.iter_errors(cast("JSONValue", data)))  # the answer is JSON data
     except Unresolvable as error:
         return failing(f"the schema cannot be used: {one_line(error)}")
     if not errors:

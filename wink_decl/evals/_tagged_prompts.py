@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import hashlib
 import threading
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, TypeAlias
 
 from wink_decl.diagnostics import DiagnosticError
 from wink_decl.errors import PromptEvaluationError
@@ -20,6 +20,11 @@ from wink_decl.limits import DEFAULT_LIMITS, Limits
 
 if TYPE_CHECKING:
     from wink_decl.compiler import CompiledPrompt
+
+    _MadeOf: TypeAlias = tuple[
+        str, str, str, tuple[str | None, ...], Limits, Mapping[str | None, str]
+    ]
+    """``_tagged_prompts``'s arguments: the file, root, overrides, tags, limits, fingerprints."""
 
 __all__ = ["TaggedPrompts"]
 
@@ -54,7 +59,7 @@ class TaggedPrompts(Mapping["str | None", "CompiledPrompt"]):
         self._prepared: dict[str | None, CompiledPrompt] | None = None
         self._lock = threading.Lock()
 
-    def __reduce__(self) -> tuple[Any, ...]:
+    def __reduce__(self) -> tuple[Callable[..., TaggedPrompts], _MadeOf]:
         """What the prompts are made of, and their fingerprints (prepared here first)."""
         fingerprints = {tag: _fingerprint(prompt) for tag, prompt in self._prompts().items()}
         made_of = (self.file, self.root, self.overrides, self.tags, self.limits, fingerprints)

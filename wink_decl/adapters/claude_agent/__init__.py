@@ -143,7 +143,7 @@ def _check_limits(prompt_name: str, deadline: Deadline | None, budget: BudgetTra
         raise passed
 
 
-def _run_blocking(work: Callable[[], Coroutine[Any, Any, T]]) -> T:
+def _run_blocking(work: Callable[[], Coroutine[object, None, T]]) -> T:
     """Run ``work()`` on a fresh event loop, on a thread of its own if this one has a loop."""
     try:
         asyncio.get_running_loop()

@@ -11,7 +11,6 @@ from __future__ import annotations
 import itertools
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
 
 import anyio
 
@@ -26,7 +25,7 @@ _INPUT_KEYS = ("input_tokens", "cache_creation_input_tokens", "cache_read_input_
 """Claude Code caches the prompt, so most input arrives as cache reads: all of it is input."""
 
 
-def token_usage(usage: Mapping[str, Any]) -> TokenUsage:
+def token_usage(usage: Mapping[str, object]) -> TokenUsage:
     """A Messages API ``usage`` object as ``TokenUsage`` (cached input counted as input)."""
     return TokenUsage(
         sum(_count(usage.get(key)) for key in _INPUT_KEYS), _count(usage.get("output_tokens"))
@@ -44,7 +43,7 @@ class _Turn:
     number: int
     streamed: bool
     """Opened by a ``message_start`` event, so complete only at ``message_stop``."""
-    usage: dict[str, Any]
+    usage: dict[str, object]
     text: list[str] = field(default_factory=list[str])
     calls: list[ProviderToolCall] = field(default_factory=list[ProviderToolCall])
     claimed: set[str] = field(default_factory=set[str])
@@ -103,16 +102,16 @@ class Transcript:
         """The tools offered from the next response on (a call revealed some)."""
         self._tool_names = tool_names
 
-    def start(self, usage: Mapping[str, Any]) -> None:
+    def start(self, usage: Mapping[str, object]) -> None:
         """A streamed response begins: count the turn and record the request it answers."""
         self._begin(usage, streamed=True)
 
-    def update_usage(self, usage: Mapping[str, Any]) -> None:
+    def update_usage(self, usage: Mapping[str, object]) -> None:
         """``message_delta`` counts: they replace the opening ones (output is cumulative)."""
         if self._open is not None:
             self._open.usage.update(usage)
 
-    def responding(self, usage: Mapping[str, Any]) -> None:
+    def responding(self, usage: Mapping[str, object]) -> None:
         """Blocks of a response arrive: one without stream events opens a turn with them."""
         if self._open is None:
             self._begin(usage, streamed=False)
@@ -121,7 +120,7 @@ class Transcript:
         """A text block of the current response."""
         self._current().text.append(text)
 
-    def add_call(self, call_id: str, name: str, arguments: Mapping[str, Any]) -> None:
+    def add_call(self, call_id: str, name: str, arguments: Mapping[str, object]) -> None:
         """A ``tool_use`` block; the runtime's own tools lose their MCP prefix."""
         local = name.removeprefix(self._tool_prefix)
         self._current().calls.append(ProviderToolCall(call_id, local, dict(arguments)))
@@ -164,7 +163,7 @@ class Transcript:
         if turn is not None and turn.streamed:
             await turn.settled.wait()
 
-    def claim(self, tool_name: str, arguments: Mapping[str, Any]) -> str:
+    def claim(self, tool_name: str, arguments: Mapping[str, object]) -> str:
         """The model's id for a call of ``tool_name`` with these arguments.
 
         MCP does not hand the model's call id to the tool: the latest response's first
@@ -183,7 +182,7 @@ class Transcript:
     def _current(self) -> _Turn:
         return self._open or self._begin({}, streamed=False)
 
-    def _begin(self, usage: Mapping[str, Any], *, streamed: bool) -> _Turn:
+    def _begin(self, usage: Mapping[str, object], *, streamed: bool) -> _Turn:
         self.finish()
         self._turns += 1
         self._budget.record_turn()

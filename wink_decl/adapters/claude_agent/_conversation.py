@@ -38,7 +38,7 @@ from wink_decl.adapters.claude_agent._failures import (
     timed_out,
 )
 from wink_decl.adapters.claude_agent._options import claude_options
-from wink_decl.adapters.claude_agent._tool_server import TOOL_PREFIX, ToolServer
+from wink_decl.adapters.claude_agent._tool_server import TOOL_PREFIX, ToolAnswer, ToolServer
 from wink_decl.errors import EvaluationPhase, PromptEvaluationError
 from wink_decl.prompt.context_protocols import AdapterView
 from wink_decl.prompt.expansion import VisibilityExpansionRequired
@@ -197,7 +197,7 @@ class Conversation:
                 if self._result is None:
                     await _interrupt(client)
 
-    async def _call(self, name: str, arguments: dict[str, Any]) -> dict[str, Any]:
+    async def _call(self, name: str, arguments: dict[str, object]) -> ToolAnswer:
         """One MCP tool call: through the executor, or held until the conversation closes."""
         await self._transcript.settled()
         call = ProviderToolCall(self._transcript.claim(name, arguments), name, arguments)
@@ -383,7 +383,7 @@ async def _interrupt(client: ClaudeSDKClient) -> None:
         await client.interrupt()
 
 
-def _text(content: str | list[dict[str, Any]] | None) -> str:
+def _text(content: str | list[dict[str, object]] | None) -> str:
     """A tool result's text, as the model read it."""
     if content is None or isinstance(content, str):
         return content or ""

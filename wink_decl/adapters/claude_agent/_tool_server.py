@@ -7,7 +7,7 @@ Claude Code to list the tools again, and what was measured before relying on it.
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING, Any, TypeAlias, cast
+from typing import TYPE_CHECKING, Any, Literal, TypeAlias, TypedDict, cast
 
 import anyio
 import jsonschema
@@ -33,7 +33,7 @@ if TYPE_CHECKING:
 
     from wink_decl.prompt.tool import Tool as PromptTool
 
-__all__ = ["MCP_SERVER", "TOOL_PREFIX", "ToolCaller", "ToolServer"]
+__all__ = ["MCP_SERVER", "TOOL_PREFIX", "ToolAnswer", "ToolCaller", "ToolServer"]
 
 MCP_SERVER = "wink"
 TOOL_PREFIX = f"mcp__{MCP_SERVER}__"
@@ -49,13 +49,28 @@ _QUERY, _SEND, _HANDLE = "_query", "_send_control_request", "_handle_control_req
 Claude Code and how it answers one: no public call sends an MCP notification of an in-process
 server to Claude Code (the SDK drops them), and none says when an answer has been written."""
 
-ToolCaller: TypeAlias = Callable[[str, dict[str, Any]], Awaitable[dict[str, Any]]]
+
+class ToolText(TypedDict):
+    """A text item of a tool's answer."""
+
+    type: Literal["text"]
+    text: str
+
+
+class ToolAnswer(TypedDict):
+    """A tool call's answer in the MCP handler's terms."""
+
+    content: list[ToolText]
+    is_error: bool
+
+
+ToolCaller: TypeAlias = Callable[[str, dict[str, object]], Awaitable[ToolAnswer]]
 """Runs one call of the named tool and answers in the MCP handler's terms."""
 
 logger = package_logger("adapters.claude_agent")
 
 
-class _ListChangingServer(Server[Any]):
+class _ListChangingServer(Server[object]):
     """An MCP server that tells its client that its tool list may change."""
 
     def create_initialization_options(
@@ -127,10 +142,14 @@ class ToolServer:
             setattr(query, _HANDLE, self._watched(handle))
             self._watching = query
         listed = self._waiting[self._generation] = anyio.Event()
-        request = {"subtype": "mcp_message", "server_name": MCP_SERVER, "message": _LIST_CHANGED}
+        request: dict[str, object] = {
+            "subtype": "mcp_message",
+            "server_name": MCP_SERVER,
+            "message": _LIST_CHANGED,
+        }
         try:
             with anyio.move_on_after(within):
-                await cast("Callable[[dict[str, Any]], Awaitable[object]]", send)(request)
+                await cast("Callable[[dict[str, object]], Awaitable[object]]", send)(request)
                 await listed.wait()
                 return True
         except Exception as error:  # noqa: BLE001  # any failure to announce means a restart
@@ -140,11 +159,11 @@ class ToolServer:
         return False
 
     def _watched(
-        self, handle: Callable[[dict[str, Any]], Awaitable[None]]
-    ) -> Callable[[dict[str, Any]], Awaitable[None]]:
+        self, handle: Callable[[dict[str, object]], Awaitable[None]]
+    ) -> Callable[[dict[str, object]], Awaitable[None]]:
         """``handle``, noting when an answer to ``tools/list`` has been written to Claude Code."""
 
-        async def watched(request: dict[str, Any]) -> None:
+        async def watched(request: dict[str, object]) -> None:
             await handle(request)
             request_id = _tools_list_id(request)
             if request_id is not None:
@@ -156,7 +175,7 @@ class ToolServer:
 
     async def _list(
         self,
-        context: ServerRequestContext[Any],
+        context: ServerRequestContext[object],
         params: PaginatedRequestParams | None,  # noqa: ARG002  # the handler's signature
     ) -> ListToolsResult:
         self._served[context.request_id] = self._generation
@@ -164,7 +183,7 @@ class ToolServer:
 
     async def _run(
         self,
-        context: ServerRequestContext[Any],  # noqa: ARG002  # the handler's signature
+        context: ServerRequestContext[object],  # noqa: ARG002  # the handler's signature
         params: CallToolRequestParams,
     ) -> CallToolResult:
         tool = self._tools.get(params.name)
@@ -182,10 +201,10 @@ class ToolServer:
         )
 
 
-def _tools_list_id(request: dict[str, Any]) -> RequestId | None:
+def _tools_list_id(request: dict[str, object]) -> RequestId | None:
     """The JSON-RPC id of the ``tools/list`` request a control request carried, if it did."""
-    carried = cast("dict[str, Any]", request.get("request") or {})
-    message = cast("dict[str, Any]", carried.get("message") or {})
+    carried = cast("dict[str, object]", request.get("request") or {})
+    message = cast("dict[str, object]", carried.get("message") or {})
     if message.get("method") != "tools/list":
         return None
     return cast("RequestId", message.get("id"))
