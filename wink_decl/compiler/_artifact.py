@@ -13,6 +13,8 @@ from wink_decl.prompt.visibility import SectionVisibility
 from wink_decl.version import __version__
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
     from wink_decl.compiler._lazy import LazyHandler
     from wink_decl.plugins import PluginEntry
     from wink_decl.prompt.template import Node  # the type of PromptTemplate.nodes
@@ -58,7 +60,7 @@ def _artifact(
                 **_typed_parts(tool),
                 "reads": tool.reads,
                 "writes": tool.writes,
-                "section": _owner(template, name),
+                "section": _owner(template.nodes, name),
             }
             for name, tool in sorted(tools.items())
         },
@@ -137,7 +139,5 @@ def _summary_text(summary: CompiledText) -> str:
     return "".join(p if isinstance(p, str) else "${" + p.name + "}" for p in summary.pieces)
 
 
-def _owner(template: PromptTemplate[Any], tool_name: str) -> str:
-    return next(
-        node.dotted for node in template.nodes if any(t.name == tool_name for t in node.tools)
-    )
+def _owner(nodes: Sequence[Node], tool_name: str) -> str:
+    return next(node.dotted for node in nodes if any(t.name == tool_name for t in node.tools))

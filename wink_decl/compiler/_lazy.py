@@ -139,7 +139,7 @@ class LazyHandler(_PluginRef, BuiltinToolHandler):
             from wink_decl.prompt.tool_result import ToolResult  # noqa: PLC0415  # calls only
 
             return ToolResult.error(problem)
-        return cast("ToolHandler[object, Any]", self._loaded)(params, context=context)
+        return cast("ToolHandler[object, object]", self._loaded)(params, context=context)
 
 
 class LazyPredicate(_PluginRef):
