@@ -13,8 +13,11 @@ from wink_decl.prompt.visibility import SectionVisibility
 from wink_decl.version import __version__
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
     from wink_decl.compiler._lazy import LazyHandler
     from wink_decl.plugins import PluginEntry
+    from wink_decl.prompt.template import Node  # the type of PromptTemplate.nodes
     from wink_decl.prompt.text_template import CompiledText
     from wink_decl.prompt.tool import Tool
     from wink_decl.schema.model import PromptDocument, ToolDoc
@@ -26,7 +29,7 @@ ARTIFACT_FORMAT = "wink-decl.compiled/1"
 
 def build_artifact(
     template: PromptTemplate[Any], document: PromptDocument, *, source: str, content_hash: str
-) -> dict[str, Any]:
+) -> dict[str, object]:
     """The resolved tree, tool specs and policy table of one compiled prompt."""
     tools = {tool.name: tool for tool in template.all_tools()}
     artifact = _artifact(template, document, tools, source, content_hash)
@@ -41,7 +44,7 @@ def _artifact(
     tools: Mapping[str, Tool[Any, Any]],
     source: str,
     content_hash: str,
-) -> dict[str, Any]:
+) -> dict[str, object]:
     return {
         "format": ARTIFACT_FORMAT,
         "wink_decl": __version__,
@@ -53,11 +56,11 @@ def _artifact(
         "tools": {
             name: {
                 "description": tool.description,
-                "handler": _handler(document.tools.get(name), tool),
+                "handler": _handler(document.tools.get(name), tool.handler),
                 **_typed_parts(tool),
                 "reads": tool.reads,
                 "writes": tool.writes,
-                "section": _owner(template, name),
+                "section": _owner(template.nodes, name),
             }
             for name, tool in sorted(tools.items())
         },
@@ -71,9 +74,9 @@ def _artifact(
     }
 
 
-def _handler(declared: ToolDoc | None, tool: Tool[Any, Any]) -> str:
+def _handler(declared: ToolDoc | None, handler: object) -> str:
     """As written; a tool declared in an included file names its entry exactly."""
-    return _entry(tool).reference if declared is None else declared.handler
+    return _entry(handler).reference if declared is None else declared.handler
 
 
 def _typed_parts(tool: Tool[Any, Any]) -> dict[str, object]:
@@ -98,7 +101,7 @@ def _parameters(params_type: type) -> dict[str, object]:
     return params_json_schema(params_type)
 
 
-def artifact_json(artifact: Mapping[str, Any]) -> str:
+def artifact_json(artifact: Mapping[str, object]) -> str:
     """Canonical text: sorted keys, two-space indent, a final newline; strict JSON.
 
     NaN and infinity raise ``ValueError`` instead of being written as ``NaN``, which no JSON
@@ -109,7 +112,7 @@ def artifact_json(artifact: Mapping[str, Any]) -> str:
     )
 
 
-def _node(node: Any) -> dict[str, Any]:
+def _node(node: Node) -> dict[str, object]:
     section = node.section
     visibility = section.visibility
     enabled = section.enabled
@@ -128,15 +131,13 @@ def _node(node: Any) -> dict[str, Any]:
     }
 
 
-def _entry(tool: Any) -> PluginEntry:
-    return cast("LazyHandler", tool.handler).entry  # every compiled tool's handler is lazy
+def _entry(handler: object) -> PluginEntry:
+    return cast("LazyHandler", handler).entry  # every compiled tool's handler is lazy
 
 
 def _summary_text(summary: CompiledText) -> str:
     return "".join(p if isinstance(p, str) else "${" + p.name + "}" for p in summary.pieces)
 
 
-def _owner(template: PromptTemplate[Any], tool_name: str) -> str:
-    return next(
-        node.dotted for node in template.nodes if any(t.name == tool_name for t in node.tools)
-    )
+def _owner(nodes: Sequence[Node], tool_name: str) -> str:
+    return next(node.dotted for node in nodes if any(t.name == tool_name for t in node.tools))

@@ -14,6 +14,9 @@ from __future__ import annotations
 import dataclasses
 from typing import TYPE_CHECKING, Any
 
+if TYPE_CHECKING:
+    from types import MemberDescriptorType
+
 __all__ = ["PROTOTYPE_PARAMS", "DeclaredParams", "mark_as_field"]
 
 _MISSING: object = dataclasses.MISSING
@@ -27,7 +30,7 @@ class _Prototype:
 
 
 _PROTOTYPE_FIELD: dataclasses.Field[Any] = dataclasses.fields(_Prototype)[0]
-_FIELD_KIND: Any = vars(dataclasses.Field)["_field_type"]
+_FIELD_KIND: MemberDescriptorType = vars(dataclasses.Field)["_field_type"]
 """The slot where ``dataclass()`` marks a field as a field (not a ClassVar or InitVar)."""
 PROTOTYPE_PARAMS: object = vars(_Prototype)["__dataclass_params__"]
 """``frozen=True, eq=True``: what ``__dataclass_params__`` says of every made class."""

@@ -5,7 +5,7 @@ from __future__ import annotations
 import inspect
 import threading
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from wink_decl.errors import PromptRenderError
 from wink_decl.plugins import (
@@ -20,8 +20,8 @@ from wink_decl.prompt.tool import BuiltinToolHandler, Tool
 if TYPE_CHECKING:
     from wink_decl.diagnostics import Diagnostic, Span
     from wink_decl.plugins import PluginCatalog, PluginEntry  # types only
-    from wink_decl.prompt.policy import PolicyDecision
-    from wink_decl.prompt.tool import ToolExample
+    from wink_decl.prompt.policy import PolicyDecision, ToolPolicy
+    from wink_decl.prompt.tool import ToolExample, ToolHandler
     from wink_decl.prompt.tool_context import ToolContext
     from wink_decl.prompt.tool_result import ToolResult
 
@@ -67,7 +67,7 @@ class _PluginRef:
         self._entry = entry
         self.span = span
         """Where the file named the plugin, for the diagnostics of binding."""
-        self._loaded: Any = None
+        self._loaded: object = None
         self._problem: str | None = None
         self._cause: BaseException | None = None
         self._resolved = False
@@ -132,14 +132,14 @@ class LazyHandler(_PluginRef, BuiltinToolHandler):
         """The imported handler (None until resolved, or when it is unusable)."""
         return self._loaded
 
-    def __call__(self, params: Any, *, context: ToolContext) -> ToolResult[Any]:
+    def __call__(self, params: object, *, context: ToolContext) -> ToolResult[Any]:
         """Call the real handler, importing it the first time."""
         problem = self.resolve()
         if problem is not None:
             from wink_decl.prompt.tool_result import ToolResult  # noqa: PLC0415  # calls only
 
             return ToolResult.error(problem)
-        return self._loaded(params, context=context)
+        return cast("ToolHandler[object, object]", self._loaded)(params, context=context)
 
 
 class LazyPredicate(_PluginRef):
@@ -167,7 +167,7 @@ class LazyPredicate(_PluginRef):
         if problem is not None:
             raise PromptRenderError(problem)
         try:
-            answer = self._loaded(params, session=session)
+            answer = cast("Callable[..., object]", self._loaded)(params, session=session)
         except Exception as error:  # plugin code may raise anything: blame it, not wink-decl
             raise PluginCallError(
                 error, entry=self._entry, expected=_PREDICATE_SHAPE, span=self.span
@@ -184,7 +184,7 @@ class LazyPolicy(_PluginRef):
         self,
         catalog: PluginCatalog,
         entry: PluginEntry,
-        config: dict[str, Any],
+        config: dict[str, object],
         span: Span | None = None,
     ) -> None:
         """Remember what to build, and where the file named it."""
@@ -200,12 +200,12 @@ class LazyPolicy(_PluginRef):
         """Import the factory and build the policy now; the problem, or None when it works."""
         return self._resolve(lambda factory: _build_policy(factory, self._config, self._entry))
 
-    def _policy(self) -> Any:
+    def _policy(self) -> ToolPolicy:
         problem = self.resolve()
         if problem is not None:
             # The executor turns a failing policy into a denial of that call; evaluation goes on.
             raise PluginLoadError(problem, entry=self._entry) from self._cause
-        return self._loaded
+        return cast("ToolPolicy", self._loaded)  # checked to have both methods when built
 
     def check(self, tool: Tool[Any, Any], params: Any, *, context: ToolContext) -> PolicyDecision:
         """Delegate to the built policy."""
@@ -239,7 +239,7 @@ def _predicate_problem(obj: object, entry: PluginEntry) -> str | None:
 
 
 def _build_policy(
-    factory: object, config: dict[str, Any], entry: PluginEntry
+    factory: object, config: dict[str, object], entry: PluginEntry
 ) -> tuple[object, str | None]:
     """The policy ``factory(**config)`` builds, or why it could not be built.
 
@@ -300,7 +300,7 @@ class LazyTool(_AnyTool):
     ) -> None:
         """Check what is known now as the runtime does (``PromptValidationError``)."""
         # A tool without params stands in: the runtime's checks of name and description.
-        shell: Tool[None, Any] = Tool(
+        shell: Tool[None, object] = Tool(
             name=name,
             description=description,
             handler=handler,

@@ -109,14 +109,14 @@ class CompiledPrompt:
         return self._artifact_bound
 
     @computed_once
-    def _artifact_unbound(self) -> Mapping[str, Any]:
+    def _artifact_unbound(self) -> Mapping[str, object]:
         return self._build_artifact()
 
     @computed_once
-    def _artifact_bound(self) -> Mapping[str, Any]:
+    def _artifact_bound(self) -> Mapping[str, object]:
         return self._build_artifact()
 
-    def _build_artifact(self) -> Mapping[str, Any]:
+    def _build_artifact(self) -> Mapping[str, object]:
         from wink_decl.compiler._artifact import build_artifact  # noqa: PLC0415  # compile only
 
         return build_artifact(
@@ -218,7 +218,7 @@ def compile_loaded(
     document, problems = validate_document(file.data, file.source_map)
     ctx = CompileContext(file)
     if document is None:  # a refused file is checked too, on each part that validates alone
-        data = cast("Mapping[str, Any]", file.data)  # the loader gives a mapping or nothing
+        data = cast("Mapping[str, object]", file.data)  # the loader gives a mapping or nothing
         doc = readable_parts(data)
     else:
         doc = ReadableDocument.of(document)

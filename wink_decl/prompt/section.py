@@ -25,6 +25,7 @@ if TYPE_CHECKING:  # PEP 696 defaults exist for checkers only before Python 3.13
     ParamsT = TypeVarWithDefault("ParamsT", default=None)
 else:
     ParamsT = TypeVar("ParamsT")
+ItemT = TypeVar("ItemT")
 
 VisibilitySpec = SectionVisibility | Callable[..., SectionVisibility]
 """A constant visibility, or a callable of ``(params)``, ``(*, session)`` or both."""
@@ -44,7 +45,7 @@ class Section(Generic[ParamsT]):
 
     params_type: ClassVar[type | None] = None
 
-    def __class_getitem__(cls, item: Any) -> Any:  # noqa: D105
+    def __class_getitem__(cls, item: object) -> object:  # noqa: D105
         if isinstance(item, TypeVar):  # a generic subclass, not a concrete params type
             return super().__class_getitem__(item)  # type: ignore[misc]  # pyright: ignore[reportAttributeAccessIssue, reportUnknownMemberType, reportUnknownVariableType]
         return specialise(cls, ("params_type",), (item,))
@@ -396,7 +397,7 @@ def _check_placeholders(names: list[str], params_type: type | None, key: str, wh
             )
 
 
-def _check_items(items: Sequence[Any], kind: Any, what: str, key: str) -> tuple[Any, ...]:
+def _check_items(items: Sequence[ItemT], kind: type, what: str, key: str) -> tuple[ItemT, ...]:
     checked = tuple(items)
     for item in checked:
         if not isinstance(item, kind):

@@ -30,6 +30,7 @@ __all__ = [
 ParamsT = TypeVar("ParamsT")
 ResultT = TypeVar("ResultT")
 ParamsT_contra = TypeVar("ParamsT_contra", contravariant=True)
+ResultT_co = TypeVar("ResultT_co", covariant=True)
 
 _NONE_TYPE: type[None] = type(None)
 TOOL_NAME_PATTERN = re.compile(r"^[a-z0-9_-]{1,64}$")
@@ -37,12 +38,12 @@ RESERVED_TOOL_NAMES = frozenset({"read_section"})
 _DESCRIPTION_LIMIT = 200
 
 
-class ToolHandler(Protocol[ParamsT_contra, ResultT]):
+class ToolHandler(Protocol[ParamsT_contra, ResultT_co]):
     """The one handler signature: ``(params, *, context) -> ToolResult``."""
 
     def __call__(
         self, params: ParamsT_contra, *, context: ToolContext
-    ) -> ToolResult[ResultT]:  # pragma: no cover - protocol
+    ) -> ToolResult[ResultT_co]:  # pragma: no cover - protocol
         """Run the tool."""
         ...
 
@@ -88,7 +89,7 @@ class Tool(Generic[ParamsT, ResultT]):
     _generic_params: ClassVar[object] = None
     _generic_result: ClassVar[object] = None
 
-    def __class_getitem__(cls, items: Any) -> Any:  # noqa: D105
+    def __class_getitem__(cls, items: object) -> object:  # noqa: D105
         params, result = items if isinstance(items, tuple) else (items, None)  # pyright: ignore[reportUnknownVariableType]
         if params is None:  # Tool[None, R]: a tool that takes no params
             params = _NONE_TYPE
@@ -148,7 +149,7 @@ def _check_description(name: str, description: str) -> str:
     return text
 
 
-def _resolve_type(tool: Tool[Any, Any], role: str, explicit: object, generic: object) -> Any:
+def _resolve_type(tool: Tool[Any, Any], role: str, explicit: object, generic: object) -> object:
     """Pick the params/result type from ``Tool[P, R]`` or the keyword, refusing a conflict."""
     if explicit is not None and generic is not None and explicit is not generic:
         raise PromptValidationError(
@@ -232,7 +233,7 @@ def _check_example(tool: Tool[Any, Any], index: int, example: object) -> None:
     where = f"Tool '{tool.name}' example {index}"
     if not isinstance(example, ToolExample):
         raise PromptValidationError(f"{where} must be a ToolExample, got {_name(type(example))}.")
-    checked = cast("ToolExample[Any, Any]", example)
+    checked = cast("ToolExample[object, object]", example)
     description = checked.description.strip() if isinstance(checked.description, str) else ""  # pyright: ignore[reportUnnecessaryIsInstance]
     if not 1 <= len(description) <= _DESCRIPTION_LIMIT:
         raise PromptValidationError(

@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Generic, Protocol, TypeVar, cast, runtime_checkable
+from typing import Generic, Never, Protocol, TypeVar, cast, runtime_checkable
 
 from wink_decl.prompt.serde import dumps
 
 __all__ = ["ToolRenderableResult", "ToolResult"]
 
-ResultT = TypeVar("ResultT")
+ResultT_co = TypeVar("ResultT_co", covariant=True)
 ValueT = TypeVar("ValueT")
 
 
@@ -25,11 +25,11 @@ class ToolRenderableResult(Protocol):
 # Not slotted: ToolResult[T](...) sets __orig_class__, which slotted frozen dataclasses
 # refuse (the generated __setattr__ calls super() on the pre-slots class).
 @dataclass(frozen=True)
-class ToolResult(Generic[ResultT]):
+class ToolResult(Generic[ResultT_co]):
     """A handler's answer: a short message for the model and a typed payload."""
 
     message: str
-    value: ResultT | None = None
+    value: ResultT_co | None = None
     success: bool = True
     exclude_value_from_context: bool = False
 
@@ -39,7 +39,7 @@ class ToolResult(Generic[ResultT]):
         return ToolResult(message=message, value=value, success=True)
 
     @staticmethod
-    def error(message: str) -> ToolResult[Any]:
+    def error(message: str) -> ToolResult[Never]:
         """A failed result: ``success=False`` and no value."""
         return ToolResult(message=message, value=None, success=False)
 
