@@ -16,6 +16,8 @@ with ProviderServer([Reply(json={...}), Reply(status=429, headers={"retry-after"
 from __future__ import annotations
 
 import json
+import socket
+import sys
 import threading
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -68,6 +70,22 @@ def sse(events: Iterable[tuple[str | None, Any]]) -> bytes:
     return "".join(chunks).encode()
 
 
+class _Server(ThreadingHTTPServer):
+    """A ``ThreadingHTTPServer`` that lets a client leave as a provider's server does.
+
+    A client that resets or drops a kept-alive connection (an SDK closing its pool, a process
+    ending) is the end of that connection, not an error: the standard server would print a
+    traceback to the test's stderr, which the tests compare whole.
+    """
+
+    def handle_error(
+        self, request: socket.socket | tuple[bytes, socket.socket], client_address: Any
+    ) -> None:
+        if isinstance(sys.exc_info()[1], ConnectionError):
+            return
+        super().handle_error(request, client_address)
+
+
 class ProviderServer:
     """Serves the script on 127.0.0.1 (a free port) in a background thread while in use.
 
@@ -87,7 +105,7 @@ class ProviderServer:
         self._lock = threading.Lock()
         self._stopping = threading.Event()
         self.requests: list[RecordedRequest] = []
-        self._server = ThreadingHTTPServer(("127.0.0.1", 0), _handler_for(self))
+        self._server = _Server(("127.0.0.1", 0), _handler_for(self))
         self._server.daemon_threads = True
         # A short poll interval lets __exit__ stop the server at once (the default waits 0.5 s).
         self._thread = threading.Thread(
