@@ -205,7 +205,8 @@ def _build(
     )
     if plan.params:
         built.engine.param_hints = {
-            name: _hints(bases.tools[name], changes) for name, changes in plan.params.items()
+            name: _hints(bases.tools[name].params_type, changes)
+            for name, changes in plan.params.items()
         }
     return built
 
@@ -224,8 +225,8 @@ def _rebuild(sections: Sequence[Section[Any]], prefix: str, plan: _Plan) -> list
     return rebuilt
 
 
-def _hints(tool: Tool[Any, Any], changes: dict[str, dict[str, str]]) -> dict[str, ParamHint]:
-    hints = dict(param_hints(tool.params_type))
+def _hints(params_type: type, changes: dict[str, dict[str, str]]) -> dict[str, ParamHint]:
+    hints = dict(param_hints(params_type))
     for name, parts in changes.items():
         replaced: dict[str, str | None] = dict(parts)
         if "default" in parts:
