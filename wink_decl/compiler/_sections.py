@@ -6,7 +6,7 @@ import functools
 import re
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, NamedTuple, TypeAlias, cast
+from typing import TYPE_CHECKING, Any, NamedTuple, TypeAlias, TypeVar, cast
 
 from wink_decl._nouns import noun_for
 from wink_decl.compiler._condition_compiler import Check, compile_condition
@@ -30,7 +30,7 @@ from wink_decl.suggestions import did_you_mean_sentence
 if TYPE_CHECKING:
     from wink_decl.compiler._lazy import LazyPredicate
     from wink_decl.prompt.policy import ToolPolicy
-    from wink_decl.prompt.section import Section
+    from wink_decl.prompt.section import EnabledSpec, MarkdownSection, Section, VisibilitySpec
     from wink_decl.prompt.tool import Tool
 
 SECTION_KEY = "section_key"
@@ -152,7 +152,7 @@ class SectionScope:
     """Check every section but build none: each becomes a ``CheckedSection``."""
 
     @functools.cached_property
-    def section_class(self) -> Any:
+    def section_class(self) -> type[MarkdownSection[Any]]:
         """``MarkdownSection``, bound to the params type when there is one (looked up once)."""
         from wink_decl.prompt.section import MarkdownSection  # noqa: PLC0415  # see the imports
 
@@ -278,7 +278,7 @@ def _section(
 class _Parts(NamedTuple):
     """A section's compiled parts, each free of errors, as ``Section.prechecked`` takes them."""
 
-    visibility: SectionVisibility | Check | bool
+    visibility: SectionVisibility | Check
     enabled: bool | Check
     tools: list[Tool[Any, Any]]
     policies: list[ToolPolicy]
@@ -303,8 +303,8 @@ def _build(
             template=section.template,
             summary=section.summary,
             summary_suffix=section.summary_suffix,
-            visibility=_as_runtime(parts.visibility, scope, summary=True),
-            enabled=_as_runtime(parts.enabled, scope, summary=False),
+            visibility=_visibility_runtime(parts.visibility, scope),
+            enabled=_enabled_runtime(parts.enabled, scope),
             children=children,
             tools=parts.tools,
             policies=parts.policies,
@@ -315,14 +315,12 @@ def _build(
         return None
 
 
-_Decision: TypeAlias = "SectionVisibility | bool"
+_DecisionT = TypeVar("_DecisionT", SectionVisibility, bool)
 """What a section's visibility or enablement is, or what a check of it answers."""
 
 
-def _as_runtime(
-    value: _Decision | Check, scope: SectionScope, *, summary: bool
-) -> _Decision | Callable[..., _Decision]:
-    """Checks become ``(params, *, session)`` callables (``(*, session)`` without params)."""
+def _visibility_runtime(value: SectionVisibility | Check, scope: SectionScope) -> VisibilitySpec:
+    """A constant visibility, or a check made a callable answering the visibility it picks."""
     if not callable(value):
         return value
     check = value
@@ -330,15 +328,28 @@ def _as_runtime(
     def visibility_of(params: object, session: object) -> SectionVisibility:
         return _SUMMARY if check(params, session) else _FULL
 
-    decide: Callable[[object, object], _Decision] = visibility_of if summary else check
+    return _with_session(visibility_of, scope)
+
+
+def _enabled_runtime(value: bool | Check, scope: SectionScope) -> EnabledSpec:
+    """A constant enablement, or a check made a callable (see ``_with_session``)."""
+    if not callable(value):
+        return value
+    return _with_session(value, scope)
+
+
+def _with_session(
+    decide: Callable[[object, object], _DecisionT], scope: SectionScope
+) -> Callable[..., _DecisionT]:
+    """``decide`` as the runtime calls it: ``(params, *, session)``, or ``(*, session)``."""
     if scope.params_type is None:
 
-        def without_params(*, session: object) -> _Decision:
+        def without_params(*, session: object) -> _DecisionT:
             return decide(None, session)
 
         return without_params
 
-    def with_params(params: object, *, session: object) -> _Decision:
+    def with_params(params: object, *, session: object) -> _DecisionT:
         return decide(params, session)
 
     return with_params
@@ -413,7 +424,7 @@ def _declare_hint(name: str) -> str:
 
 def _visibility(
     ctx: CompileContext, path: JSONPath, value: Visibility, scope: SectionScope
-) -> SectionVisibility | Check | bool | None:
+) -> SectionVisibility | Check | None:
     if isinstance(value, str):
         visibility: SectionVisibility | Check | bool | None = _VISIBILITIES[value]
     else:
