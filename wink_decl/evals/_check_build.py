@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Callable, Collection
-from typing import TYPE_CHECKING, Any, ClassVar, Final, Literal, TypedDict
+from collections.abc import Collection
+from typing import TYPE_CHECKING, Final, TypedDict
 
 from wink_decl.compiler import PROMPT_SUFFIXES
 from wink_decl.diagnostic_codes import DiagnosticCode
@@ -37,7 +37,6 @@ from wink_decl.plugins import EVALUATORS, PluginCatalog, PluginProblem
 from wink_decl.schema.eval_model import (
     AllCheckDoc,
     AnyCheckDoc,
-    CheckDoc,
     CheckItem,
     ContainsCheckDoc,
     EqualsCheckDoc,
@@ -95,17 +94,47 @@ class CheckBuilder:
         """The checks of an ``assert`` list written at ``place``."""
         return tuple(self.check(item, place.within(index)) for index, item in enumerate(items))
 
-    def check(self, item: CheckDoc, place: Place) -> Check:
+    def check(self, item: CheckItem, place: Place) -> Check:  # noqa: C901, PLR0911, PLR0912  # a case per kind
         """One check, written at ``place`` (the mapping with its one key)."""
         common = _Common(weight=item.weight, negate=item.negate, label=label_of(item))
-        kind = type(item)
-        text = _TEXT_KINDS.get(kind)
-        if text is not None:
-            return TextCheck(kind=text, value=getattr(item, text), **common)
-        limit = _LIMIT_KINDS.get(kind)
-        if limit is not None:
-            return LimitCheck(kind=limit, limit=float(getattr(item, limit)), **common)
-        return self._MAKERS[kind](self, item, place, common)
+        match item:
+            case EqualsCheckDoc():
+                return TextCheck(kind="equals", value=item.equals, **common)
+            case ContainsCheckDoc():
+                return TextCheck(kind="contains", value=item.contains, **common)
+            case IContainsCheckDoc():
+                return TextCheck(kind="icontains", value=item.icontains, **common)
+            case StartsWithCheckDoc():
+                return TextCheck(kind="starts_with", value=item.starts_with, **common)
+            case MaxTokensCheckDoc():
+                return LimitCheck(kind="max_tokens", limit=float(item.max_tokens), **common)
+            case MaxTurnsCheckDoc():
+                return LimitCheck(kind="max_turns", limit=float(item.max_turns), **common)
+            case MaxLatencyCheckDoc():
+                return LimitCheck(kind="max_latency_ms", limit=float(item.max_latency_ms), **common)
+            case AllCheckDoc():
+                return self._all(item, place, common)
+            case AnyCheckDoc():
+                return self._any(item, place, common)
+            case RegexCheckDoc():
+                return self._regex(item, place, common)
+            case JsonSchemaCheckDoc():
+                return self._json_schema(item, place, common)
+            case FieldCheckDoc():
+                return self._field(item, place, common)
+            case ToolCalledCheckDoc():
+                return self._tool_called(item, place, common)
+            case ToolNotCalledCheckDoc():
+                return self._tool_not_called(item, place, common)
+            case ToolCallsCheckDoc():
+                return self._tool_calls(item, place, common)
+            case ToolsSucceededCheckDoc():
+                return self._tools_succeeded(item, place, common)
+            case JudgeCheckDoc():
+                return self._judge(item, place, common)
+            case PluginCheckDoc():
+                return self._plugin(item, place, common)
+        raise AssertionError("unreachable: every kind of check is matched")
 
     def _all(self, item: AllCheckDoc, place: Place, common: _Common) -> Check:
         return AllOf(checks=self.checks(item.all_, place.within("all")), **common)
@@ -164,24 +193,6 @@ class CheckBuilder:
         if isinstance(found, PluginProblem):
             self._add(found.to_diagnostic(place.value(("plugin", "name"))))
         return PluginCheck(name=spec.name, args=spec.args, **common)
-
-    # The check is untyped: each maker takes the one kind its key names, which a dict cannot say.
-    _MAKERS: ClassVar[
-        dict[type[CheckDoc], Callable[[CheckBuilder, Any, Place, _Common], Check]]
-    ] = {
-        AllCheckDoc: _all,
-        AnyCheckDoc: _any,
-        RegexCheckDoc: _regex,
-        JsonSchemaCheckDoc: _json_schema,
-        FieldCheckDoc: _field,
-        ToolCalledCheckDoc: _tool_called,
-        ToolNotCalledCheckDoc: _tool_not_called,
-        ToolCallsCheckDoc: _tool_calls,
-        ToolsSucceededCheckDoc: _tools_succeeded,
-        JudgeCheckDoc: _judge,
-        PluginCheckDoc: _plugin,
-    }
-    """How each other kind of check is made (and checked)."""
 
     def _add(self, problem: Diagnostic | None) -> None:
         if problem is not None:
@@ -266,18 +277,3 @@ class CheckBuilder:
             )
         )
         return None
-
-
-_TEXT_KINDS: Final[
-    dict[type[CheckDoc], Literal["equals", "contains", "icontains", "starts_with"]]
-] = {
-    EqualsCheckDoc: "equals",
-    ContainsCheckDoc: "contains",
-    IContainsCheckDoc: "icontains",
-    StartsWithCheckDoc: "starts_with",
-}
-_LIMIT_KINDS: Final[dict[type[CheckDoc], Literal["max_tokens", "max_turns", "max_latency_ms"]]] = {
-    MaxTokensCheckDoc: "max_tokens",
-    MaxTurnsCheckDoc: "max_turns",
-    MaxLatencyCheckDoc: "max_latency_ms",
-}
