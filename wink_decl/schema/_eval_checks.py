@@ -7,7 +7,7 @@ and, beside it, the optional ``weight`` and ``negate`` every check has (docs/eva
 # Annotations are evaluated as the classes are made, not left as strings: pydantic would
 # compile each string again to read it, which costs start-up time (names defined further
 # down are quoted).
-from typing import Annotated, Any
+from typing import Annotated
 
 from pydantic import ConfigDict, Strict, StrictBool, StrictInt, StrictStr, Tag, model_validator
 from typing_extensions import TypeAliasType
@@ -75,7 +75,7 @@ class CheckDoc(DocModel):
     )
 
 
-def _text_check(what: str) -> Any:
+def _text_check(what: str) -> str | None:
     return doc(
         description=f"The answer's text {what} this text; null: the case's expected.",
         markdown=f"The answer's text {what} this text. {_EXPECTED}",
@@ -216,7 +216,7 @@ class FieldCheckDoc(CheckDoc):
     )
 
 
-def _tool_field(what: str) -> Any:
+def _tool_field(what: str) -> str:
     return doc(
         description=f"The tool the model {what}, by name.",
         examples=["read_file"],
@@ -473,7 +473,7 @@ CheckItem = TypeAliasType(
 """A mapping with one check key, and optionally ``weight`` and ``negate``."""
 
 
-def checks_field(where: str) -> Any:
+def checks_field(where: str) -> tuple[CheckItem, ...]:
     """The documented ``assert:`` list of a case (``where``: "this case") or of the defaults."""
     return doc(
         (),

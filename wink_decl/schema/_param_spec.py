@@ -12,7 +12,7 @@ default is one of the enum values" is left to the model.
 # down are quoted).
 import json
 import math
-from typing import Annotated, Any, Final, Literal, cast
+from typing import Annotated, Final, Literal, cast
 
 from pydantic import ConfigDict, JsonValue, StrictStr, model_validator
 
@@ -338,7 +338,7 @@ class ParamSpec(DocModel):
         return self
 
 
-def params_field() -> Any:
+def params_field() -> dict[str, ParamSpec]:
     """The documented ``params:`` field of the document."""
     return doc(
         {},

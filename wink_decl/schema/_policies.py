@@ -3,7 +3,7 @@
 # Annotations are evaluated as the classes are made, not left as strings: pydantic would
 # compile each string again to read it, which costs start-up time (names defined further
 # down are quoted).
-from typing import Annotated, Any
+from typing import Annotated
 
 from pydantic import Tag, model_validator
 
@@ -148,7 +148,7 @@ PolicyDoc = Annotated[
 """A one-key mapping: sequential, read_before_write or plugin."""
 
 
-def policies_field() -> Any:
+def policies_field() -> tuple[PolicyDoc, ...]:
     """The documented ``policies:`` field (used by the document and by sections)."""
     return doc(
         (),

@@ -6,7 +6,7 @@ import keyword
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Final, TypedDict, Unpack
+from typing import Any, Final, TypedDict, TypeVar, Unpack, overload
 
 from pydantic import Field, GetCoreSchemaHandler, GetJsonSchemaHandler, JsonValue
 from pydantic.json_schema import JsonSchemaValue
@@ -178,6 +178,32 @@ class _Constraints(TypedDict, total=False):
     min_length: int
 
 
+_T = TypeVar("_T")
+
+
+@overload
+def doc(
+    *,
+    description: str,
+    examples: list[JsonValue],
+    markdown: str | None = None,
+    alias: str | None = None,
+    **constraints: Unpack[_Constraints],
+) -> Any: ...  # as pydantic's Field: a required field of any type
+
+
+@overload
+def doc(
+    default: _T,
+    *,
+    description: str,
+    examples: list[JsonValue],
+    markdown: str | None = None,
+    alias: str | None = None,
+    **constraints: Unpack[_Constraints],
+) -> _T: ...  # as pydantic's Field: a default of type T is a field of type T
+
+
 def doc(
     default: object = ...,
     *,
@@ -186,7 +212,7 @@ def doc(
     markdown: str | None = None,
     alias: str | None = None,
     **constraints: Unpack[_Constraints],
-) -> Any:  # as pydantic's Field: assigned as the default of a field of any type
+) -> Any:  # pydantic's FieldInfo, which the overloads type as the field's value
     """A field documented for people: plain text, Markdown for hovers, and examples.
 
     An empty-mapping default is built by a factory: pydantic deep-copies a ``{}`` default on

@@ -8,7 +8,7 @@ live in a private module beside this one and are re-exported.
 # Annotations are evaluated as the classes are made, not left as strings: pydantic would
 # compile each string again to read it, which costs start-up time (names defined further
 # down are quoted).
-from typing import Annotated, Any
+from typing import Annotated
 
 from pydantic import ConfigDict, StrictInt, Tag, model_validator
 from typing_extensions import TypeAliasType
@@ -171,7 +171,7 @@ class ExperimentDoc(DocModel):
         return self
 
 
-def _params_field(where: str) -> Any:
+def _params_field(where: str) -> dict[str, object]:
     return doc(
         {},
         description=f"Param values {where}, by name, of the prompt's declared types.",
