@@ -36,6 +36,9 @@ class LoadedFile:
     source_map: SourceMap
     has_numbers: bool = True
     """False when the loader found no number in ``data`` (True: there may be some)."""
+    bad_numbers: bool = True
+    """False when the loader found no number that JSON cannot carry or that does not fit in
+    64 bits (True: there may be one)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,7 +85,9 @@ def load_text(
     source_map = loaded.source_map
     if diagnostics or source_map is None:
         return LoadResult(None, tuple(sort_diagnostics(diagnostics)), text)
-    file = LoadedFile(path, text, format, loaded.data, source_map, loaded.has_numbers)
+    file = LoadedFile(
+        path, text, format, loaded.data, source_map, loaded.has_numbers, loaded.bad_numbers
+    )
     return LoadResult(file, (), text)
 
 
