@@ -114,7 +114,8 @@ def test_no_link_below_looks_only_below_the_root(tmp_path: Path) -> None:
     root = str(tmp_path / "root")
 
     def check(file: str, given_root: str = root) -> bool:
-        return _no_link_below(file, given_root, os.path.abspath(given_root))  # noqa: PTH100
+        found = _no_link_below(file, given_root, os.path.abspath(given_root))  # noqa: PTH100
+        return found is not None
 
     assert [
         check(f"{root}/sub/a.wink.yaml"),
@@ -126,6 +127,8 @@ def test_no_link_below_looks_only_below_the_root(tmp_path: Path) -> None:
         check(root),
         check(f"{tmp_path}/other.wink.yaml"),
     ] == [True, True, False, False, False, False, False, False]
+    found = _no_link_below(f"{root}/sub/a.wink.yaml", root, root)  # the file's own lstat
+    assert found == os.lstat(f"{root}/sub/a.wink.yaml")
 
 
 def test_under_compares_whole_names() -> None:

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from concurrency import run_threads
 
-from wink_decl.compiler import _regular
+from wink_decl.compiler import _regular, compile_file
 from wink_decl.compiler._regular import read_regular
 
 
@@ -81,16 +81,59 @@ def test_a_file_that_grows_while_read_is_cut_at_the_bound(
     real_read = os.read
     grown: list[int] = []
 
-    def read_then_grow(descriptor: int, size: int) -> bytes:
-        data = real_read(descriptor, size)
+    def grow_then_read(descriptor: int, size: int) -> bytes:
+        # Between the fstat and the first read: a read that finds all the file said it held
+        # is the last one, so growth is seen by that read or not at all.
         if not grown:
             grown.append(1)
             with path.open("ab") as stream:
                 stream.write(b"d" * 200_000)
-        return data
+        return real_read(descriptor, size)
 
-    monkeypatch.setattr(_regular.os, "read", read_then_grow)
+    monkeypatch.setattr(_regular.os, "read", grow_then_read)
     assert read(path, 100_000) == b"abc" + b"d" * 99_997
     grown.clear()
     path.write_bytes(b"abc")
     assert read(path, 100_000, whole=True) is None
+
+
+def test_a_prompt_file_is_looked_at_once_on_its_way_to_the_reader(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The root check's ``lstat`` of the file is the one the reader judges it by."""
+    (tmp_path / "sub").mkdir()
+    path = tmp_path / "sub" / "p.wink.yaml"
+    path.write_text("key: p\nsections:\n  - key: a\n    title: A\n    template: Hello.\n")
+    real_lstat = os.lstat
+    looked: list[str] = []
+
+    def lstat(name: str) -> os.stat_result:
+        looked.append(os.fspath(name))
+        return real_lstat(name)
+
+    monkeypatch.setattr(os, "lstat", lstat)
+    result = compile_file(path, root=tmp_path)
+    assert result.diagnostics == ()
+    assert looked == [str(tmp_path / "sub"), str(path)]
+
+
+def test_a_prompt_file_reached_by_a_link_inside_the_root_is_looked_at_by_the_reader(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "real.wink.yaml").write_text(
+        "key: p\nsections:\n  - key: a\n    title: A\n    template: Hi.\n"
+    )
+    link = tmp_path / "p.wink.yaml"
+    link.symlink_to(tmp_path / "real.wink.yaml")
+    real_lstat = os.lstat
+    looked: list[str] = []
+
+    def lstat(name: str) -> os.stat_result:
+        looked.append(os.fspath(name))
+        return real_lstat(name)
+
+    monkeypatch.setattr(os, "lstat", lstat)
+    result = compile_file(link, root=tmp_path)
+    assert result.diagnostics == ()
+    # The root check's lstat (a link: it gives way to realpath), then the reader's own.
+    assert (looked[0], looked[-1]) == (str(link), str(link))

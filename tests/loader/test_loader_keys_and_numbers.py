@@ -211,3 +211,31 @@ def test_the_loader_says_whether_the_data_holds_a_number(
     result = load_text(text, path=name, format="yaml" if name.endswith("yaml") else "toml")
     assert result.file is not None
     assert result.file.has_numbers is has_numbers
+
+
+@pytest.mark.parametrize(
+    ("name", "text", "bad_numbers"),
+    [
+        ("p.yaml", "a: text\nb: [true, null, '1']\n", False),
+        ("p.yaml", "a: [-9223372036854775808, 9223372036854775807, 1.5e308]\n", False),
+        ("p.yaml", "a: [x, 9223372036854775808]\n", True),
+        ("p.yaml", "a: {b: -0x8000000000000001}\n", True),
+        ("p.yaml", "a: .nan\n", True),
+        ("p.yaml", "a: 1e400\n", True),
+        ("p.yaml", "a: &n 5\nb: *n\n", False),  # an alias: the full walk reads it
+        ("p.yaml", "a: &n .inf\nb: *n\n", True),
+        ("p.yaml", "a: &n x\nb: [*n, 9223372036854775808]\n", True),
+        ("p.toml", 'a = "text"\nb = [true, "1"]\nc = 2026-11-26\n', False),
+        ("p.toml", "a = [-9223372036854775808, 9223372036854775807, 1.5e308]\n", False),
+        ("p.toml", "[a]\nb = nan\n", True),
+        ("p.toml", "a = [1, -inf]\n", True),
+        ("p.toml", "a = 1e400\n", True),
+    ],
+)
+def test_the_loader_says_whether_a_number_does_not_fit(
+    name: str, text: str, bad_numbers: bool
+) -> None:
+    """The compiler's check of numbers walks a file only when the loader met such a number."""
+    result = load_text(text, path=name, format="yaml" if name.endswith("yaml") else "toml")
+    assert result.file is not None
+    assert result.file.bad_numbers is bad_numbers

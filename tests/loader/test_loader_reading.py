@@ -293,3 +293,40 @@ def test_the_text_to_quote_is_there_when_a_file_does_not_load() -> None:
     assert text.text == "key: \udcff\nke"
     mistaken = load_text("key: [\n", path="p", format="yaml")
     assert mistaken.text == "key: [\n"
+
+
+def test_a_file_that_holds_what_it_says_is_read_by_one_read(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The first read asks for one byte more than the size; finding no more, it is the last."""
+    path = tmp_path / "x.wink.yaml"
+    path.write_bytes(b"key: a\n")
+    real_read = os.read
+    asked: list[int] = []
+
+    def read(descriptor: int, size: int) -> bytes:
+        asked.append(size)
+        return real_read(descriptor, size)
+
+    patch_os(monkeypatch, read=read)
+    assert read_bytes(path, Limits(max_bytes=100)) == b"key: a\n"
+    assert asked == [8]
+
+
+def test_a_file_that_shrank_since_it_said_its_size_is_read_to_its_end(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = tmp_path / "x.wink.yaml"
+    path.write_bytes(b"key: a\n# gone\n")
+    real_read = os.read
+    asked: list[int] = []
+
+    def read(descriptor: int, size: int) -> bytes:
+        if not asked:
+            os.truncate(path, 7)
+        asked.append(size)
+        return real_read(descriptor, size)
+
+    patch_os(monkeypatch, read=read)
+    assert read_bytes(path, Limits(max_bytes=100)) == b"key: a\n"
+    assert asked == [15, 94]  # then up to the limit and one byte more, finding the end

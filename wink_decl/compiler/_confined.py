@@ -15,7 +15,7 @@ from typing import NamedTuple
 from wink_decl.diagnostic_codes import DiagnosticCode
 from wink_decl.diagnostics import Diagnostic
 
-__all__ = ["PROMPT_CONFINEMENT", "Confinement", "outside_root"]
+__all__ = ["PROMPT_CONFINEMENT", "Confined", "Confinement", "confined", "outside_root"]
 
 
 class Confinement(NamedTuple):
@@ -44,6 +44,18 @@ PROMPT_CONFINEMENT = Confinement(
 """The words for a prompt file, held to its prompt root."""
 
 
+class Confined(NamedTuple):
+    """What ``confined`` found: why the file may not be read, and its ``lstat`` if taken."""
+
+    refusal: Diagnostic | None
+    state: os.stat_result | None = None
+    """The file's ``lstat`` when the check took one (no link on its way below the root), for
+    the reader, which then need not take it again (``load_file``'s ``state``)."""
+
+
+_READABLE_UNSEEN = Confined(None)
+
+
 def outside_root(
     file_path: str, root: str, shown: str, words: Confinement = PROMPT_CONFINEMENT
 ) -> Diagnostic | None:
@@ -54,51 +66,63 @@ def outside_root(
     the file a link leads to; a loop of links leaves a path the loader reports unopened.
     ``words`` name the kind of file and the folder in the refusal.
     """
+    return confined(file_path, root, shown, words).refusal
+
+
+def confined(
+    file_path: str, root: str, shown: str, words: Confinement = PROMPT_CONFINEMENT
+) -> Confined:
+    """``outside_root``'s answer, with the file's ``lstat`` when the check took it."""
     # os.path on strings: Path objects cost microseconds each, on every file compiled.
     named_root = os.path.abspath(root)  # noqa: PTH100
-    if _no_link_below(file_path, root, named_root):
-        return None
+    state = _no_link_below(file_path, root, named_root)
+    if state is not None:
+        return Confined(None, state)
     real = os.path.realpath(file_path)
     # Most roots hold no link: their absolute path is their real one (one realpath saved).
     if _under(real, named_root) or _under(real, os.path.realpath(root)):
-        return None
+        return _READABLE_UNSEEN
     if not _under(os.path.abspath(file_path), named_root):  # noqa: PTH100
-        return None  # named outside the root by whoever called: their choice, not a link's
-    return Diagnostic(
-        message=f"{words.subject} is a symbolic link to a file outside {words.folder}, so it "
-        "is not read.",
-        span=None,
-        code=DiagnosticCode.OUTSIDE_ROOT,
-        expected=f"{words.kind} whose real path lies inside {words.folder}",
-        hint=words.hint,
-        path=shown,
+        return _READABLE_UNSEEN  # named outside the root by whoever called: their choice
+    return Confined(
+        Diagnostic(
+            message=f"{words.subject} is a symbolic link to a file outside {words.folder}, so it "
+            "is not read.",
+            span=None,
+            code=DiagnosticCode.OUTSIDE_ROOT,
+            expected=f"{words.kind} whose real path lies inside {words.folder}",
+            hint=words.hint,
+            path=shown,
+        )
     )
 
 
-def _no_link_below(file_path: str, root: str, named_root: str) -> bool:
-    """True when the file is named below the root and no part of that name below it is a link.
+def _no_link_below(file_path: str, root: str, named_root: str) -> os.stat_result | None:
+    """The file's ``lstat`` when it is named below the root and no part of that name is a link.
 
     Then its real path is the root's real path and that same name: inside, as ``realpath``
     would find, with one ``lstat`` a level below the root instead of one for every level of
     the whole path. A name with ``..`` is left to ``realpath`` (``link/..`` leads where the
-    link does, not where the spelling does); so is a part that cannot be looked at.
+    link does, not where the spelling does); so is a part that cannot be looked at (None).
     """
     # Strings, not Path objects: this runs for every file compiled.
     if _UP in file_path.split(os.sep) or _UP in root.split(os.sep):  # noqa: PTH206
-        return False
+        return None
     named = os.path.abspath(file_path)  # noqa: PTH100
     prefix = named_root.rstrip(os.sep) + os.sep
     if not named.startswith(prefix):
-        return False
+        return None
     level = prefix.rstrip(os.sep)
+    state: os.stat_result | None = None
     for part in named[len(prefix) :].split(os.sep):  # noqa: PTH206
         level = f"{level}{os.sep}{part}"
         try:
-            if stat.S_ISLNK(os.lstat(level).st_mode):
-                return False
+            state = os.lstat(level)
         except OSError:  # missing or not ours to look at: realpath and the loader report it
-            return False
-    return True
+            return None
+        if stat.S_ISLNK(state.st_mode):
+            return None
+    return state  # the last level's: the file's own
 
 
 _UP = os.pardir

@@ -14,22 +14,17 @@ from typing import Final, cast
 from wink_decl.diagnostic_codes import DiagnosticCode
 from wink_decl.diagnostics import Diagnostic, Span, clip, source_lines
 from wink_decl.loader import JSONPath, LoadedFile
+from wink_decl.loader.number_bounds import LARGEST, SMALLEST, unusable_number
 
 __all__ = ["LARGEST", "SMALLEST", "number_problems"]
-
-SMALLEST: Final = -(2**63)
-"""The smallest whole number a file may hold: TOML's, and most JSON readers' outside Python."""
-LARGEST: Final = 2**63 - 1
-"""The largest one."""
 
 _HINT: Final = "put it in quotes if it is meant as text"
 
 
 def number_problems(file: LoadedFile) -> list[Diagnostic]:
     """A diagnostic for each number in ``file`` that is not finite or not within 64 bits."""
-    # Most files hold no number at all (the loader says so), and the rest none of these: a
-    # quick look first, without paths (about 2 us).
-    if not file.has_numbers or not _any_bad(file.data):
+    # The loader looked at each number as it read it: most files hold none of these.
+    if not file.bad_numbers:
         return []
     found: list[tuple[JSONPath, int | float]] = []
     pending: list[tuple[object, JSONPath]] = [(file.data, ())]
@@ -40,30 +35,10 @@ def number_problems(file: LoadedFile) -> list[Diagnostic]:
             pending.extend((item, (*path, key)) for key, item in items)
         elif isinstance(value, list):
             pending.extend((item, (*path, i)) for i, item in enumerate(cast("list[object]", value)))
-        elif (type(value) is int and not SMALLEST <= value <= LARGEST) or (
-            type(value) is float and not math.isfinite(value)
-        ):
-            found.append((path, value))
+        elif unusable_number(value):
+            found.append((path, cast("int | float", value)))
     lines = source_lines(file.text, toml=file.format == "toml")
     return [_problem(file, lines, path, value) for path, value in found]
-
-
-def _any_bad(data: object) -> bool:
-    """True when ``data`` holds a number JSON cannot carry or that does not fit in 64 bits."""
-    pending: list[object] = [data]
-    pop, extend = pending.pop, pending.extend
-    while pending:
-        value = pop()
-        kind = type(value)
-        if kind is dict:
-            extend(cast("dict[str, object]", value).values())
-        elif kind is list:
-            extend(cast("list[object]", value))
-        elif (kind is int and not SMALLEST <= cast("int", value) <= LARGEST) or (
-            kind is float and not math.isfinite(cast("float", value))
-        ):
-            return True
-    return False
 
 
 def _problem(file: LoadedFile, lines: list[str], path: JSONPath, value: float) -> Diagnostic:

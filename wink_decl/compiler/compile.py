@@ -9,7 +9,7 @@ from dataclasses import MISSING, dataclass, field, fields
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
-from wink_decl.compiler._confined import outside_root
+from wink_decl.compiler._confined import confined
 from wink_decl.compiler._context import CompileContext, folder_ns, quotable
 from wink_decl.compiler._includes import Includer
 from wink_decl.compiler._numbers import number_problems
@@ -178,10 +178,12 @@ def compile_file(
     file_path = os.fspath(path)
     root_text = os.path.dirname(file_path) if root is None else os.fspath(root)  # noqa: PTH120
     shown = display_path or file_path
-    refused = outside_root(file_path, root_text or os.curdir, shown)
-    if refused is not None:
-        return CompileResult(None, (refused,), {})
-    loaded = load_file(file_path, display_path=display_path, content=content, limits=limits)
+    check = confined(file_path, root_text or os.curdir, shown)
+    if check.refusal is not None:
+        return CompileResult(None, (check.refusal,), {})
+    loaded = load_file(
+        file_path, display_path=display_path, content=content, limits=limits, state=check.state
+    )
     if loaded.file is None:
         return CompileResult(None, loaded.diagnostics, quotable(loaded, shown))
     # The root as given: a Path is made only if an include needs one (most files have none).

@@ -17,3 +17,6 @@ class Loaded(NamedTuple):
     has_numbers: bool = True
     """False when the loader met every value and none was a number (most prompt files): the
     compiler's check of numbers then has nothing to look at."""
+    bad_numbers: bool = True
+    """False when the loader met every value and each number was one JSON carries within 64
+    bits (``unusable_number``): the compiler's check of numbers then finds nothing."""

@@ -20,6 +20,7 @@ from wink_decl.loader._toml_scan import Found
 from wink_decl.loader._toml_scan import scan as scan_before_parsing
 from wink_decl.loader.file_kinds import FileKind
 from wink_decl.loader.limit_diagnostics import Limits, too_deep, too_long_key, too_many_values
+from wink_decl.loader.number_bounds import unusable_number
 
 if TYPE_CHECKING:
     from wink_decl.loader._toml_positions import TomlPositions
@@ -60,7 +61,7 @@ def load_toml(text: str, path: str, limits: Limits, kind: FileKind) -> Loaded:
         plain = checker.table(data, (), 1)
     except _Stop as stop:
         return Loaded(None, None, [stop.diagnostic])
-    return Loaded(plain, source_map, [], checker.has_numbers)
+    return Loaded(plain, source_map, [], checker.has_numbers, checker.bad_numbers)
 
 
 def _refused(found: Found, path: str, lines: LineIndex, limits: Limits) -> Diagnostic:
@@ -113,6 +114,7 @@ class _Checker:
         self.kind = kind
         self.count = 0
         self.has_numbers = False
+        self.bad_numbers = False
 
     def table(self, table: dict[str, object], path: JSONPath, depth: int) -> dict[str, object]:
         """A table (at nesting ``depth``) as plain data: no dates, within the limits.
@@ -144,6 +146,8 @@ class _Checker:
             return items
         if kind is int or kind is float:
             self.has_numbers = True
+            if unusable_number(value):
+                self.bad_numbers = True
         elif isinstance(value, _DATES):  # a date is text to a prompt: keep it as written
             start, end = self.scan.scan.values[path]
             return self.text[start : end + 1]

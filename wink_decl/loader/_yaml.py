@@ -62,7 +62,7 @@ def load_yaml(text: str, path: str, limits: Limits, kind: FileKind) -> Loaded:
     values = LazyTable(spans.walked_values, spans.value)
     keys = LazyTable(spans.walked_keys, spans.key)
     source_map = SourceMap(path, values, keys, resolve=spans.resolve)
-    return Loaded(data, source_map, [], reader.has_numbers)
+    return Loaded(data, source_map, [], reader.has_numbers, reader.bad_numbers)
 
 
 def _walk(text: str, path: str, limits: Limits, kind: FileKind, root: Node) -> Loaded:
@@ -82,7 +82,7 @@ def _walk(text: str, path: str, limits: Limits, kind: FileKind, root: Node) -> L
         span = walker.span(walker.values[()])
         walker.diagnostics.append(kind.not_a_mapping(span, found, "yaml"))
     source_map = SourceMap(path, walker.values, walker.keys, resolve=walker.resolve)
-    return Loaded(data, source_map, walker.diagnostics, walker.has_numbers)
+    return Loaded(data, source_map, walker.diagnostics, walker.has_numbers, walker.bad_numbers)
 
 
 def nesting_bound(text: str) -> int:

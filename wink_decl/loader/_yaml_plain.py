@@ -18,6 +18,7 @@ from wink_decl.loader._yaml_compose import MAPPING, SCALAR, Node
 from wink_decl.loader._yaml_scalars import core_value
 from wink_decl.loader.file_kinds import FileKind
 from wink_decl.loader.limit_diagnostics import Limits
+from wink_decl.loader.number_bounds import unusable_number
 
 if TYPE_CHECKING:
     from wink_decl.loader._yaml_walk import Walker
@@ -32,7 +33,10 @@ class NotPlain(WinkDeclError):  # noqa: N818 - a signal, not a failure
 
 
 class PlainReader:
-    """Reads one plain document; ``has_numbers`` tells, after, whether it held a number."""
+    """Reads one plain document; ``has_numbers`` tells, after, whether it held a number.
+
+    ``bad_numbers`` tells whether one of them was unusable (``unusable_number``).
+    """
 
     def __init__(self, limits: Limits) -> None:
         """Read within ``limits``: a file that reaches one is left to the full walk."""
@@ -40,6 +44,7 @@ class PlainReader:
         self.max_depth = limits.max_depth
         self.max_key_length = limits.max_key_length
         self.has_numbers = False
+        self.bad_numbers = False
         self._count = 0
 
     def document(self, root: Node) -> dict[str, object]:
@@ -83,7 +88,11 @@ class PlainReader:
     def _scalar(self, tag: object, text: str) -> object:
         if tag is _INT or tag is _FLOAT:
             self.has_numbers = True
-        elif tag is not _BOOL and tag is not _NULL:
+            value = core_value(tag, text)
+            if unusable_number(value):
+                self.bad_numbers = True
+            return value
+        if tag is not _BOOL and tag is not _NULL:
             raise NotPlain  # a date, '=', '<<' or an explicit tag: rare, left to the walk
         return core_value(tag, text)
 

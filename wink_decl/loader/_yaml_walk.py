@@ -29,6 +29,7 @@ from wink_decl.loader._yaml_scalars import core_value
 from wink_decl.loader._yaml_spans import PROPERTY, SEPARATION, SpanFinder, match_end
 from wink_decl.loader.file_kinds import FileKind
 from wink_decl.loader.limit_diagnostics import Limits, too_deep, too_long_key, too_many_values
+from wink_decl.loader.number_bounds import unusable_number
 
 _BEFORE_ALIAS = re.compile(
     r"(?:[\s?:,\[{-]|#[^\r\n\x85\u2028\u2029]*|[&!][^\s,\[\]{}]*)*\*([^\s,\[\]{}]+)"
@@ -64,6 +65,7 @@ class Walker:
         self.diagnostics: list[Diagnostic] = []
         self._count = 0
         self.has_numbers = False
+        self.bad_numbers = False
         """True once a value read as a number."""
         self._sizes: dict[int, int] = {}
         self.spans = SpanFinder(text)
@@ -230,7 +232,10 @@ class Walker:
             return text
         if tag is _INT or tag is _FLOAT:
             self.has_numbers = True
-            return core_value(tag, text)
+            value = core_value(tag, text)
+            if unusable_number(value):
+                self.bad_numbers = True
+            return value
         if tag is _BOOL or tag is _NULL:
             return core_value(tag, text)
         self.diagnostics.append(self.tag_diagnostic(node, self.spans.scalar(node)))

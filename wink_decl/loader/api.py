@@ -36,6 +36,9 @@ class LoadedFile:
     source_map: SourceMap
     has_numbers: bool = True
     """False when the loader found no number in ``data`` (True: there may be some)."""
+    bad_numbers: bool = True
+    """False when the loader found no number that JSON cannot carry or that does not fit in
+    64 bits (True: there may be one)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,7 +85,9 @@ def load_text(
     source_map = loaded.source_map
     if diagnostics or source_map is None:
         return LoadResult(None, tuple(sort_diagnostics(diagnostics)), text)
-    file = LoadedFile(path, text, format, loaded.data, source_map, loaded.has_numbers)
+    file = LoadedFile(
+        path, text, format, loaded.data, source_map, loaded.has_numbers, loaded.bad_numbers
+    )
     return LoadResult(file, (), text)
 
 
@@ -93,6 +98,7 @@ def load_file(
     limits: Limits = Limits(),  # noqa: B008 - a frozen value, safe to share
     content: bytes | None = None,
     kind: FileKind = PROMPT_FILE,
+    state: os.stat_result | None = None,
 ) -> LoadResult:
     """Read the file at ``file`` (a prompt file unless ``kind`` says otherwise) as YAML or TOML.
 
@@ -100,7 +106,8 @@ def load_file(
     diagnostics show. A file that cannot be read or has another extension gives a diagnostic
     without a span; a folder, a pipe or a device is refused without being opened, and no more
     than ``limits.max_bytes`` is read. ``content`` is the file's bytes when the caller has read
-    them already (to hash them).
+    them already (to hash them); ``state`` its ``os.lstat`` when the caller took it (a check
+    of the path), so that it is not taken twice.
     """
     shown = display_path if display_path is not None else os.fspath(file)
     file_format = detect_format(file)
@@ -108,7 +115,7 @@ def load_file(
         return _no_span(_unknown_extension(shown))
     if content is None:
         try:
-            content = read_bytes(file, limits)
+            content = read_capped(file, limits.max_bytes, state=state)[0]
         except FileTooLargeError as error:
             quoted = quotable_text(error.head, limits.max_bytes) if error.head else None
             return LoadResult(None, (read_problem(error, shown, kind=kind),), quoted)

@@ -56,15 +56,19 @@ class FileTooLargeError(WinkDeclError, OSError):
         super().__init__(errno.EFBIG, "the file is larger than the limit", os.fspath(path))
 
 
-def read_capped(file: str | os.PathLike[str], cap: int) -> tuple[bytes, os.stat_result]:
+def read_capped(
+    file: str | os.PathLike[str], cap: int, *, state: os.stat_result | None = None
+) -> tuple[bytes, os.stat_result]:
     """The bytes of the regular file at ``file`` (at most ``cap``) and its state when opened.
+
+    ``state``: the file's ``os.lstat``, when the caller took it already (``open_regular``).
 
     Raises:
         NotAFileError: ``file`` is (or leads to) anything but a regular file.
         FileTooLargeError: it holds more than ``cap`` bytes; nothing is read when it says so.
         OSError: it cannot be opened or read.
     """
-    descriptor, info = open_regular(file)
+    descriptor, info = open_regular(file, state=state)
     try:
         if info.st_size > cap:
             raise FileTooLargeError(file, info.st_size, cap)
@@ -78,18 +82,23 @@ def read_capped(file: str | os.PathLike[str], cap: int) -> tuple[bytes, os.stat_
 
 
 def open_regular(
-    file: str | os.PathLike[str], *, follow_links: bool = True
+    file: str | os.PathLike[str],
+    *,
+    follow_links: bool = True,
+    state: os.stat_result | None = None,
 ) -> tuple[int, os.stat_result]:
     """A descriptor of the regular file at ``file`` and its ``fstat``; anything else refused.
 
     ``follow_links=False`` refuses a link too, for files no one should have linked (a cache
-    entry, a key file). The caller closes the descriptor.
+    entry, a key file). ``state`` is the file's ``os.lstat`` when the caller took it already
+    (one system call fewer): it is judged as that one would be. The caller closes the
+    descriptor.
 
     Raises:
         NotAFileError: ``file`` is (or leads to) anything but a regular file; never opened.
         OSError: it cannot be opened.
     """
-    info = os.lstat(file)
+    info = os.lstat(file) if state is None else state
     flags = _FLAGS
     if stat.S_ISLNK(info.st_mode) and follow_links:
         info = os.stat(file)  # noqa: PTH116 - where the link leads (a link to a file is fine)
@@ -112,8 +121,9 @@ def open_regular(
 def read_up_to(descriptor: int, size: int, wanted: int) -> bytes:
     """At most ``wanted`` bytes; the first read asks for one byte more than ``size``.
 
-    A file that says its size is read whole by one ``read`` (and one more that finds the end);
-    one that grew, or says it is empty (as files under ``/proc`` do), is read in steps.
+    A file that says its size is read whole by one ``read``, which finds no more than that
+    size; one that grew, or says it is empty (as files under ``/proc`` do), is read in steps
+    until a read finds the end.
     """
     chunks: list[bytes] = []
     total = 0
@@ -124,5 +134,7 @@ def read_up_to(descriptor: int, size: int, wanted: int) -> bytes:
             break
         chunks.append(chunk)
         total += len(chunk)
+        if total == size:  # all it said it held, asked for one byte more: no read to find the end
+            break
         step = _STEP
     return chunks[0] if len(chunks) == 1 else b"".join(chunks)
