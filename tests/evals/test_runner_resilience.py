@@ -30,6 +30,7 @@ from wink_decl.evals._cache import ResponseCache
 from wink_decl.evals._local import run_locally
 
 KEY = "sk-test-key-0123456789"
+RESUME_KEY = "sk-test-key-resumed-9876"
 NAMES = ("Ann", "Bob", "Cy", "Dee", "Eve", "Fay", "Gus", "Hal", "Ida", "Jo")
 GREET = """\
 key: greet
@@ -132,15 +133,15 @@ def _command(eval_file: Path, *options: str) -> list[str]:
     return [sys.executable, "-m", "wink_decl", "eval", eval_file.name, "--out", "out", *options]
 
 
-def _environment() -> dict[str, str]:
-    return {**os.environ, "OPENAI_API_KEY": KEY}
+def _environment(key: str = KEY) -> dict[str, str]:
+    return {**os.environ, "OPENAI_API_KEY": key}
 
 
-def _run(eval_file: Path, *options: str) -> subprocess.CompletedProcess[str]:
+def _run(eval_file: Path, *options: str, key: str = KEY) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         _command(eval_file, *options),
         cwd=eval_file.parent,
-        env=_environment(),
+        env=_environment(key),
         capture_output=True,
         text=True,
         timeout=LIMIT,
@@ -221,24 +222,34 @@ def slow_server() -> Iterator[ProviderServer]:
         yield server
 
 
+def _asked_with(server: ProviderServer, key: str) -> list[str]:
+    """The names greeted in the requests that ``key`` signed, sorted."""
+    mine = (r for r in server.requests if r.headers.get("authorization") == f"Bearer {key}")
+    return sorted(map(_who, mine))
+
+
 def _resumed(eval_file: Path, server: ProviderServer, kept: list[str]) -> None:
-    """``--resume`` runs what the journal lacks and nothing else; a re-run asks nothing."""
-    asked = len(server.requests)
-    done = _run(eval_file, "--resume", "--concurrency", "2")
+    """``--resume`` runs what the journal lacks and nothing else; a re-run asks nothing.
+
+    Both sign with a key of their own: a request of a killed process may reach the server's
+    record after the resume has started, and is not the resume's.
+    """
+    done = _run(eval_file, "--resume", "--concurrency", "2", key=RESUME_KEY)
     assert (done.returncode, done.stderr) == (
         0,
         f"greet.wink-eval.yaml: 10 runs ({len(kept)} from the journal), {10 - len(kept)} model "
         f"requests, 0 replies from the cache; kept in out\n",
     )
-    assert len(server.requests) - asked == 10 - len(kept)
+    lacking = sorted(name for name in NAMES if name not in kept)
+    assert _asked_with(server, RESUME_KEY) == lacking
     journal = _journal(eval_file)
     assert (journal[: len(kept)], sorted(journal)) == (kept, sorted(NAMES))
-    again = _run(eval_file, "--concurrency", "2")
-    assert (again.returncode, again.stderr, len(server.requests) - asked) == (
+    again = _run(eval_file, "--concurrency", "2", key=RESUME_KEY)
+    assert (again.returncode, again.stderr, _asked_with(server, RESUME_KEY)) == (
         0,
         "greet.wink-eval.yaml: 10 runs (0 from the journal), 0 model requests, 10 replies from "
         "the cache; kept in out\n",
-        10 - len(kept),
+        lacking,
     )
 
 
