@@ -97,13 +97,8 @@ def test_a_file_that_grows_while_read_is_cut_at_the_bound(
     assert read(path, 100_000, whole=True) is None
 
 
-def test_a_prompt_file_is_looked_at_once_on_its_way_to_the_reader(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """The root check's ``lstat`` of the file is the one the reader judges it by."""
-    (tmp_path / "sub").mkdir()
-    path = tmp_path / "sub" / "p.wink.yaml"
-    path.write_text("key: p\nsections:\n  - key: a\n    title: A\n    template: Hello.\n")
+def _recorded_lstats(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The paths ``os.lstat`` is asked about from now on, in order."""
     real_lstat = os.lstat
     looked: list[str] = []
 
@@ -112,6 +107,17 @@ def test_a_prompt_file_is_looked_at_once_on_its_way_to_the_reader(
         return real_lstat(name)
 
     monkeypatch.setattr(os, "lstat", lstat)
+    return looked
+
+
+def test_a_prompt_file_is_looked_at_once_on_its_way_to_the_reader(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The root check's ``lstat`` of the file is the one the reader judges it by."""
+    (tmp_path / "sub").mkdir()
+    path = tmp_path / "sub" / "p.wink.yaml"
+    path.write_text("key: p\nsections:\n  - key: a\n    title: A\n    template: Hello.\n")
+    looked = _recorded_lstats(monkeypatch)
     result = compile_file(path, root=tmp_path)
     assert result.diagnostics == ()
     assert looked == [str(tmp_path / "sub"), str(path)]
@@ -125,14 +131,7 @@ def test_a_prompt_file_reached_by_a_link_inside_the_root_is_looked_at_by_the_rea
     )
     link = tmp_path / "p.wink.yaml"
     link.symlink_to(tmp_path / "real.wink.yaml")
-    real_lstat = os.lstat
-    looked: list[str] = []
-
-    def lstat(name: str) -> os.stat_result:
-        looked.append(os.fspath(name))
-        return real_lstat(name)
-
-    monkeypatch.setattr(os, "lstat", lstat)
+    looked = _recorded_lstats(monkeypatch)
     result = compile_file(link, root=tmp_path)
     assert result.diagnostics == ()
     # The root check's lstat (a link: it gives way to realpath), then the reader's own.

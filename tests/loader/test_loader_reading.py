@@ -10,6 +10,7 @@ import errno
 import os
 import socket
 import stat
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -295,20 +296,30 @@ def test_the_text_to_quote_is_there_when_a_file_does_not_load() -> None:
     assert mistaken.text == "key: [\n"
 
 
+def _recorded_reads(
+    monkeypatch: pytest.MonkeyPatch, first: Callable[[], None] | None = None
+) -> list[int]:
+    """The sizes the reader asks ``os.read`` for from now on; ``first`` runs before the first."""
+    real_read = os.read
+    asked: list[int] = []
+
+    def read(descriptor: int, size: int) -> bytes:
+        if not asked and first is not None:
+            first()
+        asked.append(size)
+        return real_read(descriptor, size)
+
+    patch_os(monkeypatch, read=read)
+    return asked
+
+
 def test_a_file_that_holds_what_it_says_is_read_by_one_read(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The first read asks for one byte more than the size; finding no more, it is the last."""
     path = tmp_path / "x.wink.yaml"
     path.write_bytes(b"key: a\n")
-    real_read = os.read
-    asked: list[int] = []
-
-    def read(descriptor: int, size: int) -> bytes:
-        asked.append(size)
-        return real_read(descriptor, size)
-
-    patch_os(monkeypatch, read=read)
+    asked = _recorded_reads(monkeypatch)
     assert read_bytes(path, Limits(max_bytes=100)) == b"key: a\n"
     assert asked == [8]
 
@@ -318,15 +329,6 @@ def test_a_file_that_shrank_since_it_said_its_size_is_read_to_its_end(
 ) -> None:
     path = tmp_path / "x.wink.yaml"
     path.write_bytes(b"key: a\n# gone\n")
-    real_read = os.read
-    asked: list[int] = []
-
-    def read(descriptor: int, size: int) -> bytes:
-        if not asked:
-            os.truncate(path, 7)
-        asked.append(size)
-        return real_read(descriptor, size)
-
-    patch_os(monkeypatch, read=read)
+    asked = _recorded_reads(monkeypatch, first=lambda: os.truncate(path, 7))
     assert read_bytes(path, Limits(max_bytes=100)) == b"key: a\n"
     assert asked == [15, 94]  # then up to the limit and one byte more, finding the end
