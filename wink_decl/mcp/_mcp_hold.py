@@ -10,14 +10,15 @@ takes a listing when it comes has the revealed tools before it reads the result 
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Self
+from typing import TYPE_CHECKING
 
 import anyio
 import mcp_types as types
 
+from wink_decl.mcp._mcp_closing import ClosesOnExit
+
 if TYPE_CHECKING:
     from collections.abc import Callable
-    from types import TracebackType
 
     from mcp.shared._stream_protocols import WriteStream
     from mcp.shared.message import SessionMessage
@@ -66,7 +67,7 @@ class ListingHold:
                 released.set()
 
 
-class AnswersNoted:
+class AnswersNoted(ClosesOnExit):
     """The server's write stream, telling ``noted`` of every message once it is sent."""
 
     def __init__(
@@ -84,16 +85,3 @@ class AnswersNoted:
     async def aclose(self) -> None:
         """Close the inner stream."""
         await self._inner.aclose()
-
-    async def __aenter__(self) -> Self:
-        """Itself."""
-        return self
-
-    async def __aexit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc_val: BaseException | None,
-        exc_tb: TracebackType | None,
-    ) -> None:
-        """Close the inner stream."""
-        await self.aclose()

@@ -17,10 +17,10 @@ from mcp.server.stdio import stdio_server
 from mcp.shared.message import SessionMessage
 
 from wink_decl.errors import InputError
+from wink_decl.mcp._mcp_closing import ClosesOnExit
 
 if TYPE_CHECKING:
     from pathlib import Path
-    from types import TracebackType
 
     from mcp.shared._stream_protocols import ReadStream
 
@@ -56,7 +56,7 @@ async def serve_stdio(server: McpServer, watched: list[Path]) -> None:
         tasks.cancel_scope.cancel()
 
 
-class ParseErrorsAnswered:
+class ParseErrorsAnswered(ClosesOnExit):
     """The SDK's read stream, answering a line that is not a message with -32700.
 
     The SDK's stdio transport drops such a line without a word, and the client waits: JSON-RPC
@@ -101,19 +101,6 @@ class ParseErrorsAnswered:
             return await self.receive()
         except anyio.EndOfStream:
             raise StopAsyncIteration from None
-
-    async def __aenter__(self) -> Self:
-        """Itself."""
-        return self
-
-    async def __aexit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc_val: BaseException | None,
-        exc_tb: TracebackType | None,
-    ) -> None:
-        """Close the SDK's stream."""
-        await self.aclose()
 
 
 _WATCHER = """\
