@@ -201,6 +201,15 @@ def test_tools_run_through_the_executor_and_a_denied_call_reaches_the_model(tmp_
     assert response.messages[0].content == response.rendered.text
 
 
+NOTES = MarkdownSection(
+    title="Notes",
+    key="notes",
+    template="Version 2 is due.",
+    summary="Release notes.",
+    visibility=SUMMARY,
+)
+"""A summarized section without tools, in both prompts: reading it reveals nothing."""
+
 RELEASE = PromptTemplate(
     ns="tests",
     key="release",
@@ -214,13 +223,7 @@ RELEASE = PromptTemplate(
             visibility=SUMMARY,
             tools=[BUILD],
         ),
-        MarkdownSection(
-            title="Notes",
-            key="notes",
-            template="Version 2 is due.",
-            summary="Release notes.",
-            visibility=SUMMARY,
-        ),
+        NOTES,
     ],
 )
 
@@ -250,13 +253,7 @@ SHIP = PromptTemplate(
             visibility=SUMMARY,
             tools=[BUILD],
         ),
-        MarkdownSection(
-            title="Notes",
-            key="notes",
-            template="Version 2 is due.",
-            summary="Release notes.",
-            visibility=SUMMARY,
-        ),
+        NOTES,
         MarkdownSection(
             title="Deploy",
             key="deploy",
