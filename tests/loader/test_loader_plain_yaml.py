@@ -75,6 +75,7 @@ def test_plain_files(text: str, data: object, has_numbers: bool) -> None:
     "text",
     [
         "a: &x 1\nb: *x\n",  # an alias
+        "a: &x b\nc: *x\n",  # an alias of text
         "a: &s [*s]\n",  # a list that holds itself
         "a: &m {b: *m}\n",  # a mapping that holds itself
         "a: [&x b, *x]\n",  # an alias of an earlier item

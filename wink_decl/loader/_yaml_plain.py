@@ -9,7 +9,7 @@ reports every mistake; for a plain file it runs when its spans are first asked f
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from wink_decl.errors import WinkDeclError
 from wink_decl.loader import _yaml_compose as tags
@@ -56,6 +56,7 @@ class PlainReader:
         """
         if root.__class__ is not MAPPING:
             raise NotPlain
+        self._count = 1  # the root; a collection counts its values before reading them
         data, _ = self._value(root, 0, 0)
         return data  # pyright: ignore[reportReturnType]  # a mapping node gives a dict
 
@@ -67,13 +68,8 @@ class PlainReader:
     def _value(self, node: Node, depth: int, cursor: int) -> tuple[object, int]:
         if node.start_mark.index < cursor:
             raise NotPlain
-        self._count += 1
-        if self._count > self.max_nodes:
-            raise NotPlain
         kind, tag = node.__class__, node.ctag
-        if kind is SCALAR:
-            if tag is _STR:  # most values
-                return node.value, node.end_mark.index
+        if kind is SCALAR:  # not text: the loops below read that
             return self._scalar(tag, node.value), node.end_mark.index
         if depth >= self.max_depth:
             raise NotPlain
@@ -96,10 +92,19 @@ class PlainReader:
             raise NotPlain  # a date, '=', '<<' or an explicit tag: rare, left to the walk
         return core_value(tag, text)
 
+    def _counted(self, values: list[Any]) -> None:
+        self._count += len(values)
+        if self._count > self.max_nodes:
+            raise NotPlain
+
+    # Text, most values, is read in the loops below rather than by a call to _value each.
+
     def _mapping(self, node: Node, depth: int) -> dict[str, object]:
+        pairs: list[tuple[Node, Node]] = node.value
+        self._counted(pairs)
         result: dict[str, object] = {}
         cursor = node.start_mark.index
-        for key_node, value_node in node.value:
+        for key_node, value_node in pairs:
             if (
                 key_node.__class__ is not SCALAR
                 or key_node.ctag is not _STR
@@ -109,16 +114,31 @@ class PlainReader:
             key: str = key_node.value
             if key in result or len(key) > self.max_key_length:
                 raise NotPlain
-            result[key], cursor = self._value(value_node, depth, key_node.end_mark.index)
+            cursor = key_node.end_mark.index
+            if value_node.__class__ is SCALAR and value_node.ctag is _STR:
+                if value_node.start_mark.index < cursor:
+                    raise NotPlain
+                result[key] = value_node.value
+                cursor = value_node.end_mark.index
+            else:
+                result[key], cursor = self._value(value_node, depth, cursor)
         return result
 
     def _sequence(self, node: Node, depth: int) -> list[object]:
+        nodes: list[Node] = node.value
+        self._counted(nodes)
         items: list[object] = []
         # Its items start after its first character ('[', '-', or the anchor or tag before).
         cursor = node.start_mark.index + 1
-        for item in node.value:
-            data, cursor = self._value(item, depth, cursor)
-            items.append(data)
+        for item in nodes:
+            if item.__class__ is SCALAR and item.ctag is _STR:
+                if item.start_mark.index < cursor:
+                    raise NotPlain
+                items.append(item.value)
+                cursor = item.end_mark.index
+            else:
+                data, cursor = self._value(item, depth, cursor)
+                items.append(data)
         return items
 
 
