@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import datetime
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from typing import TYPE_CHECKING, cast
 
 import tomli
@@ -56,6 +56,9 @@ def load_toml(text: str, path: str, limits: Limits, kind: FileKind) -> Loaded:
     positions = _LazyScan(text)
     values = LazyTable(lambda: positions.scan.values)
     source_map = SourceMap(path, values, LazyTable(lambda: positions.scan.keys), lines)
+    quick = QuickCheck(limits)
+    if quick.table(data):  # the usual file: nothing to change and nothing to report
+        return Loaded(data, source_map, [], quick.has_numbers, quick.bad_numbers)
     checker = _Checker(text, positions, limits, source_map.nearest, kind)
     try:
         plain = checker.table(data, (), 1)
@@ -102,6 +105,61 @@ class _LazyScan:
 
             self._scan = TomlPositions(self._text)
         return self._scan
+
+
+_TEXT: frozenset[type] = frozenset((str, bool))
+"""The kinds of value that need no look (a bool is not a number here)."""
+_NUMBERS: frozenset[type] = frozenset((int, float))
+_PLAIN: frozenset[type] = _TEXT | _NUMBERS | {dict, list}
+"""What the checker keeps as tomli read it: anything else is a date, given back as written."""
+
+
+class QuickCheck:
+    """Whether :class:`_Checker` would pass tomli's data as it is, found a table at a time.
+
+    The checker calls a Python function for each value, to report the exact place of a
+    problem; this looks at each table's or array's values together (their kinds, in C) and
+    only steps into the tables and arrays among them. It says False for anything the checker
+    has to look at (a date to give back as written, a limit reached), and that checker then
+    walks the data from the start: what it reports, and how, never changes.
+    """
+
+    __slots__ = ("bad_numbers", "count", "has_numbers", "max_depth", "max_nodes")
+
+    def __init__(self, limits: Limits) -> None:
+        """Check against ``limits``."""
+        self.max_depth = limits.max_depth
+        self.max_nodes = limits.max_nodes
+        self.count = 0
+        self.has_numbers = False
+        self.bad_numbers = False
+
+    def table(self, table: dict[str, object]) -> bool:
+        """True when the checker would find nothing in the document ``table`` and change it not."""
+        return self._values(table.values(), 1)
+
+    def _values(self, values: Collection[object], depth: int) -> bool:
+        """The values of one table or array at nesting ``depth`` (the checker's count)."""
+        self.count += len(values)
+        if depth > self.max_depth or self.count > self.max_nodes:
+            return False  # the checker says where, after counting the values before it
+        kinds = set(map(type, values))
+        if kinds <= _TEXT:  # most tables
+            return True
+        if not kinds <= _PLAIN:
+            return False
+        if kinds & _NUMBERS:
+            self.has_numbers = True
+            self.bad_numbers = self.bad_numbers or any(map(unusable_number, values))
+        for value in values:
+            kind = type(value)
+            if kind is dict:
+                table = cast("dict[str, object]", value)
+                if not self._values(table.values(), depth + 1):
+                    return False
+            elif kind is list and not self._values(cast("list[object]", value), depth + 1):
+                return False
+        return True
 
 
 class _Checker:

@@ -55,7 +55,7 @@ def load_yaml(text: str, path: str, limits: Limits, kind: FileKind) -> Loaded:
         return Loaded(None, None, [kind.not_a_mapping(Span(path, 1, 1), "empty", "yaml")])
     reader = PlainReader(limits)
     try:
-        data = reader.document(root)
+        data = reader.document(root, text)
     except NotPlain:
         return _walk(text, path, limits, kind, root)
     spans = PlainSpans(text, path, limits, kind, root)

@@ -9,7 +9,7 @@ reports every mistake; for a plain file it runs when its spans are first asked f
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from wink_decl.errors import WinkDeclError
 from wink_decl.loader import _yaml_compose as tags
@@ -47,45 +47,40 @@ class PlainReader:
         self.bad_numbers = False
         self._count = 0
 
-    def document(self, root: Node) -> dict[str, object]:
-        """The data of the document whose root node is ``root``.
+    def document(self, root: Node, text: str) -> dict[str, object]:
+        """The data of the document whose root node is ``root``, composed from ``text``.
 
         Raises:
             NotPlain: the document is not a plain mapping (the full walk says why, if it is
                 a mistake).
         """
-        if root.__class__ is not MAPPING:
+        # An alias (*name) needs an anchor (&name): without both characters in the text,
+        # no node can come twice, and no node needs its place checked against the last.
+        if root.__class__ is not MAPPING or ("&" in text and "*" in text):
             raise NotPlain
-        data, _ = self._value(root, 0, 0)
-        return data  # pyright: ignore[reportReturnType]  # a mapping node gives a dict
+        self._count = 1  # the root; a collection counts its values before reading them
+        return self._mapping(root, 1)
 
-    # As the full walk does: ``depth`` counts the collections around a node, ``cursor`` is
-    # where the next node may start (one that starts before it came through an alias), and
-    # every value counts towards ``max_nodes`` (keys do not). Two Python frames a level, as
-    # in the full walk: ``Limits.max_depth`` is bounded for that stack.
+    # As the full walk does: ``depth`` counts the collections around a node, and every value
+    # counts towards ``max_nodes`` (keys do not). Two Python frames a level, as in the full
+    # walk: ``Limits.max_depth`` is bounded for that stack. Text, most values, is read in the
+    # loops rather than by a call to _value each.
 
-    def _value(self, node: Node, depth: int, cursor: int) -> tuple[object, int]:
-        if node.start_mark.index < cursor:
-            raise NotPlain
-        self._count += 1
-        if self._count > self.max_nodes:
-            raise NotPlain
+    def _value(self, node: Node, depth: int) -> object:
         kind, tag = node.__class__, node.ctag
         if kind is SCALAR:
-            if tag is _STR:  # most values
-                return node.value, node.end_mark.index
-            return self._scalar(tag, node.value), node.end_mark.index
+            return self._scalar(tag, node.value)
         if depth >= self.max_depth:
             raise NotPlain
         if kind is MAPPING:
             if tag is not _MAP:
                 raise NotPlain
-            return self._mapping(node, depth + 1), node.end_mark.index
+            return self._mapping(node, depth + 1)
         if tag is not _SEQ:
             raise NotPlain
-        return self._sequence(node, depth + 1), node.end_mark.index
+        return self._sequence(node, depth + 1)
 
-    def _scalar(self, tag: object, text: str) -> object:
+    def _scalar(self, tag: object, text: str) -> object:  # text is read by the loops
         if tag is _INT or tag is _FLOAT:
             self.has_numbers = True
             value = core_value(tag, text)
@@ -96,30 +91,36 @@ class PlainReader:
             raise NotPlain  # a date, '=', '<<' or an explicit tag: rare, left to the walk
         return core_value(tag, text)
 
+    def _counted(self, values: list[Any]) -> None:
+        self._count += len(values)
+        if self._count > self.max_nodes:
+            raise NotPlain
+
     def _mapping(self, node: Node, depth: int) -> dict[str, object]:
+        pairs: list[tuple[Node, Node]] = node.value
+        self._counted(pairs)
         result: dict[str, object] = {}
-        cursor = node.start_mark.index
-        for key_node, value_node in node.value:
-            if (
-                key_node.__class__ is not SCALAR
-                or key_node.ctag is not _STR
-                or key_node.start_mark.index < cursor
-            ):
+        for key_node, value_node in pairs:
+            if key_node.__class__ is not SCALAR or key_node.ctag is not _STR:
                 raise NotPlain
             key: str = key_node.value
             if key in result or len(key) > self.max_key_length:
                 raise NotPlain
-            result[key], cursor = self._value(value_node, depth, key_node.end_mark.index)
+            if value_node.__class__ is SCALAR and value_node.ctag is _STR:
+                result[key] = value_node.value
+            else:
+                result[key] = self._value(value_node, depth)
         return result
 
     def _sequence(self, node: Node, depth: int) -> list[object]:
-        items: list[object] = []
-        # Its items start after its first character ('[', '-', or the anchor or tag before).
-        cursor = node.start_mark.index + 1
-        for item in node.value:
-            data, cursor = self._value(item, depth, cursor)
-            items.append(data)
-        return items
+        nodes: list[Node] = node.value
+        self._counted(nodes)
+        return [
+            item.value
+            if item.__class__ is SCALAR and item.ctag is _STR
+            else self._value(item, depth)
+            for item in nodes
+        ]
 
 
 class PlainSpans:
