@@ -15,10 +15,7 @@ from wink_decl.compiler._includes import Includer
 from wink_decl.compiler._numbers import number_problems
 from wink_decl.compiler._once import computed_once
 from wink_decl.compiler._param_spans import ParamSpans
-from wink_decl.compiler._params_dataclass import (
-    make_dataclass_for,
-    spec_from_model,
-)
+from wink_decl.compiler._params_dataclass import class_for_params
 from wink_decl.compiler._policy_compiler import PolicyCompiler
 from wink_decl.compiler._readable import UnreadableData, readable
 from wink_decl.compiler._sections import SectionScope, compile_sections
@@ -347,8 +344,7 @@ class _Builder:
         self.address = f"{ns}/{document.key.lower()}"  # as the template spells it
         if self.check_only:  # checked only: nothing to build
             return None
-        output = tuple(spec_from_model(n, s) for n, s in document.output.items())
-        output_type = make_dataclass_for("Output", output) if output else None
+        output_type = class_for_params("Output", document.output)
         return self._finish(
             document,
             ns,
@@ -360,10 +356,9 @@ class _Builder:
 
     @staticmethod
     def _params_type(params: Mapping[str, ParamSpec]) -> type | None:
-        specs = tuple(spec_from_model(name, spec) for name, spec in params.items())
         # One name for every prompt's params: equal declarations then share one generated class
         # (making a dataclass costs more than the rest of a small compile).
-        return make_dataclass_for("Params", specs) if specs else None
+        return class_for_params("Params", params)
 
     def _finish(
         self,
