@@ -17,7 +17,7 @@ from wink_decl.diagnostic_codes import DiagnosticCode
 from wink_decl.diagnostics import clip
 from wink_decl.loader import JSONPath
 
-__all__ = ["check_foreign_syntax"]
+__all__ = ["check_foreign_syntax", "may_hold_foreign"]
 
 _NAME = r"[A-Za-z_][A-Za-z0-9_]*"
 
@@ -63,7 +63,7 @@ def check_foreign_syntax(
     ``{name}`` alone is reported only for one of them.
     Each spelling is reported once, where it is first written.
     """
-    if not _may_hold_foreign(text):  # the common case
+    if not may_hold_foreign(text):  # the common case
         return
     reported: set[str] = set()
     for found in sorted(_findings(text, names)):
@@ -79,8 +79,10 @@ def check_foreign_syntax(
         )
 
 
-def _may_hold_foreign(text: str) -> bool:
+def may_hold_foreign(text: str) -> bool:
     """False when no pattern here can match: then the four scans are skipped.
+
+    A caller may ask first, to skip building what ``check_foreign_syntax`` takes.
 
     Every finding holds ``{{``, ``{%`` or ``{#``, or a ``{`` after neither ``$`` nor ``{``;
     a text whose every ``{`` opens a ``${name}`` (most texts with a placeholder) has none.

@@ -228,10 +228,11 @@ def compile_loaded(
     else:
         prompt = None
         _check_anyway(builder)
-    found = [*problems, *ctx.bag.items, *builder.includer.diagnostics]
-    diagnostics = tuple(sort_diagnostics(found))
-    failed = any(d.severity == "error" for d in diagnostics)
     includer = builder.includer
+    found = [*problems, *ctx.bag.items, *includer.diagnostics]
+    # A valid file (most) has nothing to sort.
+    diagnostics = tuple(sort_diagnostics(found)) if found else ()
+    failed = any(d.severity == "error" for d in diagnostics)
     prompt = None if failed else prompt
     address = None if failed else builder.address
     named = tuple(includer.named)
@@ -333,8 +334,13 @@ class _Builder:
         )
         sections = compile_sections(self.ctx, readable(doc.sections), scope)
         declared_policies = readable(doc.policies)
-        prompt_policies = policies.policies(self.ctx, ("policies",), declared_policies)
-        self._unused_tools([n for n, spec in declared.items() if spec is not UNREADABLE], scope)
+        prompt_policies = (  # most prompts have none: nothing to compile
+            policies.policies(self.ctx, ("policies",), declared_policies)
+            if declared_policies
+            else []
+        )
+        if declared:
+            self._unused_tools([n for n, spec in declared.items() if spec is not UNREADABLE], scope)
         ns = self._ns()
         if sections is None or prompt_policies is None or ns is None or self.ctx.bag.has_errors:
             return None
@@ -383,7 +389,9 @@ class _Builder:
             policies=policies,
             output_type=output_type,
         )
-        registry = {tool.name: tool for tool in template.all_tools()}
+        # Only a declared or an included tool can be offered: a plain file (most) has none.
+        offered = template.all_tools() if self.doc.tools or self.includer.named else ()
+        registry = {tool.name: tool for tool in offered}
         if template.engine.read_section_tool is not None:
             registry["read_section"] = template.engine.read_section_tool
         spans = ParamSpans(self.ctx.file.source_map, document.params)  # found when asked
