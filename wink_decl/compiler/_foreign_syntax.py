@@ -61,10 +61,9 @@ def check_foreign_syntax(
 
     ``names`` hold the names the text may use (the params, and any the text adds):
     ``{name}`` alone is reported only for one of them.
-    Each spelling is reported once, where it is first written.
+    Each spelling is reported once, where it is first written. Most texts hold none: a
+    caller asks ``may_hold_foreign`` first and skips this for them.
     """
-    if not may_hold_foreign(text):  # the common case
-        return
     reported: set[str] = set()
     for found in sorted(_findings(text, names)):
         if found.written in reported:
@@ -82,7 +81,7 @@ def check_foreign_syntax(
 def may_hold_foreign(text: str) -> bool:
     """False when no pattern here can match: then the four scans are skipped.
 
-    A caller may ask first, to skip building what ``check_foreign_syntax`` takes.
+    Asked before ``check_foreign_syntax``, so nothing is built to check most texts.
 
     Every finding holds ``{{``, ``{%`` or ``{#``, or a ``{`` after neither ``$`` nor ``{``;
     a text whose every ``{`` opens a ``${name}`` (most texts with a placeholder) has none.

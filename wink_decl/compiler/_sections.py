@@ -42,6 +42,7 @@ __all__ = [
     "SectionScope",
     "compile_section",
     "compile_sections",
+    "plain_sections",
 ]
 
 _STRAY_DOLLAR = re.compile(
@@ -160,11 +161,7 @@ class SectionScope:
         """
         made = self._section_class
         if made is None:
-            from wink_decl.prompt.section import MarkdownSection  # noqa: PLC0415  # see the imports
-
-            kind = self.params_type
-            made = MarkdownSection if kind is None else MarkdownSection[kind]
-            self._section_class = made
+            made = self._section_class = _section_class(self.params_type)
         return made
 
 
@@ -203,6 +200,90 @@ def compile_sections(
         else:
             sections.append(section)
     return sections if ok else None
+
+
+def plain_sections(
+    items: Sequence[SectionDoc | IncludeDoc],
+    params: Mapping[str, object],
+    params_type: type | None,
+    limit: int,
+) -> list[Section[Any]] | None:
+    """The runtime sections, built straight from the checked data, when every one is plain.
+
+    Plain: a section with no include, children, tools, policies, summary suffix or condition,
+    whose texts every check passes (no other template's syntax, no stray '$', every
+    placeholder a declared param), under a key no sibling has, at most ``limit`` of them.
+    ``compile_sections`` would find nothing to report in such a list; this skips its work for
+    each section. None when any is not plain: ``compile_sections`` then checks and reports
+    (nothing done here is reported or kept, but the caches both share).
+    """
+    if len(items) > limit:
+        return None
+    section_class: type[MarkdownSection[Any]] | None = None
+    keys: set[str] = set()
+    built: list[Section[Any]] = []
+    for item in items:
+        if not isinstance(item, SectionDoc) or not _is_plain(item, params):
+            return None
+        enabled, visibility = item.enabled, item.visibility
+        if not isinstance(enabled, bool) or not isinstance(visibility, str):
+            return None  # a condition: compiled by compile_sections
+        key = section_key(item)
+        if key in keys:
+            return None
+        keys.add(key)
+        if section_class is None:
+            section_class = _section_class(params_type)
+        try:
+            section = section_class.prechecked(
+                title=item.title,
+                key=key,
+                template=item.template,
+                summary=item.summary,
+                summary_suffix=None,
+                visibility=_VISIBILITIES[visibility],
+                enabled=enabled,
+                children=[],
+                tools=[],
+                policies=[],
+                accepts_overrides=item.accepts_overrides,
+            )
+        except PromptValidationError:  # compile_sections reports it, where it is
+            return None
+        built.append(section)
+    return built
+
+
+def _is_plain(item: SectionDoc, params: Mapping[str, object]) -> bool:
+    """True for a section ``plain_sections`` may build (its conditions aside): see there."""
+    return (
+        not item.children
+        and not item.tools
+        and not item.policies
+        and item.summary_suffix is None
+        and _is_clean(item.template, params)
+        and (item.summary is None or _is_clean(item.summary, params))
+    )
+
+
+def _is_clean(text: str, params: Mapping[str, object]) -> bool:
+    """True when ``_check_placeholders`` would find nothing in ``text`` (the params' names)."""
+    if not text:
+        return True
+    if may_hold_foreign(text):
+        return False
+    try:
+        compiled = compile_text(text, where="text")
+    except PromptValidationError:
+        return False
+    return params.keys() >= compiled.placeholders
+
+
+def _section_class(params_type: type | None) -> type[MarkdownSection[Any]]:
+    """``MarkdownSection``, bound to ``params_type`` when there is one."""
+    from wink_decl.prompt.section import MarkdownSection  # noqa: PLC0415  # see the imports
+
+    return MarkdownSection if params_type is None else MarkdownSection[params_type]
 
 
 def compile_section(

@@ -18,7 +18,7 @@ from wink_decl.compiler._param_spans import ParamSpans
 from wink_decl.compiler._params_dataclass import class_for_params
 from wink_decl.compiler._policy_compiler import PolicyCompiler
 from wink_decl.compiler._readable import UnreadableData, readable
-from wink_decl.compiler._sections import SectionScope, compile_sections
+from wink_decl.compiler._sections import SectionScope, compile_sections, plain_sections
 from wink_decl.compiler._stamp import IncludeState
 from wink_decl.diagnostic_codes import DiagnosticCode
 from wink_decl.diagnostics import Diagnostic, Span, sort_diagnostics
@@ -32,7 +32,6 @@ from wink_decl.schema.validate import validate_document
 
 if TYPE_CHECKING:
     from wink_decl.compiler._lazy import LazyHandler, LazyPolicy, LazyPredicate
-    from wink_decl.compiler._sections import CompiledSection
     from wink_decl.prompt.policy import ToolPolicy
     from wink_decl.prompt.section import Section
     from wink_decl.prompt.template import PromptTemplate
@@ -215,6 +214,10 @@ def compile_loaded(
     if numbers:
         return CompileResult(None, tuple(sort_diagnostics(numbers)), sources)
     document, problems = validate_document(file.data, file.source_map)
+    if document is not None and not check_only:
+        plain = _plain_prompt(file, document, file_path, root, sources, limits)
+        if plain is not None:  # nothing to report: see _plain_prompt
+            return CompileResult(plain, (), sources, (), {}, plain.address)
     ctx = CompileContext(file)
     if document is None:  # a refused file is checked too, on each part that validates alone
         data = cast("Mapping[str, object]", file.data)  # the loader gives a mapping or nothing
@@ -271,6 +274,45 @@ def default_catalog() -> PluginCatalog:
     ``default_catalog().refresh()`` to see plugins installed or removed since (docs/plugins.md).
     """
     return PluginCatalog()
+
+
+def _plain_prompt(
+    file: LoadedFile,
+    document: PromptDocument,
+    file_path: str | os.PathLike[str],
+    root: str | Path,
+    sources: dict[str, str],
+    limits: Limits,
+) -> CompiledPrompt | None:
+    """The prompt of a plain file, built straight from the checked data; None for any other.
+
+    Plain: no tools, no policies, only plain sections (``plain_sections``), and an ns. Every
+    check of ``_Builder`` would pass such a file without a word, so none is made: no readable
+    document, includer, scopes or budget. Any other file (None) takes the ``_Builder``, which
+    checks it and reports; what was made here (the params class) is found in its cache.
+    """
+    if document.tools or document.policies:
+        return None
+    ns, ok = _prompt_ns(document.ns, root, file_path)
+    if not ok:
+        return None
+    params_type = class_for_params("Params", document.params)
+    sections = plain_sections(document.sections, document.params, params_type, limits.max_sections)
+    if sections is None:
+        return None
+    output_type = class_for_params("Output", document.output)
+    types = (params_type, output_type)
+    return _finish(file, document, ns, sections, [], types, (), sources, may_offer_tools=False)
+
+
+def _prompt_ns(
+    given: str | None, root: str | Path, file_path: str | os.PathLike[str]
+) -> tuple[str, bool]:
+    """The prompt's ns: as written (lower case), else its folder's; False when unusable."""
+    if given is not None:
+        return given.lower(), True
+    ns = folder_ns(root, file_path)
+    return ns, _is_key_path(ns)
 
 
 def _check_anyway(builder: _Builder) -> None:
@@ -351,13 +393,16 @@ class _Builder:
         if self.check_only:  # checked only: nothing to build
             return None
         output_type = class_for_params("Output", document.output)
-        return self._finish(
+        return _finish(
+            self.ctx.file,
             document,
             ns,
-            sections,
+            cast("list[Section[Any]]", sections),  # built: never check_only here
             prompt_policies,
             (params_type, output_type),
             tuple(policies.plugins),
+            self.sources,
+            may_offer_tools=bool(document.tools or self.includer.named),
         )
 
     @staticmethod
@@ -366,54 +411,12 @@ class _Builder:
         # (making a dataclass costs more than the rest of a small compile).
         return class_for_params("Params", params)
 
-    def _finish(
-        self,
-        document: PromptDocument,
-        ns: str,
-        sections: list[CompiledSection],
-        policies: list[ToolPolicy],
-        types: tuple[type | None, type | None],
-        plugins: tuple[LazyPolicy | LazyPredicate, ...],
-    ) -> CompiledPrompt | None:
-        # Imported here: checking a file (``check_only``) never builds the runtime template.
-        from wink_decl.prompt.template import PromptTemplate  # noqa: PLC0415
-
-        params_type, output_type = types
-        # Built only from data the schema and the checks above accepted: a refusal here would be
-        # a defect in the compiler, and shows as one.
-        template: PromptTemplate[Any] = PromptTemplate(
-            ns=ns,
-            key=document.key,
-            name=document.name,
-            sections=cast("list[Section[Any]]", sections),  # built: never check_only here
-            policies=policies,
-            output_type=output_type,
-        )
-        # Only a declared or an included tool can be offered: a plain file (most) has none.
-        offered = template.all_tools() if self.doc.tools or self.includer.named else ()
-        registry = {tool.name: tool for tool in offered}
-        if template.engine.read_section_tool is not None:
-            registry["read_section"] = template.engine.read_section_tool
-        spans = ParamSpans(self.ctx.file.source_map, document.params)  # found when asked
-        return CompiledPrompt(
-            self.ctx.file.path,
-            template,
-            registry,
-            params_type,
-            document,
-            self.sources,
-            spans,
-            plugins,
-        )
-
     def _ns(self) -> str | None:
         given = self.doc.ns
         if given is UNREADABLE:
             return None  # the schema reported it
-        if given is not None:
-            return given.lower()
-        ns = folder_ns(self.root, self.file_path)
-        if _is_key_path(ns):
+        ns, ok = _prompt_ns(given, self.root, self.file_path)
+        if ok:
             return ns
         self.ctx.error(
             DiagnosticCode.NS,
@@ -434,6 +437,47 @@ class _Builder:
                     severity="warning",
                     hint="list it under tools: in the section that explains when to use it",
                 )
+
+
+def _finish(  # the parts of one prompt, each checked already
+    file: LoadedFile,
+    document: PromptDocument,
+    ns: str,
+    sections: list[Section[Any]],
+    policies: list[ToolPolicy],
+    types: tuple[type | None, type | None],
+    plugins: tuple[LazyPolicy | LazyPredicate, ...],
+    sources: dict[str, str],
+    *,
+    may_offer_tools: bool,
+) -> CompiledPrompt:
+    """The compiled prompt of ``document``: every part built and checked before.
+
+    ``may_offer_tools``: the prompt declares tools or includes sections (which may offer the
+    included file's); without, no section offers one and none are looked for.
+    """
+    # Imported here: checking a file (``check_only``) never builds the runtime template.
+    from wink_decl.prompt.template import PromptTemplate  # noqa: PLC0415
+
+    params_type, output_type = types
+    # Built only from data the schema and the checks above accepted: a refusal here would be
+    # a defect in the compiler, and shows as one.
+    template: PromptTemplate[Any] = PromptTemplate(
+        ns=ns,
+        key=document.key,
+        name=document.name,
+        sections=sections,
+        policies=policies,
+        output_type=output_type,
+    )
+    offered = template.all_tools() if may_offer_tools else ()
+    registry = {tool.name: tool for tool in offered}
+    if template.engine.read_section_tool is not None:
+        registry["read_section"] = template.engine.read_section_tool
+    spans = ParamSpans(file.source_map, document.params)  # found when asked
+    return CompiledPrompt(
+        file.path, template, registry, params_type, document, sources, spans, plugins
+    )
 
 
 def bind_plugins(prompt: CompiledPrompt, *, rendering_only: bool = False) -> list[Diagnostic]:
