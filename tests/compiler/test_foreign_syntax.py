@@ -166,7 +166,7 @@ def test_a_placeholder_beside_a_foreign_one_is_still_warned_of(here: Path) -> No
     ],
 )
 def test_the_quick_look_skips_only_texts_no_scan_can_match(text: str, may_hold: bool) -> None:
-    quick_look = _foreign_syntax._may_hold_foreign  # pyright: ignore[reportPrivateUsage]
+    quick_look = _foreign_syntax.may_hold_foreign
     scans = _foreign_syntax._findings  # pyright: ignore[reportPrivateUsage]
     assert quick_look(text) is may_hold
     if not may_hold:

@@ -15,10 +15,12 @@ from concurrency import run_threads
 from wink_decl.compiler import _params_dataclass, make_params
 from wink_decl.compiler._params_dataclass import (
     FieldSpec,
+    class_for_params,
     exact_key,
     make_dataclass_for,
 )
 from wink_decl.plugins import PluginCatalog
+from wink_decl.schema.model import ParamSpec
 
 NUMBER = """\
 key: {key}
@@ -155,3 +157,56 @@ def test_threads_making_identical_declarations_at_once_get_one_class(
     made = run_threads(lambda _: make_dataclass_for("Params", specs), threads=16)
     assert len(set(made)) == 1
     assert made[0] is make_dataclass_for("Params", specs)
+
+
+ONE_STEP = {
+    "topic": {"type": "string", "description": "What it is about."},
+    "audience": {"type": "string", "default": "engineers"},
+    "words": {"type": "integer", "default": 5},
+    "ratio": {"type": "number", "default": -0.0},
+    "strict": {"type": "boolean", "default": False},
+    "level": {"type": "string", "enum": ["low", "high"], "default": "low"},
+    "weights": {"type": "array", "items": {"type": "number"}, "default": [1, 2.5]},
+    "tags": {"type": "array", "items": {"type": "string"}},
+}
+
+
+def test_params_made_in_one_step_share_the_class_made_from_field_specs(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(_params_dataclass, "_made", {})
+    params = {name: ParamSpec.model_validate(spec) for name, spec in ONE_STEP.items()}
+    slow = make_dataclass_for("Params", tuple(declared_spec(n, d) for n, d in ONE_STEP.items()))
+    assert class_for_params("Params", params) is slow  # one key: the class made above
+    monkeypatch.setattr(_params_dataclass, "_made", {})
+    fast: Any = class_for_params("Params", params)  # made in one step this time
+    assert fast is not slow
+    assert (
+        make_dataclass_for("Params", tuple(declared_spec(n, d) for n, d in ONE_STEP.items()))
+        is fast
+    )
+    assert [_field_facts(f) for f in dataclasses.fields(fast)] == [
+        _field_facts(f) for f in dataclasses.fields(slow)
+    ]
+    assert fast.__annotations__ == slow.__annotations__
+    assert fast(topic="x", tags=("a",)) == fast(topic="x", tags=("a",))
+    assert repr(fast(topic="x", tags=())) == repr(slow(topic="x", tags=()))
+
+
+def _field_facts(field: dataclasses.Field[Any]) -> tuple[object, ...]:
+    return (
+        field.name,
+        field.type,
+        field.default,
+        field.default_factory,
+        field.init,
+        field.repr,
+        field.hash,
+        field.compare,
+        dict(field.metadata),
+        field.kw_only,
+    )
+
+
+def test_no_params_make_no_class() -> None:
+    assert class_for_params("Params", {}) is None

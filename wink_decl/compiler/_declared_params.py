@@ -32,6 +32,8 @@ class _Prototype:
 _PROTOTYPE_FIELD: dataclasses.Field[Any] = dataclasses.fields(_Prototype)[0]
 _FIELD_KIND: MemberDescriptorType = vars(dataclasses.Field)["_field_type"]
 """The slot where ``dataclass()`` marks a field as a field (not a ClassVar or InitVar)."""
+_FIELD_MARK: object = _FIELD_KIND.__get__(_PROTOTYPE_FIELD)
+"""The mark itself, read once."""
 PROTOTYPE_PARAMS: object = vars(_Prototype)["__dataclass_params__"]
 """``frozen=True, eq=True``: what ``__dataclass_params__`` says of every made class."""
 

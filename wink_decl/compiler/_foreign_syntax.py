@@ -17,7 +17,7 @@ from wink_decl.diagnostic_codes import DiagnosticCode
 from wink_decl.diagnostics import clip
 from wink_decl.loader import JSONPath
 
-__all__ = ["check_foreign_syntax"]
+__all__ = ["check_foreign_syntax", "may_hold_foreign"]
 
 _NAME = r"[A-Za-z_][A-Za-z0-9_]*"
 
@@ -61,10 +61,9 @@ def check_foreign_syntax(
 
     ``names`` hold the names the text may use (the params, and any the text adds):
     ``{name}`` alone is reported only for one of them.
-    Each spelling is reported once, where it is first written.
+    Each spelling is reported once, where it is first written. Most texts hold none: a
+    caller asks ``may_hold_foreign`` first and skips this for them.
     """
-    if not _may_hold_foreign(text):  # the common case
-        return
     reported: set[str] = set()
     for found in sorted(_findings(text, names)):
         if found.written in reported:
@@ -79,8 +78,10 @@ def check_foreign_syntax(
         )
 
 
-def _may_hold_foreign(text: str) -> bool:
+def may_hold_foreign(text: str) -> bool:
     """False when no pattern here can match: then the four scans are skipped.
+
+    Asked before ``check_foreign_syntax``, so nothing is built to check most texts.
 
     Every finding holds ``{{``, ``{%`` or ``{#``, or a ``{`` after neither ``$`` nor ``{``;
     a text whose every ``{`` opens a ``${name}`` (most texts with a placeholder) has none.

@@ -10,10 +10,13 @@ from typing import TYPE_CHECKING, Any, Literal, cast
 from wink_decl.compiler._declared_params import PROTOTYPE_PARAMS, DeclaredParams, mark_as_field
 
 if TYPE_CHECKING:
+    from collections.abc import Mapping
+
     from wink_decl.schema.model import ParamSpec
 
 __all__ = [
     "FieldSpec",
+    "class_for_params",
     "exact_key",
     "make_dataclass_for",
     "python_type",
@@ -70,12 +73,16 @@ def spec_from_model(name: str, spec: ParamSpec) -> FieldSpec:
 
 def python_type(spec: FieldSpec) -> object:
     """The annotation for a field: scalars, ``Literal`` for enums, ``tuple[X, ...]`` for arrays."""
-    if spec.enum:
-        return Literal[spec.enum]  # pyright: ignore[reportInvalidTypeForm]  # built at run time
-    if spec.type == "array":
-        item = _SCALARS[spec.items or "string"]
+    return _annotation(spec.type, spec.enum, spec.items)
+
+
+def _annotation(kind: str, enum: tuple[object, ...], items: str) -> object:
+    if enum:
+        return Literal[enum]  # pyright: ignore[reportInvalidTypeForm]  # built at run time
+    if kind == "array":
+        item = _SCALARS[items or "string"]
         return tuple[item, ...]  # pyright: ignore[reportInvalidTypeForm]  # built at run time
-    return _SCALARS[spec.type]
+    return _SCALARS[kind]
 
 
 def make_dataclass_for(class_name: str, specs: tuple[FieldSpec, ...]) -> type:
@@ -90,6 +97,53 @@ def make_dataclass_for(class_name: str, specs: tuple[FieldSpec, ...]) -> type:
     if made is None:
         made = _keep(key, _make(class_name, specs))
     return made
+
+
+def class_for_params(class_name: str, params: Mapping[str, ParamSpec]) -> type | None:
+    """``make_dataclass_for`` of each param's ``spec_from_model``, in one step; None for none.
+
+    The same class (one key, one cache), made straight from the schema's specs: no
+    ``FieldSpec`` is built per param, and fields only for a class not made before.
+    """
+    if not params:
+        return None
+    key = (class_name, *(_model_key(name, spec) for name, spec in params.items()))
+    made = _made.get(key)
+    if made is None:
+        fields = {name: _model_field(name, spec) for name, spec in params.items()}
+        made = _keep(key, _make_from_fields(class_name, fields))
+    return made
+
+
+_NONE_KEY = (type(None), None)
+"""``_exact(None)``: the key of a default the file left out."""
+_NO_ENUM_KEY = (tuple,)
+"""``_exact(())``: the key of an enum the file left out."""
+
+
+def _model_key(name: str, spec: ParamSpec) -> tuple[object, ...]:
+    """``exact_key(spec_from_model(name, spec))``, without the ``FieldSpec``."""
+    default, enum = spec.default, spec.enum
+    return (
+        name,
+        spec.type,
+        spec.description or "",
+        default is not None,
+        _NONE_KEY if default is None else _exact(default),
+        _NO_ENUM_KEY if enum is None else _exact(enum),
+        "" if spec.items is None else spec.items.type,
+    )
+
+
+def _model_field(name: str, spec: ParamSpec) -> dataclasses.Field[Any]:
+    """``_field(spec_from_model(name, spec))``, without the ``FieldSpec``."""
+    default = spec.default
+    return _new_field(
+        name,
+        _annotation(spec.type, spec.enum or (), "" if spec.items is None else spec.items.type),
+        dataclasses.MISSING if default is None else default,
+        spec.description,
+    )
 
 
 def exact_key(spec: FieldSpec) -> tuple[object, ...]:
@@ -133,7 +187,11 @@ def _keep(key: tuple[object, ...], made: type) -> type:
 
 def _make(class_name: str, specs: tuple[FieldSpec, ...]) -> type:
     """A ``DeclaredParams`` subclass, made with ``type()`` (``make_dataclass`` costs ~0.3 ms)."""
-    fields = {spec.name: _field(spec) for spec in specs}
+    return _make_from_fields(class_name, {spec.name: _field(spec) for spec in specs})
+
+
+def _make_from_fields(class_name: str, fields: dict[str, dataclasses.Field[Any]]) -> type:
+    """The ``DeclaredParams`` subclass whose fields are ``fields``, in their order."""
     namespace: dict[str, object] = {
         "__slots__": tuple(fields),
         "__qualname__": class_name,
@@ -148,17 +206,30 @@ def _make(class_name: str, specs: tuple[FieldSpec, ...]) -> type:
 
 def _field(spec: FieldSpec) -> dataclasses.Field[Any]:
     """The field ``dataclass()`` would make for ``spec``: kw-only, its default and description."""
-    metadata = {"description": spec.description} if spec.description else None
-    if spec.has_default:
-        # Typed by its default, as field() claims to return it: it returns the Field.
-        made = cast(
-            "dataclasses.Field[Any]",
-            dataclasses.field(default=spec.default, metadata=metadata, kw_only=True),
-        )
-    else:
-        made = dataclasses.field(metadata=metadata, kw_only=True)
-    made.name = _field_name(spec.name)
-    made.type = python_type(spec)
+    default = spec.default if spec.has_default else dataclasses.MISSING
+    return _new_field(spec.name, python_type(spec), default, spec.description)
+
+
+def _new_field(
+    name: str, annotation: object, default: object, description: str | None
+) -> dataclasses.Field[Any]:
+    """What ``dataclasses.field(default=..., metadata=..., kw_only=True)`` makes, named and typed.
+
+    ``Field`` itself, called with what ``field()`` passes it: one call less per param.
+    ``default`` is ``dataclasses.MISSING`` for a required field.
+    """
+    made: dataclasses.Field[Any] = dataclasses.Field(
+        default=default,
+        default_factory=dataclasses.MISSING,  # pyright: ignore[reportArgumentType]  # as field() passes it
+        init=True,
+        repr=True,
+        hash=None,
+        compare=True,
+        metadata={"description": description} if description else None,  # pyright: ignore[reportArgumentType]  # None: no metadata, as field() passes it
+        kw_only=True,
+    )
+    made.name = _field_name(name)
+    made.type = annotation
     mark_as_field(made)
     return made
 

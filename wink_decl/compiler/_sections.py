@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import functools
 import re
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -11,7 +10,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple, TypeAlias, TypeVar, cast
 from wink_decl._nouns import noun_for
 from wink_decl.compiler._condition_compiler import Check, compile_condition
 from wink_decl.compiler._context import CompileContext
-from wink_decl.compiler._foreign_syntax import check_foreign_syntax
+from wink_decl.compiler._foreign_syntax import check_foreign_syntax, may_hold_foreign
 from wink_decl.compiler._readable import readable
 from wink_decl.diagnostic_codes import DiagnosticCode
 from wink_decl.diagnostics import clip, some_of
@@ -43,6 +42,7 @@ __all__ = [
     "SectionScope",
     "compile_section",
     "compile_sections",
+    "plain_sections",
 ]
 
 _STRAY_DOLLAR = re.compile(
@@ -150,13 +150,19 @@ class SectionScope:
     """True for the sections of an included file (the limit is reported at the include)."""
     check_only: bool = False
     """Check every section but build none: each becomes a ``CheckedSection``."""
+    _section_class: type[MarkdownSection[Any]] | None = field(default=None, init=False, repr=False)
 
-    @functools.cached_property
+    @property
     def section_class(self) -> type[MarkdownSection[Any]]:
-        """``MarkdownSection``, bound to the params type when there is one (looked up once)."""
-        from wink_decl.prompt.section import MarkdownSection  # noqa: PLC0415  # see the imports
+        """``MarkdownSection``, bound to the params type when there is one (looked up once).
 
-        return MarkdownSection if self.params_type is None else MarkdownSection[self.params_type]
+        Kept in a plain attribute: ``functools.cached_property`` takes a lock on each read in
+        Python 3.11, and every section of the prompt reads it.
+        """
+        made = self._section_class
+        if made is None:
+            made = self._section_class = _section_class(self.params_type)
+        return made
 
 
 def compile_sections(
@@ -194,6 +200,90 @@ def compile_sections(
         else:
             sections.append(section)
     return sections if ok else None
+
+
+def plain_sections(
+    items: Sequence[SectionDoc | IncludeDoc],
+    params: Mapping[str, object],
+    params_type: type | None,
+    limit: int,
+) -> list[Section[Any]] | None:
+    """The runtime sections, built straight from the checked data, when every one is plain.
+
+    Plain: a section with no include, children, tools, policies, summary suffix or condition,
+    whose texts every check passes (no other template's syntax, no stray '$', every
+    placeholder a declared param), under a key no sibling has, at most ``limit`` of them.
+    ``compile_sections`` would find nothing to report in such a list; this skips its work for
+    each section. None when any is not plain: ``compile_sections`` then checks and reports
+    (nothing done here is reported or kept, but the caches both share).
+    """
+    if len(items) > limit:
+        return None
+    section_class: type[MarkdownSection[Any]] | None = None
+    keys: set[str] = set()
+    built: list[Section[Any]] = []
+    for item in items:
+        if not isinstance(item, SectionDoc) or not _is_plain(item, params):
+            return None
+        enabled, visibility = item.enabled, item.visibility
+        if not isinstance(enabled, bool) or not isinstance(visibility, str):
+            return None  # a condition: compiled by compile_sections
+        key = section_key(item)
+        if key in keys:
+            return None
+        keys.add(key)
+        if section_class is None:
+            section_class = _section_class(params_type)
+        try:
+            section = section_class.prechecked(
+                title=item.title,
+                key=key,
+                template=item.template,
+                summary=item.summary,
+                summary_suffix=None,
+                visibility=_VISIBILITIES[visibility],
+                enabled=enabled,
+                children=[],
+                tools=[],
+                policies=[],
+                accepts_overrides=item.accepts_overrides,
+            )
+        except PromptValidationError:  # compile_sections reports it, where it is
+            return None
+        built.append(section)
+    return built
+
+
+def _is_plain(item: SectionDoc, params: Mapping[str, object]) -> bool:
+    """True for a section ``plain_sections`` may build (its conditions aside): see there."""
+    return (
+        not item.children
+        and not item.tools
+        and not item.policies
+        and item.summary_suffix is None
+        and _is_clean(item.template, params)
+        and (item.summary is None or _is_clean(item.summary, params))
+    )
+
+
+def _is_clean(text: str, params: Mapping[str, object]) -> bool:
+    """True when ``_check_placeholders`` would find nothing in ``text`` (the params' names)."""
+    if not text:
+        return True
+    if may_hold_foreign(text):
+        return False
+    try:
+        compiled = compile_text(text, where="text")
+    except PromptValidationError:
+        return False
+    return params.keys() >= compiled.placeholders
+
+
+def _section_class(params_type: type | None) -> type[MarkdownSection[Any]]:
+    """``MarkdownSection``, bound to ``params_type`` when there is one."""
+    from wink_decl.prompt.section import MarkdownSection  # noqa: PLC0415  # see the imports
+
+    return MarkdownSection if params_type is None else MarkdownSection[params_type]
 
 
 def compile_section(
@@ -271,31 +361,7 @@ def _section(
         return None
     if scope.check_only:
         return CheckedSection(key)
-    parts = _Parts(visibility, enabled, tools, policies, children)
-    return _build(ctx, path, section, scope, key=key, parts=parts)
-
-
-class _Parts(NamedTuple):
-    """A section's compiled parts, each free of errors, as ``Section.prechecked`` takes them."""
-
-    visibility: SectionVisibility | Check
-    enabled: bool | Check
-    tools: list[Tool[Any, Any]]
-    policies: list[ToolPolicy]
-    children: list[CompiledSection]
-    """Sections, not ``CheckedSection``: parts are built only when not ``check_only``."""
-
-
-def _build(
-    ctx: CompileContext,
-    path: JSONPath,
-    section: SectionDoc,
-    scope: SectionScope,
-    *,
-    key: str,
-    parts: _Parts,
-) -> Section[Any] | None:
-    children = cast("list[Section[Any]]", parts.children)  # see _Parts.children
+    # Constants (most sections) go to the runtime as they are; a check is wrapped.
     try:
         return scope.section_class.prechecked(
             title=section.title,
@@ -303,11 +369,14 @@ def _build(
             template=section.template,
             summary=section.summary,
             summary_suffix=section.summary_suffix,
-            visibility=_visibility_runtime(parts.visibility, scope),
-            enabled=_enabled_runtime(parts.enabled, scope),
-            children=children,
-            tools=parts.tools,
-            policies=parts.policies,
+            visibility=_visibility_runtime(visibility, scope)
+            if callable(visibility)
+            else visibility,
+            enabled=_enabled_runtime(enabled, scope) if callable(enabled) else enabled,
+            # Sections, not ``CheckedSection``: built only when not ``check_only``.
+            children=cast("list[Section[Any]]", children),
+            tools=tools,
+            policies=policies,
             accepts_overrides=section.accepts_overrides,
         )
     except PromptValidationError as error:  # a safety net: the checks above should catch it
@@ -319,11 +388,8 @@ _DecisionT = TypeVar("_DecisionT", SectionVisibility, bool)
 """What a section's visibility or enablement is, or what a check of it answers."""
 
 
-def _visibility_runtime(value: SectionVisibility | Check, scope: SectionScope) -> VisibilitySpec:
-    """A constant visibility, or a check made a callable answering the visibility it picks."""
-    if not callable(value):
-        return value
-    check = value
+def _visibility_runtime(check: Check, scope: SectionScope) -> VisibilitySpec:
+    """A check made a callable answering the visibility it picks."""
 
     def visibility_of(params: object, session: object) -> SectionVisibility:
         return _SUMMARY if check(params, session) else _FULL
@@ -331,11 +397,9 @@ def _visibility_runtime(value: SectionVisibility | Check, scope: SectionScope) -
     return _with_session(visibility_of, scope)
 
 
-def _enabled_runtime(value: bool | Check, scope: SectionScope) -> EnabledSpec:
-    """A constant enablement, or a check made a callable (see ``_with_session``)."""
-    if not callable(value):
-        return value
-    return _with_session(value, scope)
+def _enabled_runtime(check: Check, scope: SectionScope) -> EnabledSpec:
+    """A check made a callable (see ``_with_session``)."""
+    return _with_session(check, scope)
 
 
 def _with_session(
@@ -383,7 +447,8 @@ def _check_placeholders(
     extra: frozenset[str],
 ) -> bool:
     """Check the section's text ``name``; the path to it is made only to report a mistake."""
-    check_foreign_syntax(ctx, (*section_path, name), text, (scope.params, extra))
+    if may_hold_foreign(text):  # most texts cannot: then nothing is built for the check
+        check_foreign_syntax(ctx, (*section_path, name), text, (scope.params, extra))
     try:
         compiled = compile_text(text, where="text")
     except PromptValidationError:
@@ -395,6 +460,8 @@ def _check_placeholders(
         )
         return False
     params = scope.params
+    if params.keys() >= compiled.placeholders:  # the common case: every name is declared
+        return True
     unknown = [n for n in compiled.placeholders if n not in params and n not in extra]
     if not unknown:  # the common case
         return True

@@ -15,13 +15,10 @@ from wink_decl.compiler._includes import Includer
 from wink_decl.compiler._numbers import number_problems
 from wink_decl.compiler._once import computed_once
 from wink_decl.compiler._param_spans import ParamSpans
-from wink_decl.compiler._params_dataclass import (
-    make_dataclass_for,
-    spec_from_model,
-)
+from wink_decl.compiler._params_dataclass import class_for_params
 from wink_decl.compiler._policy_compiler import PolicyCompiler
 from wink_decl.compiler._readable import UnreadableData, readable
-from wink_decl.compiler._sections import SectionScope, compile_sections
+from wink_decl.compiler._sections import SectionScope, compile_sections, plain_sections
 from wink_decl.compiler._stamp import IncludeState
 from wink_decl.diagnostic_codes import DiagnosticCode
 from wink_decl.diagnostics import Diagnostic, Span, sort_diagnostics
@@ -35,7 +32,6 @@ from wink_decl.schema.validate import validate_document
 
 if TYPE_CHECKING:
     from wink_decl.compiler._lazy import LazyHandler, LazyPolicy, LazyPredicate
-    from wink_decl.compiler._sections import CompiledSection
     from wink_decl.prompt.policy import ToolPolicy
     from wink_decl.prompt.section import Section
     from wink_decl.prompt.template import PromptTemplate
@@ -218,6 +214,10 @@ def compile_loaded(
     if numbers:
         return CompileResult(None, tuple(sort_diagnostics(numbers)), sources)
     document, problems = validate_document(file.data, file.source_map)
+    if document is not None and not check_only:
+        plain = _plain_prompt(file, document, file_path, root, sources, limits)
+        if plain is not None:  # nothing to report: see _plain_prompt
+            return CompileResult(plain, (), sources, (), {}, plain.address)
     ctx = CompileContext(file)
     if document is None:  # a refused file is checked too, on each part that validates alone
         data = cast("Mapping[str, object]", file.data)  # the loader gives a mapping or nothing
@@ -231,10 +231,11 @@ def compile_loaded(
     else:
         prompt = None
         _check_anyway(builder)
-    found = [*problems, *ctx.bag.items, *builder.includer.diagnostics]
-    diagnostics = tuple(sort_diagnostics(found))
-    failed = any(d.severity == "error" for d in diagnostics)
     includer = builder.includer
+    found = [*problems, *ctx.bag.items, *includer.diagnostics]
+    # A valid file (most) has nothing to sort.
+    diagnostics = tuple(sort_diagnostics(found)) if found else ()
+    failed = any(d.severity == "error" for d in diagnostics)
     prompt = None if failed else prompt
     address = None if failed else builder.address
     named = tuple(includer.named)
@@ -273,6 +274,45 @@ def default_catalog() -> PluginCatalog:
     ``default_catalog().refresh()`` to see plugins installed or removed since (docs/plugins.md).
     """
     return PluginCatalog()
+
+
+def _plain_prompt(
+    file: LoadedFile,
+    document: PromptDocument,
+    file_path: str | os.PathLike[str],
+    root: str | Path,
+    sources: dict[str, str],
+    limits: Limits,
+) -> CompiledPrompt | None:
+    """The prompt of a plain file, built straight from the checked data; None for any other.
+
+    Plain: no tools, no policies, only plain sections (``plain_sections``), and an ns. Every
+    check of ``_Builder`` would pass such a file without a word, so none is made: no readable
+    document, includer, scopes or budget. Any other file (None) takes the ``_Builder``, which
+    checks it and reports; what was made here (the params class) is found in its cache.
+    """
+    if document.tools or document.policies:
+        return None
+    ns, ok = _prompt_ns(document.ns, root, file_path)
+    if not ok:
+        return None
+    params_type = class_for_params("Params", document.params)
+    sections = plain_sections(document.sections, document.params, params_type, limits.max_sections)
+    if sections is None:
+        return None
+    output_type = class_for_params("Output", document.output)
+    types = (params_type, output_type)
+    return _finish(file, document, ns, sections, [], types, (), sources, may_offer_tools=False)
+
+
+def _prompt_ns(
+    given: str | None, root: str | Path, file_path: str | os.PathLike[str]
+) -> tuple[str, bool]:
+    """The prompt's ns: as written (lower case), else its folder's; False when unusable."""
+    if given is not None:
+        return given.lower(), True
+    ns = folder_ns(root, file_path)
+    return ns, _is_key_path(ns)
 
 
 def _check_anyway(builder: _Builder) -> None:
@@ -336,8 +376,13 @@ class _Builder:
         )
         sections = compile_sections(self.ctx, readable(doc.sections), scope)
         declared_policies = readable(doc.policies)
-        prompt_policies = policies.policies(self.ctx, ("policies",), declared_policies)
-        self._unused_tools([n for n, spec in declared.items() if spec is not UNREADABLE], scope)
+        prompt_policies = (  # most prompts have none: nothing to compile
+            policies.policies(self.ctx, ("policies",), declared_policies)
+            if declared_policies
+            else []
+        )
+        if declared:
+            self._unused_tools([n for n, spec in declared.items() if spec is not UNREADABLE], scope)
         ns = self._ns()
         if sections is None or prompt_policies is None or ns is None or self.ctx.bag.has_errors:
             return None
@@ -347,70 +392,31 @@ class _Builder:
         self.address = f"{ns}/{document.key.lower()}"  # as the template spells it
         if self.check_only:  # checked only: nothing to build
             return None
-        output = tuple(spec_from_model(n, s) for n, s in document.output.items())
-        output_type = make_dataclass_for("Output", output) if output else None
-        return self._finish(
+        output_type = class_for_params("Output", document.output)
+        return _finish(
+            self.ctx.file,
             document,
             ns,
-            sections,
+            cast("list[Section[Any]]", sections),  # built: never check_only here
             prompt_policies,
             (params_type, output_type),
             tuple(policies.plugins),
+            self.sources,
+            may_offer_tools=bool(document.tools or self.includer.named),
         )
 
     @staticmethod
     def _params_type(params: Mapping[str, ParamSpec]) -> type | None:
-        specs = tuple(spec_from_model(name, spec) for name, spec in params.items())
         # One name for every prompt's params: equal declarations then share one generated class
         # (making a dataclass costs more than the rest of a small compile).
-        return make_dataclass_for("Params", specs) if specs else None
-
-    def _finish(
-        self,
-        document: PromptDocument,
-        ns: str,
-        sections: list[CompiledSection],
-        policies: list[ToolPolicy],
-        types: tuple[type | None, type | None],
-        plugins: tuple[LazyPolicy | LazyPredicate, ...],
-    ) -> CompiledPrompt | None:
-        # Imported here: checking a file (``check_only``) never builds the runtime template.
-        from wink_decl.prompt.template import PromptTemplate  # noqa: PLC0415
-
-        params_type, output_type = types
-        # Built only from data the schema and the checks above accepted: a refusal here would be
-        # a defect in the compiler, and shows as one.
-        template: PromptTemplate[Any] = PromptTemplate(
-            ns=ns,
-            key=document.key,
-            name=document.name,
-            sections=cast("list[Section[Any]]", sections),  # built: never check_only here
-            policies=policies,
-            output_type=output_type,
-        )
-        registry = {tool.name: tool for tool in template.all_tools()}
-        if template.engine.read_section_tool is not None:
-            registry["read_section"] = template.engine.read_section_tool
-        spans = ParamSpans(self.ctx.file.source_map, document.params)  # found when asked
-        return CompiledPrompt(
-            self.ctx.file.path,
-            template,
-            registry,
-            params_type,
-            document,
-            self.sources,
-            spans,
-            plugins,
-        )
+        return class_for_params("Params", params)
 
     def _ns(self) -> str | None:
         given = self.doc.ns
         if given is UNREADABLE:
             return None  # the schema reported it
-        if given is not None:
-            return given.lower()
-        ns = folder_ns(self.root, self.file_path)
-        if _is_key_path(ns):
+        ns, ok = _prompt_ns(given, self.root, self.file_path)
+        if ok:
             return ns
         self.ctx.error(
             DiagnosticCode.NS,
@@ -431,6 +437,47 @@ class _Builder:
                     severity="warning",
                     hint="list it under tools: in the section that explains when to use it",
                 )
+
+
+def _finish(  # the parts of one prompt, each checked already
+    file: LoadedFile,
+    document: PromptDocument,
+    ns: str,
+    sections: list[Section[Any]],
+    policies: list[ToolPolicy],
+    types: tuple[type | None, type | None],
+    plugins: tuple[LazyPolicy | LazyPredicate, ...],
+    sources: dict[str, str],
+    *,
+    may_offer_tools: bool,
+) -> CompiledPrompt:
+    """The compiled prompt of ``document``: every part built and checked before.
+
+    ``may_offer_tools``: the prompt declares tools or includes sections (which may offer the
+    included file's); without, no section offers one and none are looked for.
+    """
+    # Imported here: checking a file (``check_only``) never builds the runtime template.
+    from wink_decl.prompt.template import PromptTemplate  # noqa: PLC0415
+
+    params_type, output_type = types
+    # Built only from data the schema and the checks above accepted: a refusal here would be
+    # a defect in the compiler, and shows as one.
+    template: PromptTemplate[Any] = PromptTemplate(
+        ns=ns,
+        key=document.key,
+        name=document.name,
+        sections=sections,
+        policies=policies,
+        output_type=output_type,
+    )
+    offered = template.all_tools() if may_offer_tools else ()
+    registry = {tool.name: tool for tool in offered}
+    if template.engine.read_section_tool is not None:
+        registry["read_section"] = template.engine.read_section_tool
+    spans = ParamSpans(file.source_map, document.params)  # found when asked
+    return CompiledPrompt(
+        file.path, template, registry, params_type, document, sources, spans, plugins
+    )
 
 
 def bind_plugins(prompt: CompiledPrompt, *, rendering_only: bool = False) -> list[Diagnostic]:
