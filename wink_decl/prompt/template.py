@@ -101,15 +101,26 @@ class PromptTemplate(Generic[OutputT]):
                 )
         nodes = flatten(self._sections)
         self._nodes = nodes
-        self._defaults = _first_defaults(nodes)
-        self._params_types = frozenset(n.params_type for n in nodes if n.params_type is not None)
-        self._tool_policies = {
-            tool.name: (*node.section.policies, *self._policies)
-            for node in nodes
-            for tool in node.tools
-        }
+        defaults: dict[type, object] = {}
+        params_types: set[type] = set()
+        self._tool_policies: dict[str, tuple[ToolPolicy, ...]] = {}
+        summarized = False
+        for node in nodes:  # one pass gathers what the template keeps of its nodes
+            section = node.section
+            if node.params_type is not None:
+                params_types.add(node.params_type)
+                default = section.default_params
+                if default is not None:
+                    defaults.setdefault(node.params_type, default)
+            if node.tools:
+                governing = (*section.policies, *self._policies)
+                for tool in node.tools:
+                    self._tool_policies[tool.name] = governing
+            summarized = summarized or section.summary is not None
+        self._defaults: Mapping[type, object] = MappingProxyType(defaults)
+        self._params_types = frozenset(params_types)
         self._engine = Engine(nodes, read_section=None)
-        if any(node.section.summary is not None for node in nodes):
+        if summarized:
             self._engine.read_section_tool = make_read_section_tool(self._engine, self.label)
 
     @property
@@ -187,12 +198,8 @@ class PromptTemplate(Generic[OutputT]):
         visibility_overrides: Overrides | None = None,
         session: SessionView | None = None,
     ) -> RenderedPrompt:
-        """Shorthand for ``Prompt(self).bind(*params).render(...)``."""
-        return (
-            Prompt(self)
-            .bind(*params)
-            .render(visibility_overrides=visibility_overrides, session=session)
-        )
+        """Shorthand for ``Prompt(self).bind(*params).render(...)``, without the ``Prompt``."""
+        return _render(self, _bound(self, {}, params), visibility_overrides, session)
 
     def __repr__(self) -> str:  # noqa: D105
         return f"PromptTemplate({self.label!r}, sections={len(self._nodes)})"
@@ -242,12 +249,7 @@ class Prompt(Generic[OutputT]):
         The bound params are replaced whole, never changed in place: a render running in
         another thread meanwhile sees them as they were before the bind or after it.
         """
-        seen: set[type] = set()
-        for value in params:
-            kind = type(value)
-            _check_bindable(self._template, value, kind, seen)
-            seen.add(kind)
-        self._params = {**self._params, **{type(value): value for value in params}}
+        self._params = _bound(self._template, self._params, params)
         return self
 
     def render(
@@ -257,16 +259,36 @@ class Prompt(Generic[OutputT]):
         session: SessionView | None = None,
     ) -> RenderedPrompt:
         """Render the text and tools; precedence: section, ``visibility_overrides``, session."""
-        engine = self._template.engine
-        resolver = ParamsResolver(self._params, self._template.defaults)
-        plan = engine.plan_for(visibility_overrides, session, resolver)
-        return RenderedPrompt(
-            text=plan.text(resolver),
-            tools=plan.tools,
-            tool_param_descriptions=plan.tool_param_descriptions,
-            section_visibility=plan.section_visibility,
-            visibility_overrides=visibility_overrides or _EMPTY,
-        )
+        return _render(self._template, self._params, visibility_overrides, session)
+
+
+def _bound(
+    template: PromptTemplate[Any], bound: dict[type, object], params: tuple[object, ...]
+) -> dict[type, object]:
+    """``bound`` with ``params`` bound over it, as a new dict; a mistake is refused."""
+    seen: set[type] = set()
+    for value in params:
+        kind = type(value)
+        _check_bindable(template, value, kind, seen)
+        seen.add(kind)
+    return {**bound, **{type(value): value for value in params}}
+
+
+def _render(
+    template: PromptTemplate[Any],
+    params: Mapping[type, object],
+    visibility_overrides: Overrides | None,
+    session: SessionView | None,
+) -> RenderedPrompt:
+    resolver = ParamsResolver(params, template.defaults)
+    plan = template.engine.plan_for(visibility_overrides, session, resolver)
+    return RenderedPrompt(
+        text=plan.text(resolver),
+        tools=plan.tools,
+        tool_param_descriptions=plan.tool_param_descriptions,
+        section_visibility=plan.section_visibility,
+        visibility_overrides=visibility_overrides or _EMPTY,
+    )
 
 
 def _check_bindable(
@@ -295,12 +317,3 @@ def _check_bindable(
             f"(its sections take: {expected}).",
             dataclass_type=kind,
         )
-
-
-def _first_defaults(nodes: Sequence[Node]) -> Mapping[type, object]:
-    defaults: dict[type, object] = {}
-    for node in nodes:
-        default = node.section.default_params
-        if default is not None and node.params_type is not None:
-            defaults.setdefault(node.params_type, default)
-    return MappingProxyType(defaults)
