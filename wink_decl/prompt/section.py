@@ -55,6 +55,29 @@ class Section(Generic[ParamsT]):
     Everything that can be checked without params is checked here, at construction.
     """
 
+    # Slots, not an instance dict: every new params type makes a new ``Section[Params]``
+    # class, and an instance dict would build that class's shared key table on its first
+    # section. Subclasses without ``__slots__`` (MarkdownSection) still take extra attributes.
+    __slots__ = (
+        "__weakref__",
+        "_accepts_overrides",
+        "_body",
+        "_children",
+        "_default_params",
+        "_enabled",
+        "_enabled_predicate",
+        "_key",
+        "_policies",
+        "_suffix",
+        "_summary",
+        "_summary_text",
+        "_template",
+        "_title",
+        "_tools",
+        "_visibility",
+        "_visibility_predicate",
+    )
+
     params_type: ClassVar[type | None] = None
 
     def __class_getitem__(cls, item: object) -> object:  # noqa: D105
