@@ -83,6 +83,21 @@ class PlanBuilder:
     and walks nothing again.
     """
 
+    __slots__ = (
+        "_bare_bodies",
+        "_hints",
+        "_nodes",
+        "_occurrences",
+        "_run",
+        "_runs",
+        "_slots",
+        "_source_nodes",
+        "_sources",
+        "_summarized",
+        "_tools",
+        "_visibility",
+    )
+
     def __init__(
         self, nodes: Sequence[Node], hints: Mapping[str, Mapping[str, ParamHint]] | None = None
     ) -> None:
