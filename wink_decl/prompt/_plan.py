@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any
 
 from wink_decl.errors import PromptRenderError
 from wink_decl.prompt.param_hints import ParamHint, param_hints
@@ -36,12 +37,9 @@ def default_suffix(key: str, children: Sequence[str]) -> str:
     )
 
 
-class Plan(NamedTuple):
-    """Everything about a render that does not depend on parameter values.
-
-    A named tuple: every new template builds one on its first render, and a tuple is built
-    in one step where a frozen dataclass sets each field through ``object.__setattr__``.
-    """
+@dataclass(slots=True, frozen=True)
+class Plan:
+    """Everything about a render that does not depend on parameter values."""
 
     runs: tuple[str, ...]
     """Literal text between placeholder occurrences; one more run than occurrences."""

@@ -63,17 +63,6 @@ class SectionRead:
 class Engine:
     """Renders one template; plans are cached per visibility state."""
 
-    __slots__ = (
-        "_plans",
-        "_plans_lock",
-        "by_dotted",
-        "by_path",
-        "dynamic",
-        "nodes",
-        "param_hints",
-        "read_section_tool",
-    )
-
     def __init__(self, nodes: tuple[Node, ...], read_section: Tool[Any, Any] | None) -> None:
         """Index the nodes; ``read_section`` is appended whenever a section is summarized."""
         self.nodes = nodes

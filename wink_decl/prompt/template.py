@@ -198,8 +198,12 @@ class PromptTemplate(Generic[OutputT]):
         visibility_overrides: Overrides | None = None,
         session: SessionView | None = None,
     ) -> RenderedPrompt:
-        """Shorthand for ``Prompt(self).bind(*params).render(...)``, without the ``Prompt``."""
-        return _render(self, _bound(self, {}, params), visibility_overrides, session)
+        """Shorthand for ``Prompt(self).bind(*params).render(...)``."""
+        return (
+            Prompt(self)
+            .bind(*params)
+            .render(visibility_overrides=visibility_overrides, session=session)
+        )
 
     def __repr__(self) -> str:  # noqa: D105
         return f"PromptTemplate({self.label!r}, sections={len(self._nodes)})"
@@ -249,7 +253,12 @@ class Prompt(Generic[OutputT]):
         The bound params are replaced whole, never changed in place: a render running in
         another thread meanwhile sees them as they were before the bind or after it.
         """
-        self._params = _bound(self._template, self._params, params)
+        seen: set[type] = set()
+        for value in params:
+            kind = type(value)
+            _check_bindable(self._template, value, kind, seen)
+            seen.add(kind)
+        self._params = {**self._params, **{type(value): value for value in params}}
         return self
 
     def render(
@@ -259,36 +268,16 @@ class Prompt(Generic[OutputT]):
         session: SessionView | None = None,
     ) -> RenderedPrompt:
         """Render the text and tools; precedence: section, ``visibility_overrides``, session."""
-        return _render(self._template, self._params, visibility_overrides, session)
-
-
-def _bound(
-    template: PromptTemplate[Any], bound: dict[type, object], params: tuple[object, ...]
-) -> dict[type, object]:
-    """``bound`` with ``params`` bound over it, as a new dict; a mistake is refused."""
-    seen: set[type] = set()
-    for value in params:
-        kind = type(value)
-        _check_bindable(template, value, kind, seen)
-        seen.add(kind)
-    return {**bound, **{type(value): value for value in params}}
-
-
-def _render(
-    template: PromptTemplate[Any],
-    params: Mapping[type, object],
-    visibility_overrides: Overrides | None,
-    session: SessionView | None,
-) -> RenderedPrompt:
-    resolver = ParamsResolver(params, template.defaults)
-    plan = template.engine.plan_for(visibility_overrides, session, resolver)
-    return RenderedPrompt(
-        text=plan.text(resolver),
-        tools=plan.tools,
-        tool_param_descriptions=plan.tool_param_descriptions,
-        section_visibility=plan.section_visibility,
-        visibility_overrides=visibility_overrides or _EMPTY,
-    )
+        engine = self._template.engine
+        resolver = ParamsResolver(self._params, self._template.defaults)
+        plan = engine.plan_for(visibility_overrides, session, resolver)
+        return RenderedPrompt(
+            text=plan.text(resolver),
+            tools=plan.tools,
+            tool_param_descriptions=plan.tool_param_descriptions,
+            section_visibility=plan.section_visibility,
+            visibility_overrides=visibility_overrides or _EMPTY,
+        )
 
 
 def _check_bindable(
