@@ -74,7 +74,7 @@ class Engine:
         dynamic: list[int] = []
         for node in nodes:  # one pass: a template is built once per file
             self.by_path[node.path] = self.by_dotted[node.dotted] = node.index
-            if node.enabled_predicate is not None or node.visibility_predicate is not None:
+            if node.is_dynamic:
                 dynamic.append(node.index)
         self.dynamic: tuple[int, ...] = tuple(dynamic)
         self._plans: dict[_PlanKey, Plan] = {}
