@@ -14,7 +14,16 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from wink_decl import MarkdownSection, PromptTemplate, PromptValidationError, SectionVisibility
+from wink_decl import (
+    MarkdownSection,
+    Prompt,
+    PromptTemplate,
+    PromptValidationError,
+    RenderedPrompt,
+    Section,
+    SectionVisibility,
+    WinkDeclError,
+)
 from wink_decl.compiler import compile_file
 from wink_decl.prompt._predicates import code_shape, signature_shape
 from wink_decl.prompt._tree import Node
@@ -23,7 +32,7 @@ from wink_decl.prompt.read_section import (
     ReadSectionParams,
     ReadSectionResult,
 )
-from wink_decl.prompt.text_template import CompiledText, Slot, compile_text
+from wink_decl.prompt.text_template import CompiledText, Slot, compile_text, compiled_or_none
 from wink_decl.prompt.tool import Tool
 
 
@@ -210,7 +219,7 @@ def test_the_compilers_section_path_builds_what_the_constructor_builds(
     public = cls(**given)
     compiled = cls.prechecked(**given)
     assert type(compiled) is type(public)
-    assert vars(compiled) == vars(public)
+    assert _state(compiled) == _state(public)
 
 
 @pytest.mark.parametrize(
@@ -288,7 +297,13 @@ def test_compiled_sections_equal_sections_built_in_code(tmp_path: Path) -> None:
             policies=section.policies,
             accepts_overrides=section.accepts_overrides,
         )
-        assert vars(rebuilt) == vars(section)
+        assert _state(rebuilt) == _state(section)
+
+
+def _state(section: Section[Any]) -> dict[str, object]:
+    """Everything a section holds: its slots (``prompt/section.py``) and its instance dict."""
+    slots = {name: getattr(section, name) for name in Section.__slots__ if name != "__weakref__"}
+    return {**slots, **vars(section)}
 
 
 def _text(compiled: CompiledText) -> str:
@@ -337,3 +352,78 @@ def test_a_text_without_a_dollar_compiles_as_the_scan_would(text: str) -> None:
     assert compiled.pieces == ((source,) if source else ())
     assert compiled.placeholders == frozenset()
     assert compiled == _scanned(source)
+
+
+@pytest.mark.parametrize("arguments", SECTIONS, ids=["plain", "summarized", "callables"])
+def test_a_sections_tree_parts_are_what_its_properties_give(arguments: dict[str, Any]) -> None:
+    section = MarkdownSection[_Params](**arguments)
+    enabled, visibility = section.enabled, section.visibility
+    assert section.tree_parts() == (
+        section.title,
+        section.children,
+        section.tools(),
+        section.params_type,
+        enabled if isinstance(enabled, bool) else True,
+        visibility if isinstance(visibility, SectionVisibility) else SectionVisibility.FULL,
+        section.enabled_predicate,
+        section.visibility_predicate,
+    )
+
+
+def test_a_section_keeps_its_state_in_slots_not_in_a_dict_of_its_class() -> None:
+    section = MarkdownSection[_Params](title="T", template="About ${language}.")
+    assert vars(section) == {}
+    assert section.compiled_body.pieces == ("About ", Slot("language"), ".")
+
+
+def _template() -> PromptTemplate[None]:
+    return PromptTemplate(
+        ns="t",
+        key="t",
+        sections=[
+            MarkdownSection[_Params](**arguments)
+            for arguments in SECTIONS
+            if arguments["key"] != "Mixed-Case"  # its enabled callable needs the session
+        ],
+    )
+
+
+@pytest.mark.parametrize(
+    ("params", "overrides"),
+    [
+        ((), None),
+        ((_Params(language="Go"),), None),
+        ((_Params(language="Go", strict=True),), {"reference": SectionVisibility.FULL}),
+        ((_Params,), None),
+        ((_Params(), _Params()), None),
+        ((Path("x"),), None),
+        ((_CHILD.summary,), None),
+        ((), {"nowhere": SectionVisibility.FULL}),
+    ],
+    ids=["none", "bound", "overridden", "a-class", "two", "not-a-dataclass", "foreign", "unknown"],
+)
+def test_a_templates_render_is_what_a_prompt_bound_and_rendered_gives(
+    params: tuple[object, ...], overrides: dict[str, SectionVisibility] | None
+) -> None:
+    template = _template()
+
+    def outcome(render: Callable[[], RenderedPrompt]) -> object:
+        try:
+            rendered = render()
+        except WinkDeclError as error:
+            return (type(error), str(error))
+        return (rendered, dict(rendered.section_visibility), rendered.visibility_overrides)
+
+    direct = outcome(lambda: template.render(*params, visibility_overrides=overrides))
+    through = outcome(lambda: Prompt(template).bind(*params).render(visibility_overrides=overrides))
+    assert direct == through
+
+
+@settings(deadline=None)  # as above
+@given(st.text(alphabet=st.sampled_from(" \n$a{}_"), max_size=12) | st.text(max_size=30))
+def test_a_text_compiled_or_none_is_what_compile_text_gives_or_refuses(text: str) -> None:
+    try:
+        expected: CompiledText | None = compile_text(text, where="text")
+    except PromptValidationError:
+        expected = None
+    assert compiled_or_none(text) == expected

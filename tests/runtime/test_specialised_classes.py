@@ -25,6 +25,12 @@ def test_the_same_arguments_give_the_same_class() -> None:
     assert MarkdownSection[params].__qualname__ == "MarkdownSection[Params0]"
 
 
+def test_a_class_is_named_after_its_arguments_names_or_else_their_reprs() -> None:
+    params = _params_class(2)
+    assert MarkdownSection[None].__qualname__ == "MarkdownSection[None]"
+    assert Tool[params, None].__qualname__ == "Tool[Params2, None]"
+
+
 def test_a_long_lived_process_does_not_keep_every_params_class_it_saw() -> None:
     first = _params_class(0)
     section_class = MarkdownSection[first]

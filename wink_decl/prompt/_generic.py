@@ -42,9 +42,15 @@ def _keep(key: tuple[type, tuple[str, ...], tuple[object, ...]], made: type) -> 
 
 
 def _subclass(cls: type, names: tuple[str, ...], items: tuple[object, ...]) -> type:
-    labels = ", ".join(getattr(item, "__name__", repr(item)) for item in items)
+    labels = ", ".join(_label(item) for item in items)
     namespace: dict[str, object] = dict(zip(names, items, strict=True))
     namespace["__slots__"] = ()
     namespace["__module__"] = cls.__module__
     namespace["__qualname__"] = f"{cls.__qualname__}[{labels}]"
     return type(f"{cls.__name__}[{labels}]", (cls,), namespace)
+
+
+def _label(item: object) -> str:
+    """How ``item`` is named in the subclass's name: its ``__name__``, else its repr."""
+    name = getattr(item, "__name__", None)
+    return repr(item) if name is None else name

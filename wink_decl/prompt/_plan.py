@@ -22,6 +22,7 @@ __all__ = ["SUMMARY_RULE", "Plan", "PlanBuilder", "default_suffix"]
 
 SUMMARY_RULE = "\n\n---\n"
 SECTION_SEPARATOR = "\n\n"
+_NO_DESCRIPTIONS: Mapping[str, Mapping[str, ParamHint]] = MappingProxyType({})
 
 
 def default_suffix(key: str, children: Sequence[str]) -> str:
@@ -74,7 +75,26 @@ class Plan:
 
 
 class PlanBuilder:
-    """Collects the pieces of one walk over the tree and freezes them into a ``Plan``."""
+    """Collects the pieces of one walk over the tree and freezes them into a ``Plan``.
+
+    Literal text is gathered into runs as the walk goes, so freezing copies lists to tuples
+    and walks nothing again.
+    """
+
+    __slots__ = (
+        "_bare_bodies",
+        "_hints",
+        "_nodes",
+        "_occurrences",
+        "_run",
+        "_runs",
+        "_slots",
+        "_source_nodes",
+        "_sources",
+        "_summarized",
+        "_tools",
+        "_visibility",
+    )
 
     def __init__(
         self, nodes: Sequence[Node], hints: Mapping[str, Mapping[str, ParamHint]] | None = None
@@ -82,13 +102,17 @@ class PlanBuilder:
         """Start an empty plan over ``nodes``; ``hints`` replace tools' own parameter hints."""
         self._nodes = nodes
         self._hints = hints
-        self._pieces: list[str | tuple[int, str]] = []
+        self._runs: list[str] = []
+        """The finished runs: each ends where a placeholder occurs."""
+        self._run: list[str] = []
+        """The literal pieces since the last placeholder."""
+        self._occurrences: list[int] = []
         self._sources: dict[tuple[type, int], int] = {}
         self._source_nodes: list[Node] = []
         self._slots: dict[tuple[int, str], int] = {}
         self._tools: list[Tool[Any, Any]] = []
         self._visibility: dict[SectionPath, SectionVisibility] = {}
-        self._occurrences = 0
+        self._summarized = False
         self._bare_bodies: list[tuple[int, int]] = []
 
     def full(self, node: Node) -> None:
@@ -115,22 +139,18 @@ class PlanBuilder:
         )
         self._section(node, (*summary.pieces, SUMMARY_RULE, *suffix))
         self._visibility[node.path] = SectionVisibility.SUMMARY
+        self._summarized = True
 
     def finish(self, read_section: Tool[Any, Any] | None) -> Plan:
         """Freeze; ``read_section`` is appended when anything was summarized."""
-        summarized = SectionVisibility.SUMMARY in self._visibility.values()
-        tools = (*self._tools, read_section) if summarized and read_section else tuple(self._tools)
-        runs: list[str] = [""]
-        occurrences: list[int] = []
-        for piece in self._pieces:
-            if isinstance(piece, str):
-                runs[-1] += piece
-            else:
-                occurrences.append(self._slots[piece])
-                runs.append("")
+        tools = (
+            (*self._tools, read_section)
+            if self._summarized and read_section
+            else tuple(self._tools)
+        )
         return Plan(
-            runs=tuple(runs),
-            occurrences=tuple(occurrences),
+            runs=(*self._runs, "".join(self._run)),
+            occurrences=tuple(self._occurrences),
             sources=tuple(self._source_nodes),
             slots=tuple(self._slots),
             tools=tools,
@@ -140,31 +160,31 @@ class PlanBuilder:
         )
 
     def _section(self, node: Node, body: Iterable[Piece]) -> None:
-        add = self._pieces.append
+        run = self._run
         if self._visibility:
-            add(SECTION_SEPARATOR)
-        add(node.heading)
+            run.append(SECTION_SEPARATOR)
+        run.append(node.heading)
         pieces = tuple(body)
         if not pieces:
             return
-        add(SECTION_SEPARATOR)
+        run.append(SECTION_SEPARATOR)
         slots = self._slots
+        occurrences = self._occurrences
+        first = len(occurrences)
         source = -1  # the node's params source: looked up at its first slot, once a section
-        found = 0
         for piece in pieces:
             if isinstance(piece, str):
-                add(piece)
+                run.append(piece)
                 continue
             if source < 0:
                 source = self._source(node)
-            slot_key = (source, piece.name)
-            slots.setdefault(slot_key, len(slots))
-            add(slot_key)
-            found += 1
+            self._runs.append("".join(run))
+            run.clear()
+            occurrences.append(slots.setdefault((source, piece.name), len(slots)))
+        found = len(occurrences) - first
         if found == len(pieces):
             # Placeholders only: when every value is empty the body is empty too.
-            self._bare_bodies.append((self._occurrences, found))
-        self._occurrences += found
+            self._bare_bodies.append((first, found))
 
     def _source(self, node: Node) -> int:
         """The index of the node's params source (its type and default), added when new."""
@@ -182,6 +202,8 @@ class PlanBuilder:
 def _descriptions(
     tools: Sequence[Tool[Any, Any]], hints: Mapping[str, Mapping[str, ParamHint]] | None
 ) -> Mapping[str, Mapping[str, ParamHint]]:
+    if not tools:
+        return _NO_DESCRIPTIONS
     given = hints or {}  # hints are given when overrides were applied (docs/overrides.md)
     return MappingProxyType(
         {tool.name: given.get(tool.name) or param_hints(tool.params_type) for tool in tools}

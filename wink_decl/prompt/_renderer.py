@@ -69,9 +69,14 @@ class Engine:
         self.read_section_tool = read_section
         self.param_hints: Mapping[str, Mapping[str, ParamHint]] | None = None
         """Tools' parameter hints as overrides replaced them; set before the first render."""
-        self.by_path: dict[SectionPath, int] = {node.path: node.index for node in nodes}
-        self.by_dotted: dict[str, int] = {node.dotted: node.index for node in nodes}
-        self.dynamic: tuple[int, ...] = tuple(node.index for node in nodes if node.is_dynamic)
+        self.by_path: dict[SectionPath, int] = {}
+        self.by_dotted: dict[str, int] = {}
+        dynamic: list[int] = []
+        for node in nodes:  # one pass: a template is built once per file
+            self.by_path[node.path] = self.by_dotted[node.dotted] = node.index
+            if node.is_dynamic:
+                dynamic.append(node.index)
+        self.dynamic: tuple[int, ...] = tuple(dynamic)
         self._plans: dict[_PlanKey, Plan] = {}
         # Taken only to add a plan: a render that finds its plan reads the dict without it.
         self._plans_lock = threading.Lock()
@@ -220,11 +225,15 @@ class Engine:
 
     def _build(self, state: State, start: int, stop: int, *, focus: int | None) -> Plan:
         """Walk the nodes once under ``state`` and freeze the result into a plan."""
-        builder = PlanBuilder(self.nodes, self.param_hints)
+        nodes = self.nodes
+        builder = PlanBuilder(nodes, self.param_hints)
         index = start
         while index < stop:
-            node = self.nodes[index]
-            enabled, visibility = self._effective(state, index)
+            node = nodes[index]
+            if index in state:
+                enabled, visibility = state[index]
+            else:  # most nodes keep their constant base: no tuple made for them
+                enabled, visibility = node.base_enabled, node.base_visibility
             if not enabled:
                 index = node.end
             elif visibility is _SUMMARY and index != focus:

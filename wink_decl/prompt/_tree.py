@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, cast
 
 from wink_decl.errors import PromptValidationError
 from wink_decl.prompt._predicates import Predicate
@@ -54,7 +54,7 @@ def flatten(sections: Sequence[Section[Any]]) -> tuple[Node, ...]:
     """Number and address every section depth-first, refusing duplicate sibling keys."""
     nodes: list[Node | None] = []
     _add_level(nodes, sections, ancestors=(), path=(), prefix="")
-    flat = tuple(node for node in nodes if node is not None)
+    flat = cast("tuple[Node, ...]", tuple(nodes))  # every reserved slot is filled by now
     _check_tool_names(flat)
     return flat
 
@@ -66,7 +66,7 @@ def _add_level(
     ancestors: tuple[int, ...],
     path: SectionPath,
     prefix: str,
-) -> list[int]:
+) -> tuple[int, ...]:
     seen: set[str] = set()
     indices: list[int] = []
     for position, section in enumerate(sections, start=1):
@@ -83,7 +83,7 @@ def _add_level(
             )
         seen.add(key)
         indices.append(_add_node(nodes, section, ancestors, (*path, key), f"{prefix}{position}"))
-    return indices
+    return tuple(indices)
 
 
 def _add_node(
@@ -95,15 +95,24 @@ def _add_node(
 ) -> int:
     index = len(nodes)
     nodes.append(None)  # reserve the slot; children are numbered after their parent
+    # One call for everything the node copies: a property call apiece cost more than the rest.
+    (
+        title,
+        sections,
+        tools,
+        params_type,
+        base_enabled,
+        base_visibility,
+        enabled_predicate,
+        visibility_predicate,
+    ) = section.tree_parts()
     depth = len(path) - 1
-    dotted_path = dotted(path)
-    own_ancestors = (index, *ancestors)
+    dotted_path = ".".join(path)
     children = (
-        _add_level(nodes, section.children, ancestors=own_ancestors, path=path, prefix=f"{number}.")
-        if section.children
+        _add_level(nodes, sections, ancestors=(index, *ancestors), path=path, prefix=f"{number}.")
+        if sections
         else ()  # most sections are leaves
     )
-    visibility = section.visibility
     nodes[index] = Node(
         index,
         section,
@@ -111,16 +120,16 @@ def _add_node(
         dotted_path,
         number,
         depth,
-        f"{'#' * (depth + 2)} {number}. {section.title} ({dotted_path})",  # heading
+        f"{'#' * (depth + 2)} {number}. {title} ({dotted_path})",  # heading
         len(nodes),  # end
         ancestors,
-        tuple(children),
-        section.tools(),
-        section.params_type,
-        section.enabled if isinstance(section.enabled, bool) else True,  # base_enabled
-        visibility if isinstance(visibility, SectionVisibility) else SectionVisibility.FULL,
-        section.enabled_predicate,
-        section.visibility_predicate,
+        children,
+        tools,
+        params_type,
+        base_enabled,
+        base_visibility,
+        enabled_predicate,
+        visibility_predicate,
     )
     return index
 

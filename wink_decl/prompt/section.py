@@ -12,7 +12,7 @@ from wink_decl.prompt._generic import specialise
 from wink_decl.prompt._predicates import Predicate, adapt_predicate
 from wink_decl.prompt.keys import key_from_title, normalise_key
 from wink_decl.prompt.policy import ToolPolicy
-from wink_decl.prompt.text_template import CompiledText, compile_text
+from wink_decl.prompt.text_template import CompiledText, compile_text, compiled_or_none
 from wink_decl.prompt.tool import Tool
 from wink_decl.prompt.visibility import SectionVisibility
 from wink_decl.suggestions import did_you_mean_sentence
@@ -35,6 +35,18 @@ EnabledSpec = bool | Callable[..., bool]
 
 SECTION_KEY_PLACEHOLDER = "section_key"
 
+TreeParts = tuple[
+    str,
+    "tuple[Section[Any], ...]",
+    "tuple[Tool[Any, Any], ...]",
+    type | None,
+    bool,
+    SectionVisibility,
+    Predicate | None,
+    Predicate | None,
+]
+"""Title, children, tools, params type, constant enablement and visibility, and predicates."""
+
 
 class Section(Generic[ParamsT]):
     """A node of the prompt tree: heading, body template, summary, children and tools.
@@ -42,6 +54,29 @@ class Section(Generic[ParamsT]):
     ``Section[Params]`` binds the params dataclass whose fields the templates use.
     Everything that can be checked without params is checked here, at construction.
     """
+
+    # Slots, not an instance dict: every new params type makes a new ``Section[Params]``
+    # class, and an instance dict would build that class's shared key table on its first
+    # section. Subclasses without ``__slots__`` (MarkdownSection) still take extra attributes.
+    __slots__ = (
+        "__weakref__",
+        "_accepts_overrides",
+        "_body",
+        "_children",
+        "_default_params",
+        "_enabled",
+        "_enabled_predicate",
+        "_key",
+        "_policies",
+        "_suffix",
+        "_summary",
+        "_summary_text",
+        "_template",
+        "_title",
+        "_tools",
+        "_visibility",
+        "_visibility_predicate",
+    )
 
     params_type: ClassVar[type | None] = None
 
@@ -283,6 +318,24 @@ class Section(Generic[ParamsT]):
         """A custom summary suffix, compiled; None means the default suffix."""
         return self._suffix
 
+    def tree_parts(self) -> TreeParts:
+        """What a template's node copies of this section, in one call (``prompt/_tree.py``).
+
+        The constant enablement is True and the constant visibility FULL when a callable
+        decides them (the callable is then given too).
+        """
+        enabled, visibility = self._enabled, self._visibility
+        return (
+            self._title,
+            self._children,
+            self._tools,
+            self.params_type,
+            enabled if isinstance(enabled, bool) else True,
+            visibility if isinstance(visibility, SectionVisibility) else SectionVisibility.FULL,
+            self._enabled_predicate,
+            self._visibility_predicate,
+        )
+
     @property
     def visibility_predicate(self) -> Predicate | None:
         """The adapted visibility callable, or None for a constant."""
@@ -307,7 +360,7 @@ class Section(Generic[ParamsT]):
                 f"The {what} of section '{self._key}' must be a string, got {type(text).__name__}.",
                 section_path=(self._key,),
             )
-        compiled = compile_text(
+        compiled = compiled_or_none(text) or compile_text(  # the second only raises
             text, where=f"the {what} of section '{self._key}'", section_path=(self._key,)
         )
         if fields:

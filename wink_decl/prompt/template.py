@@ -101,15 +101,26 @@ class PromptTemplate(Generic[OutputT]):
                 )
         nodes = flatten(self._sections)
         self._nodes = nodes
-        self._defaults = _first_defaults(nodes)
-        self._params_types = frozenset(n.params_type for n in nodes if n.params_type is not None)
-        self._tool_policies = {
-            tool.name: (*node.section.policies, *self._policies)
-            for node in nodes
-            for tool in node.tools
-        }
+        defaults: dict[type, object] = {}
+        params_types: set[type] = set()
+        self._tool_policies: dict[str, tuple[ToolPolicy, ...]] = {}
+        summarized = False
+        for node in nodes:  # one pass gathers what the template keeps of its nodes
+            section = node.section
+            if node.params_type is not None:
+                params_types.add(node.params_type)
+                default = section.default_params
+                if default is not None:
+                    defaults.setdefault(node.params_type, default)
+            if node.tools:
+                governing = (*section.policies, *self._policies)
+                for tool in node.tools:
+                    self._tool_policies[tool.name] = governing
+            summarized = summarized or section.summary is not None
+        self._defaults: Mapping[type, object] = MappingProxyType(defaults)
+        self._params_types = frozenset(params_types)
         self._engine = Engine(nodes, read_section=None)
-        if any(node.section.summary is not None for node in nodes):
+        if summarized:
             self._engine.read_section_tool = make_read_section_tool(self._engine, self.label)
 
     @property
@@ -295,12 +306,3 @@ def _check_bindable(
             f"(its sections take: {expected}).",
             dataclass_type=kind,
         )
-
-
-def _first_defaults(nodes: Sequence[Node]) -> Mapping[type, object]:
-    defaults: dict[type, object] = {}
-    for node in nodes:
-        default = node.section.default_params
-        if default is not None and node.params_type is not None:
-            defaults.setdefault(node.params_type, default)
-    return MappingProxyType(defaults)

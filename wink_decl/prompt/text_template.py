@@ -10,7 +10,7 @@ from string import Template
 from wink_decl.errors import PromptValidationError
 from wink_decl.prompt.visibility import SectionPath
 
-__all__ = ["CompiledText", "Slot", "compile_text"]
+__all__ = ["CompiledText", "Slot", "compile_text", "compiled_or_none"]
 
 
 @dataclass(slots=True, frozen=True)
@@ -62,6 +62,15 @@ def compile_text(text: str, *, where: str, section_path: SectionPath = ()) -> Co
         source, index = compiled
         raise _invalid_dollar(source, index, where, section_path)
     return compiled
+
+
+def compiled_or_none(text: str) -> CompiledText | None:
+    """``text`` compiled, or None where ``compile_text`` refuses it (ask it for the error).
+
+    For callers that compile many texts: the ``where`` of an error is built only for one.
+    """
+    compiled = _split(text)
+    return compiled if isinstance(compiled, CompiledText) else None
 
 
 _NO_NAMES: frozenset[str] = frozenset()
