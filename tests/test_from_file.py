@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
 
 import wink_decl
 from wink_decl import Diagnostic, DiagnosticError, PromptTemplate
+from wink_decl.compiler import compile_file
 from wink_decl.diagnostics import Span, render_text
 from wink_decl.limits import DEFAULT_LIMITS
 
@@ -157,6 +159,87 @@ def test_load_of_a_missing_file_is_a_diagnostic_error(folder: Path) -> None:
         wink_decl.load("missing.wink.yaml")
     assert list(info.value.diagnostics) == [unreadable("missing.wink.yaml")]
     assert str(info.value) == render_text([unreadable("missing.wink.yaml")])
+
+
+def _recorded_looks(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, str]]:
+    """Each ``os.lstat`` and ``os.stat`` from now on, and the path it looked at, in order."""
+    looks: list[tuple[str, str]] = []
+    real_lstat, real_stat = os.lstat, os.stat
+
+    def lstat(name: str) -> os.stat_result:
+        looks.append(("lstat", os.fspath(name)))
+        return real_lstat(name)
+
+    def stat(name: str) -> os.stat_result:
+        looks.append(("stat", os.fspath(name)))
+        return real_stat(name)
+
+    monkeypatch.setattr(os, "lstat", lstat)
+    monkeypatch.setattr(os, "stat", stat)
+    return looks
+
+
+def test_load_looks_at_the_file_once(folder: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Finding its root, the root check and the read share one ``lstat``."""
+    wink_decl.load("greet.wink.yaml")  # plugin metadata and the like, read once per process
+    looks = _recorded_looks(monkeypatch)
+    assert wink_decl.load("greet.wink.yaml").label == f"{folder.name.lower()}/greet"
+    assert looks == [("lstat", "greet.wink.yaml")]
+
+
+@pytest.mark.parametrize(
+    "written",
+    ["broken.wink.yaml", "./broken.wink.yaml", ".//broken.wink.yaml", "sub/../b.wink.yaml"],
+)
+def test_load_names_the_file_as_reports_show_it_however_written(folder: Path, written: str) -> None:
+    (folder / "sub").mkdir()
+    (folder / "b.wink.yaml").write_text(BROKEN, encoding="utf-8")
+    with pytest.raises(DiagnosticError) as info:
+        wink_decl.load(written)
+    expected = compile_file(Path(written), display_path=str(Path(written)))
+    assert list(info.value.diagnostics) == list(expected.diagnostics)
+    if written.endswith("/broken.wink.yaml"):
+        assert str(info.value) == BROKEN_REPORT
+
+
+@pytest.fixture
+def hostile(folder: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Beside the prompts: a link to a file outside their folder, a FIFO, a folder."""
+    secret = tmp_path_factory.mktemp("elsewhere") / "secret.wink.yaml"
+    secret.write_text("token: s3cr3t\n", encoding="utf-8")
+    (folder / "out.wink.yaml").symlink_to(secret)
+    (folder / "in.wink.yaml").symlink_to(folder / "greet.wink.yaml")
+    os.mkfifo(folder / "fifo.wink.yaml")
+    (folder / "dir.wink.yaml").mkdir()
+    return folder
+
+
+@pytest.mark.parametrize(
+    "name", ["out.wink.yaml", "fifo.wink.yaml", "dir.wink.yaml", "missing.wink.yaml"]
+)
+def test_load_refuses_what_the_compile_refuses_looking_itself(hostile: Path, name: str) -> None:
+    """The look ``load`` shares gives the compile's own answer (it looks again without it)."""
+    with pytest.raises(DiagnosticError) as info:
+        wink_decl.load(name)
+    assert list(info.value.diagnostics) == list(compile_file(name, display_path=name).diagnostics)
+
+
+def test_load_refuses_a_link_out_of_its_folder_unread(hostile: Path) -> None:
+    refusal = Diagnostic(
+        message="This file is a symbolic link to a file outside the prompt root, so it is not "
+        "read.",
+        span=None,
+        code="outside-root",
+        expected="a prompt file whose real path lies inside the prompt root",
+        hint="Replace the link with the file itself, or choose a prompt root that holds what it "
+        "links to (--root).",
+        path="out.wink.yaml",
+    )
+    with pytest.raises(DiagnosticError) as info:
+        wink_decl.load("out.wink.yaml")
+    assert list(info.value.diagnostics) == [refusal]
+    assert str(info.value) == render_text([refusal])
+    assert wink_decl.load("in.wink.yaml").label == wink_decl.load("greet.wink.yaml").label
 
 
 def test_load_resolves_includes_against_the_root(tmp_path: Path) -> None:

@@ -1,12 +1,22 @@
 """``wink_decl.inputs.RootSearch``: the one copy of how a prompt's root is found."""
 
+import os
 from pathlib import Path
 
 import pytest
 
 from wink_decl.diagnostics import Span
 from wink_decl.evals._prompt_ref import PromptSearch, find_prompt
-from wink_decl.inputs import RootChoice, RootSearch, default_folder, root_finder
+from wink_decl.inputs import (
+    Location,
+    PromptRequest,
+    RootChoice,
+    RootSearch,
+    default_folder,
+    path_text,
+    root_finder,
+)
+from wink_decl.inputs import _roots as roots_module  # pyright: ignore[reportPrivateUsage]
 from wink_decl.limits import DEFAULT_LIMITS
 from wink_decl.plugins import PluginCatalog
 
@@ -72,3 +82,95 @@ def test_an_eval_file_and_the_command_line_find_the_same_root(project: Path) -> 
         assert root_finder(None)(Path(file)) == Path(root)
     by_address = find_prompt("agents/review", span, "evals/suite.wink-eval.yaml", search)
     assert (by_address.root, by_address.diagnostics) == (prompts, ())
+
+
+TEXTS = [
+    "a.wink.yaml",
+    "sub/a.wink.yaml",
+    "/abs/sub/a.wink.yaml",
+    "./a.wink.yaml",
+    "sub//a.wink.yaml",
+    "sub/./a.wink.yaml",
+    "sub/",
+    "sub/.",
+    "sub/../a.wink.yaml",
+    "/",
+    "//sub",
+    "///sub",
+    ".",
+    "..",
+    "",
+    ".hidden/a.wink.yaml",
+]
+
+
+@pytest.mark.parametrize("text", TEXTS)
+def test_path_text_writes_a_path_as_a_path_object_does(text: str) -> None:
+    """The texts it passes as written and those it gives to ``Path`` come out as ``Path``'s."""
+    assert path_text(text) == str(Path(text))
+    assert path_text(Path(text)) == str(Path(text))
+
+
+def test_path_text_makes_no_path_of_a_text_written_plainly(monkeypatch: pytest.MonkeyPatch) -> None:
+    made: list[str] = []
+
+    def counted(text: str) -> Path:
+        made.append(text)
+        return Path(text)
+
+    monkeypatch.setattr(roots_module, "Path", counted)
+    assert [path_text(text) for text in ("sub/a.wink.yaml", "./a.wink.yaml")] == [
+        "sub/a.wink.yaml",
+        "a.wink.yaml",
+    ]
+    assert made == ["./a.wink.yaml"]
+
+
+def _kinds_of_entry(folder: Path) -> dict[str, Path]:
+    (folder / "dir").mkdir()
+    (folder / "file.wink.yaml").write_text(PROMPT.format(key="file"))
+    (folder / "dir-link").symlink_to(folder / "dir")
+    (folder / "file-link.wink.yaml").symlink_to(folder / "file.wink.yaml")
+    os.mkfifo(folder / "fifo.wink.yaml")
+    return {
+        "dir": folder / "dir",
+        "file": folder / "file.wink.yaml",
+        "dir-link": folder / "dir-link",
+        "file-link": folder / "file-link.wink.yaml",
+        "fifo": folder / "fifo.wink.yaml",
+    }
+
+
+def test_own_folder_with_the_lstat_given_finds_what_it_finds_without(tmp_path: Path) -> None:
+    entries = _kinds_of_entry(tmp_path)
+    found = {
+        kind: RootSearch.own_folder(str(path), os.lstat(path)) for kind, path in entries.items()
+    }
+    assert found == {kind: RootSearch.own_folder(str(path)) for kind, path in entries.items()}
+    assert found == {
+        "dir": str(tmp_path / "dir"),
+        "file": str(tmp_path),
+        "dir-link": str(tmp_path / "dir-link"),  # a link to a folder: looked at through it
+        "file-link": str(tmp_path),
+        "fifo": str(tmp_path),
+    }
+
+
+def test_a_location_keeps_its_names_as_reports_show_them(tmp_path: Path) -> None:
+    request = PromptRequest("sub/./a.wink.yaml")
+    state = os.lstat(tmp_path)
+    location = Location(request, "sub/./a.wink.yaml", "sub/", state=state)
+    assert (location.file_name, location.root_name, location.state) == (
+        "sub/a.wink.yaml",
+        "sub",
+        state,
+    )
+    assert (location.file, location.root) == (Path("sub/a.wink.yaml"), Path("sub"))
+    given = Location(request, Path("sub/a.wink.yaml"), Path("sub"), tmp_path)
+    assert (given.file_name, given.root_name, given.overrides, given.state) == (
+        "sub/a.wink.yaml",
+        "sub",
+        tmp_path,
+        None,
+    )
+    assert given == Location(request, "sub/a.wink.yaml", "sub", tmp_path)

@@ -12,6 +12,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from wink_decl import inputs  # its names are imported on first use (PEP 562)
 from wink_decl._checking import Job, Overrides, check_chunk, overrides_in, with_unserved
 from wink_decl.compiler import find_prompt_files
 from wink_decl.diagnostics import Diagnostic, DiagnosticError, render_text, sort_diagnostics
@@ -50,19 +51,22 @@ def load(
     prompt has no file for, give one ``UserWarning`` holding the report (the base text is
     used); ``strict`` makes them errors, raised as ``DiagnosticError`` like the others.
     """
-    from wink_decl.inputs import Location, PromptRequest, prepare  # noqa: PLC0415  # on first use
-
     shown = os.fspath(path)
-    prompt_root = _prompt_root(shown, root)
-    request = PromptRequest(
+    file_name = inputs.path_text(shown)
+    # One look at the file: whether it is a folder (its root), then the compile's check and
+    # read. Not at a name written otherwise than reports show it (``a.yaml/``): that one is
+    # left to the compile, to look at the file as the name it is given.
+    state = _looked_at(shown) if root is None and file_name == shown else None
+    prompt_root = _prompt_root(shown, root, state)
+    request = inputs.PromptRequest(
         shown,
-        root=str(prompt_root),
+        root=prompt_root,
         limits=limits or DEFAULT_LIMITS,
         tag=None if tag is None else check_tag(tag),
         strict=strict,
     )
-    location = Location(request, Path(shown), prompt_root, store=overrides)
-    prepared = prepare(request, plugins="all", bind_params=False, location=location)
+    location = inputs.Location(request, file_name, prompt_root, store=overrides, state=state)
+    prepared = inputs.prepare(request, plugins="all", bind_params=False, location=location)
     if not prepared.ok:
         raise DiagnosticError(prepared.diagnostics, sources=prepared.sources)
     # The compile's warnings are the file's own (validate shows them); the tag's are news.
@@ -90,8 +94,6 @@ def validate(
     ``overrides`` beside each prompt root); ``strict`` makes a stale override an error. A
     path that does not exist is reported as a file that cannot be read.
     """
-    from wink_decl.inputs import overrides_or_default  # noqa: PLC0415  # on first use
-
     bounds = limits or DEFAULT_LIMITS
     found: dict[Path, Overrides | None] = {}
     seen: set[str] = set()
@@ -99,9 +101,9 @@ def validate(
     for given in paths:
         target = Path(given)
         folder = target.is_dir()
-        prompt_root = _prompt_root(given, root)
+        prompt_root = Path(_prompt_root(os.fspath(given), root))
         if prompt_root not in found:
-            where = overrides_or_default(_text(overrides), prompt_root)
+            where = inputs.overrides_or_default(_text(overrides), prompt_root)
             found[prompt_root] = overrides_in(where, strict=strict)
         for file in find_prompt_files(target) if folder else [target]:
             key = os.path.realpath(file)
@@ -115,11 +117,21 @@ def validate(
     return sort_diagnostics(d for checked in results for d in checked.diagnostics)
 
 
-def _prompt_root(given: StrPath, root: StrPath | None) -> Path:
-    """``root``, else the folder given or the file's folder (``RootSearch``; no setting read)."""
-    from wink_decl.inputs import RootSearch  # noqa: PLC0415  # on first use
+def _prompt_root(given: str, root: StrPath | None, state: os.stat_result | None = None) -> str:
+    """``root``, else the folder given or the file's folder (``RootSearch``; no setting read).
 
-    return Path(RootSearch(_text(root)).file_root(os.fspath(given)).root)
+    As ``str(Path(...))`` writes it; ``state`` is the ``os.lstat`` of ``given`` if taken.
+    """
+    chosen = inputs.RootSearch.own_folder(given, state) if root is None else os.fspath(root)
+    return inputs.path_text(chosen)
+
+
+def _looked_at(given: str) -> os.stat_result | None:
+    """The ``os.lstat`` of the file at ``given``; None when it cannot be looked at."""
+    try:
+        return os.lstat(given)
+    except OSError:
+        return None
 
 
 def _text(path: StrPath | None) -> str | None:

@@ -109,3 +109,12 @@ def test_a_prompt_that_did_not_prepare_cannot_be_rendered(project: Path) -> None
         ValueError, match=re.escape("a prepared prompt with errors cannot be rendered")
     ):
         missing.render()
+
+
+def test_a_prepared_prompt_names_its_file_as_reports_show_it(project: Path) -> None:
+    prepared = prepare(PromptRequest(f"./{REVIEW.replace('/', '//')}"))
+    assert (prepared.source, prepared.location.file, prepared.location.root) == (
+        REVIEW,
+        Path(REVIEW),
+        project / "prompts",  # the configured root
+    )

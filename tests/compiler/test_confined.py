@@ -12,6 +12,7 @@ from wink_decl.compiler._confined import (
     PROMPT_CONFINEMENT,
     _no_link_below,  # pyright: ignore[reportPrivateUsage]
     _under,  # pyright: ignore[reportPrivateUsage]
+    confined,
 )
 
 PROMPT = "key: a\nsections: [{key: s, title: S, template: x}]\n"
@@ -149,3 +150,48 @@ def test_an_include_that_is_a_fifo_is_refused_unopened(tmp_path: Path) -> None:
         "Included file 'lib.wink.yaml' cannot be read: it is a named pipe (FIFO), not a "
         "regular file."
     ]
+
+
+def test_a_file_looked_at_already_is_judged_as_the_check_would_judge_it(tmp_path: Path) -> None:
+    """Given the file's lstat (its root's search took it), ``confined`` answers as it does
+    looking itself: for a file below the root, deeper down, linked inside and linked out."""
+    (tmp_path / "secret.wink.yaml").write_text("token: s3cr3t\n")
+    root = tmp_path / "root"
+    (root / "sub").mkdir(parents=True)
+    (root / "a.wink.yaml").write_text(PROMPT)
+    (root / "sub" / "b.wink.yaml").write_text(PROMPT)
+    (root / "in.wink.yaml").symlink_to(root / "a.wink.yaml")
+    (root / "out.wink.yaml").symlink_to(tmp_path / "secret.wink.yaml")
+    (root / "sub" / "out.wink.yaml").symlink_to(tmp_path / "secret.wink.yaml")
+    names = ["a.wink.yaml", "sub/b.wink.yaml", "in.wink.yaml", "out.wink.yaml", "sub/out.wink.yaml"]
+    answers = [
+        (
+            confined(str(root / name), str(root), name, state=os.lstat(root / name)),
+            confined(str(root / name), str(root), name),
+        )
+        for name in names
+    ]
+    assert [given == taken for given, taken in answers] == [True] * len(names)
+    assert [given.refusal is None for given, _ in answers] == [True, True, True, False, False]
+    assert [given.state is not None for given, _ in answers] == [True, True, False, False, False]
+
+
+def test_a_file_looked_at_already_below_its_root_is_not_looked_at_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "sub" / "b.wink.yaml").write_text(PROMPT)
+    state = os.lstat(tmp_path / "sub" / "b.wink.yaml")
+    looked: list[str] = []
+    real_lstat = os.lstat
+
+    def lstat(name: str) -> os.stat_result:
+        looked.append(name)
+        return real_lstat(name)
+
+    monkeypatch.setattr(os, "lstat", lstat)
+    file = str(tmp_path / "sub" / "b.wink.yaml")
+    assert confined(file, str(tmp_path / "sub"), "b.wink.yaml", state=state) == (None, state)
+    assert looked == []
+    assert confined(file, str(tmp_path), "b.wink.yaml", state=state) == (None, state)
+    assert looked == [str(tmp_path / "sub")]  # the level between: not looked at before

@@ -118,6 +118,15 @@ def test_bind_plugins_skips_the_built_in_read_section(here: Path, catalog: Plugi
     assert bind_plugins(prompt) == []
 
 
+def test_bind_plugins_of_a_prompt_naming_no_tool_nor_plugin_finds_nothing(
+    here: Path, catalog: PluginCatalog
+) -> None:
+    text = "key: bare\nsections:\n  - {key: a, title: A, template: Hello.}\n"
+    prompt = compiled(compile_in(here, text, catalog=catalog))
+    assert (dict(prompt.tools), prompt.plugins) == ({}, ())
+    assert bind_plugins(prompt) == []
+
+
 def test_bind_plugins_reports_every_handler_that_does_not_fit(
     here: Path, catalog: PluginCatalog
 ) -> None:

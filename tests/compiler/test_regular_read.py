@@ -123,6 +123,26 @@ def test_a_prompt_file_is_looked_at_once_on_its_way_to_the_reader(
     assert looked == [str(tmp_path / "sub"), str(path)]
 
 
+def test_a_prompt_file_looked_at_by_the_caller_is_not_looked_at_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The lstat its root's search took serves the root check and the reader."""
+    path = tmp_path / "p.wink.yaml"
+    path.write_text("key: p\nsections:\n  - key: a\n    title: A\n    template: Hello.\n")
+    state = os.lstat(path)
+    looked = _recorded_lstats(monkeypatch)
+    result = compile_file(str(path), root=str(tmp_path), state=state)
+    assert (result.diagnostics, looked) == ((), [])
+    again = compile_file(path).prompt  # the compile taking its own looks
+    assert result.prompt is not None
+    assert again is not None
+    assert (
+        result.prompt.template.render().text
+        == again.template.render().text
+        == "## 1. A (a)\n\nHello."
+    )
+
+
 def test_a_prompt_file_reached_by_a_link_inside_the_root_is_looked_at_by_the_reader(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -70,12 +70,21 @@ def outside_root(
 
 
 def confined(
-    file_path: str, root: str, shown: str, words: Confinement = PROMPT_CONFINEMENT
+    file_path: str,
+    root: str,
+    shown: str,
+    words: Confinement = PROMPT_CONFINEMENT,
+    *,
+    state: os.stat_result | None = None,
 ) -> Confined:
-    """``outside_root``'s answer, with the file's ``lstat`` when the check took it."""
+    """``outside_root``'s answer, with the file's ``lstat`` when the check took it.
+
+    ``state`` is the file's ``os.lstat`` when the caller took it already (finding its root):
+    the check uses it rather than look at the file again.
+    """
     # os.path on strings: Path objects cost microseconds each, on every file compiled.
     named_root = os.path.abspath(root)  # noqa: PTH100
-    state = _no_link_below(file_path, root, named_root)
+    state = _no_link_below(file_path, root, named_root, state)
     if state is not None:
         return Confined(None, state)
     real = os.path.realpath(file_path)
@@ -97,32 +106,50 @@ def confined(
     )
 
 
-def _no_link_below(file_path: str, root: str, named_root: str) -> os.stat_result | None:
+def _no_link_below(
+    file_path: str, root: str, named_root: str, state: os.stat_result | None = None
+) -> os.stat_result | None:
     """The file's ``lstat`` when it is named below the root and no part of that name is a link.
 
     Then its real path is the root's real path and that same name: inside, as ``realpath``
     would find, with one ``lstat`` a level below the root instead of one for every level of
     the whole path. A name with ``..`` is left to ``realpath`` (``link/..`` leads where the
     link does, not where the spelling does); so is a part that cannot be looked at (None).
+    ``state``: the file's own ``lstat``, when the caller took it (not taken again).
     """
     # Strings, not Path objects: this runs for every file compiled.
-    if _UP in file_path.split(os.sep) or _UP in root.split(os.sep):  # noqa: PTH206
+    if _climbs(file_path) or _climbs(root):
         return None
     named = os.path.abspath(file_path)  # noqa: PTH100
     prefix = named_root.rstrip(os.sep) + os.sep
     if not named.startswith(prefix):
         return None
     level = prefix.rstrip(os.sep)
-    state: os.stat_result | None = None
-    for part in named[len(prefix) :].split(os.sep):  # noqa: PTH206
+    *between, _ = named[len(prefix) :].split(os.sep)  # noqa: PTH206
+    for part in between:
         level = f"{level}{os.sep}{part}"
-        try:
-            state = os.lstat(level)
-        except OSError:  # missing or not ours to look at: realpath and the loader report it
+        if _not_a_link(level) is None:
             return None
-        if stat.S_ISLNK(state.st_mode):
-            return None
-    return state  # the last level's: the file's own
+    if state is None:
+        return _not_a_link(named)  # the last level: the file's own
+    return None if stat.S_ISLNK(state.st_mode) else state
+
+
+def _not_a_link(path: str) -> os.stat_result | None:
+    """The ``lstat`` of ``path``; None for a link, or for a path missing or not ours to look at.
+
+    ``realpath`` and the loader report those.
+    """
+    try:
+        state = os.lstat(path)
+    except OSError:
+        return None
+    return None if stat.S_ISLNK(state.st_mode) else state
+
+
+def _climbs(path: str) -> bool:
+    """Whether a part of ``path`` is ``..`` (the split only for a name that holds one)."""
+    return _UP in path and _UP in path.split(os.sep)  # noqa: PTH206
 
 
 _UP = os.pardir

@@ -153,6 +153,7 @@ def compile_file(
     content: bytes | None = None,
     limits: Limits = DEFAULT_LIMITS,
     check_only: bool = False,
+    state: os.stat_result | None = None,
 ) -> CompileResult:
     """Load and compile one file; ``root`` bounds includes and names the default ns.
 
@@ -160,7 +161,9 @@ def compile_file(
     symbolic link to a file elsewhere is refused unread (docs/security.md).
 
     ``content`` is the file's bytes when the caller has read them already (to hash them);
-    ``limits`` bound the work for this file and everything it includes.
+    ``limits`` bound the work for this file and everything it includes. ``state`` is the
+    file's ``os.lstat`` when the caller took it (finding its root): the check and the read
+    use it rather than look again.
 
     ``check_only`` finds every diagnostic but builds no runtime prompt: ``prompt`` is None
     (and ``ok`` False) even for a valid file, which is one whose diagnostics hold no error.
@@ -174,7 +177,7 @@ def compile_file(
     file_path = os.fspath(path)
     root_text = os.path.dirname(file_path) if root is None else os.fspath(root)  # noqa: PTH120
     shown = display_path or file_path
-    check = confined(file_path, root_text or os.curdir, shown)
+    check = confined(file_path, root_text or os.curdir, shown, state=state)
     if check.refusal is not None:
         return CompileResult(None, (check.refusal,), {})
     loaded = load_file(
@@ -490,6 +493,8 @@ def bind_plugins(prompt: CompiledPrompt, *, rendering_only: bool = False) -> lis
     the plugin. ``rendering_only`` imports only what a render needs: every predicate, and
     the handler of each tool typed by its handler; other handlers and policies wait.
     """
+    if not prompt.tools and not prompt.plugins:  # nothing to import: most prompts
+        return []
     from wink_decl.compiler._lazy import LazyHandler, LazyPolicy, LazyTool  # noqa: PLC0415
 
     problems: list[Diagnostic] = []

@@ -37,6 +37,7 @@ if TYPE_CHECKING:
         existing_path,
         overrides_folder,
         overrides_or_default,
+        path_text,
         prompt_file,
         root_finder,
     )
@@ -64,6 +65,7 @@ __all__ = [
     "opened_sections",
     "overrides_folder",
     "overrides_or_default",
+    "path_text",
     "prepare",
     "prompt_file",
     "root_finder",
@@ -93,6 +95,7 @@ _HOMES: dict[str, str] = {
     "opened_sections": "wink_decl.inputs._open",
     "overrides_folder": "wink_decl.inputs._roots",
     "overrides_or_default": "wink_decl.inputs._roots",
+    "path_text": "wink_decl.inputs._roots",
     "prepare": "wink_decl.inputs._request",
     "prompt_file": "wink_decl.inputs._roots",
     "root_finder": "wink_decl.inputs._roots",

@@ -9,6 +9,7 @@ diagnostics in the same words.
 from __future__ import annotations
 
 import dataclasses
+import os
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
@@ -20,7 +21,7 @@ from wink_decl.inputs._open import opened_sections
 from wink_decl.inputs._params import MISSING_HINT, ParamValues
 from wink_decl.inputs._params_file import load_params_file
 from wink_decl.inputs._report import Report
-from wink_decl.inputs._roots import overrides_folder, prompt_file, root_finder
+from wink_decl.inputs._roots import overrides_folder, path_text, prompt_file, root_finder
 from wink_decl.limits import DEFAULT_LIMITS, Limits
 from wink_decl.overrides.tagged import apply_tag
 from wink_decl.plugins import PluginCallError
@@ -64,19 +65,53 @@ class PromptRequest:
     """How this front end tells people to give a missing param (``{name}`` is filled in)."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class Location:
     """Where a request's files are: the prompt file, its root, and (when asked) overrides.
 
-    ``overrides``: the overrides folder, when the front end has found it already; ``store``:
-    where the tag's override files come from, when not from a folder (``OverrideStore``).
+    ``file`` and ``root`` are kept as text, as ``str(Path(...))`` writes them
+    (``file_name``, ``root_name``: what the compile is given and reports show); a Path of
+    either is made when asked for. ``overrides``: the overrides folder, when the front end has
+    found it already; ``store``: where the tag's override files come from, when not from a
+    folder (``OverrideStore``); ``state``: the prompt file's ``os.lstat``, when finding its
+    root took it (the compile's check and read use it rather than look again).
     """
 
     request: PromptRequest
-    file: Path
-    root: Path
-    overrides: Path | None = None
-    store: OverrideStore | None = None
+    file_name: str
+    root_name: str
+    overrides: Path | None
+    store: OverrideStore | None
+    state: os.stat_result | None
+
+    def __init__(
+        self,
+        request: PromptRequest,
+        file: str | os.PathLike[str],
+        root: str | os.PathLike[str],
+        overrides: Path | None = None,
+        store: OverrideStore | None = None,
+        *,
+        state: os.stat_result | None = None,
+    ) -> None:
+        # Text, not Path objects: a front end that has the names as text pays for no Path.
+        initialise = object.__setattr__  # frozen: as the dataclass's own __init__ does
+        initialise(self, "request", request)
+        initialise(self, "file_name", path_text(file))
+        initialise(self, "root_name", path_text(root))
+        initialise(self, "overrides", overrides)
+        initialise(self, "store", store)
+        initialise(self, "state", state)
+
+    @cached_property
+    def file(self) -> Path:
+        """The prompt file."""
+        return Path(self.file_name)
+
+    @cached_property
+    def root(self) -> Path:
+        """The prompt root."""
+        return Path(self.root_name)
 
     @cached_property
     def overrides_folder(self) -> Path:
@@ -135,7 +170,7 @@ class Prepared:
     @property
     def source(self) -> str:
         """The prompt file as reports show it."""
-        return str(self.location.file)
+        return self.location.file_name
 
     @property
     def diagnostics(self) -> tuple[Diagnostic, ...]:
@@ -192,7 +227,11 @@ def prepare(
     )
     location = location or locate(request)
     result = compiled or compile_file(
-        location.file, root=location.root, display_path=str(location.file), limits=request.limits
+        location.file_name,
+        root=location.root_name,
+        display_path=location.file_name,
+        limits=request.limits,
+        state=location.state,
     )
     prompt = result.prompt
     reports = [Report(result.diagnostics, result.sources)]

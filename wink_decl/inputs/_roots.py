@@ -8,9 +8,10 @@ from __future__ import annotations
 
 import functools
 import os
+import stat
 from collections.abc import Callable
 from dataclasses import dataclass
-from pathlib import Path
+from pathlib import Path, PurePath
 from typing import NamedTuple, TypeVar, cast
 
 from wink_decl.compiler import PROMPT_SUFFIXES, find_prompt_files
@@ -29,6 +30,7 @@ __all__ = [
     "existing_path",
     "overrides_folder",
     "overrides_or_default",
+    "path_text",
     "prompt_file",
     "root_finder",
 ]
@@ -48,6 +50,30 @@ def existing_path(text: str) -> Path:
     match = next(iter(close_matches(path.name, siblings, most=1)), None)
     hint = None if match is None else f"did you mean '{parent / match}'?"
     raise InputError(f"no such file or folder: '{text}'", hint=hint)
+
+
+def path_text(path: str | os.PathLike[str]) -> str:
+    """``path`` as ``str(Path(path))`` writes it: as reports show it.
+
+    No Path is made for a text written so already (no ``.`` part, no doubled or trailing
+    separator), as most are.
+    """
+    text = os.fspath(path)
+    if isinstance(path, PurePath) or (
+        _PLAIN_SEPARATORS
+        and text
+        and "//" not in text
+        and "/./" not in text
+        and not text.startswith("./")
+        and not text.endswith(_TRAILING)
+    ):
+        return text
+    return str(Path(text))
+
+
+_PLAIN_SEPARATORS = os.sep == "/" and os.altsep is None
+"""Whether ``path_text`` may judge a text by its slashes: where no other separator exists."""
+_TRAILING = ("/", "/.")
 
 
 def prompt_file(text: str) -> Path:
@@ -178,10 +204,23 @@ class RootSearch:
             return RootChoice(self.root, outside)
         if self.configured is not None and _inside(path, self.configured):
             return RootChoice(self.configured)
-        own = path if os.path.isdir(path) else os.path.dirname(path) or os.curdir  # noqa: PTH112, PTH120
+        own = self.own_folder(path)
         if self.confined and not _inside(path, os.curdir):
             return RootChoice(own, "the working folder")
         return RootChoice(own)
+
+    @staticmethod
+    def own_folder(path: str, state: os.stat_result | None = None) -> str:
+        """The root of ``path`` when nothing else chooses one: a folder's own, or the file's.
+
+        ``state`` is the path's ``os.lstat`` when the caller took it: unless it is a link, it
+        tells a folder without another look.
+        """
+        if state is None or stat.S_ISLNK(state.st_mode):
+            folder = os.path.isdir(path)  # noqa: PTH112
+        else:
+            folder = stat.S_ISDIR(state.st_mode)
+        return path if folder else os.path.dirname(path) or os.curdir  # noqa: PTH120
 
     def address_root(self) -> str:
         """The folder an address ``ns/key`` is looked up under."""
