@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import copy
 import dataclasses
+import inspect
 import typing
 from typing import Any
 
@@ -154,3 +155,19 @@ def test_a_class_without_fields() -> None:
         hash(()),
         (),
     )
+
+
+def test_field_takes_its_arguments_in_the_order_the_made_fields_pass_them() -> None:
+    """``_new_field`` calls ``dataclasses.Field`` positionally (a dict of keywords per field
+    costs): a Python that adds or moves one of its parameters must fail here, not there."""
+    parameters = list(inspect.signature(dataclasses.Field).parameters)
+    assert parameters == [
+        "default",
+        "default_factory",
+        "init",
+        "repr",
+        "hash",
+        "compare",
+        "metadata",
+        "kw_only",
+    ]

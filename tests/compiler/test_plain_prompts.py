@@ -217,3 +217,26 @@ def test_a_section_the_runtime_refuses_is_left_to_the_checked_build() -> None:
     # A safety net for data the schema let through by mistake: fed past the schema on purpose.
     past_the_schema = SectionDoc.model_construct(key="a", title=" ")  # built unchecked
     assert plain_sections((past_the_schema,), {}, None, 10) is None
+
+
+def _rebuilt(made: Any) -> Any:
+    """``made`` made again by its class, from its fields (every one must be set)."""
+    return type(made)(**{f.name: getattr(made, f.name) for f in dataclasses.fields(made)})
+
+
+@pytest.mark.parametrize("name", sorted(PLAIN))
+def test_results_and_prompts_set_at_once_are_what_their_classes_make(
+    here: Path, monkeypatch: pytest.MonkeyPatch, catalog: PluginCatalog, name: str
+) -> None:
+    """Both builds fill the frozen results without their ``__init__``: every field is set,
+    to what the class itself would hold, and the instances stay frozen."""
+    _, fast, slow = _compile_both_ways(here, monkeypatch, name, PLAIN[name], catalog)
+    for result in (fast, slow):
+        prompt = result.prompt
+        assert prompt is not None
+        assert _rebuilt(result) == result
+        assert _rebuilt(prompt) == prompt
+        assert vars(result).keys() == {f.name for f in dataclasses.fields(result)}
+        assert vars(prompt).keys() == {f.name for f in dataclasses.fields(prompt)}
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            prompt.source = "elsewhere"  # pyright: ignore[reportAttributeAccessIssue]

@@ -44,7 +44,7 @@ def mark_as_field(made: dataclasses.Field[Any]) -> None:
     ``dataclasses.fields`` lists only fields so marked; copying the mark from a field that
     ``dataclass()`` made keeps this true whatever the mark is in this Python.
     """
-    _FIELD_KIND.__set__(made, _FIELD_KIND.__get__(_PROTOTYPE_FIELD))
+    _FIELD_KIND.__set__(made, _FIELD_MARK)
 
 
 class DeclaredParams:

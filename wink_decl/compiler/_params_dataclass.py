@@ -107,7 +107,7 @@ def class_for_params(class_name: str, params: Mapping[str, ParamSpec]) -> type |
     """
     if not params:
         return None
-    key = (class_name, *(_model_key(name, spec) for name, spec in params.items()))
+    key = (class_name, *[_model_key(name, spec) for name, spec in params.items()])
     made = _made.get(key)
     if made is None:
         fields = {name: _model_field(name, spec) for name, spec in params.items()}
@@ -215,18 +215,21 @@ def _new_field(
 ) -> dataclasses.Field[Any]:
     """What ``dataclasses.field(default=..., metadata=..., kw_only=True)`` makes, named and typed.
 
-    ``Field`` itself, called with what ``field()`` passes it: one call less per param.
+    ``Field`` itself, called with what ``field()`` passes it: one call less per param (its
+    order is pinned by a test).
     ``default`` is ``dataclasses.MISSING`` for a required field.
     """
+    # Positional, in the order of ``Field.__init__`` (default, default_factory, init, repr,
+    # hash, compare, metadata, kw_only): keywords would cost a dict per field.
     made: dataclasses.Field[Any] = dataclasses.Field(
-        default=default,
-        default_factory=dataclasses.MISSING,  # pyright: ignore[reportArgumentType]  # as field() passes it
-        init=True,
-        repr=True,
-        hash=None,
-        compare=True,
-        metadata={"description": description} if description else None,  # pyright: ignore[reportArgumentType]  # None: no metadata, as field() passes it
-        kw_only=True,
+        default,
+        dataclasses.MISSING,  # pyright: ignore[reportArgumentType]  # as field() passes it
+        True,  # noqa: FBT003 - init
+        True,  # noqa: FBT003 - repr
+        None,  # hash
+        True,  # noqa: FBT003 - compare
+        {"description": description} if description else None,  # pyright: ignore[reportArgumentType]  # None: no metadata, as field() passes it
+        True,  # noqa: FBT003 - kw_only
     )
     made.name = _field_name(name)
     made.type = annotation

@@ -7,7 +7,7 @@ import os
 from collections.abc import Mapping
 from dataclasses import MISSING, dataclass, field, fields
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from wink_decl.compiler._confined import confined
 from wink_decl.compiler._context import CompileContext, folder_ns, quotable
@@ -38,6 +38,8 @@ if TYPE_CHECKING:
     from wink_decl.prompt.tool import Tool
     from wink_decl.schema.model import ToolDoc
     from wink_decl.schema.readable import Unreadable
+
+_Built = TypeVar("_Built", "CompiledPrompt", "CompileResult")
 
 __all__ = [
     "CompileResult",
@@ -220,7 +222,17 @@ def compile_loaded(
     if document is not None and not check_only:
         plain = _plain_prompt(file, document, file_path, root, sources, limits)
         if plain is not None:  # nothing to report: see _plain_prompt
-            return CompileResult(plain, (), sources, (), {}, plain.address)
+            return _built(
+                CompileResult,
+                {
+                    "prompt": plain,
+                    "diagnostics": (),
+                    "sources": sources,
+                    "includes": (),
+                    "include_states": {},
+                    "address": plain.address,
+                },
+            )
     ctx = CompileContext(file)
     if document is None:  # a refused file is checked too, on each part that validates alone
         data = cast("Mapping[str, object]", file.data)  # the loader gives a mapping or nothing
@@ -478,9 +490,30 @@ def _finish(  # the parts of one prompt, each checked already
     if template.engine.read_section_tool is not None:
         registry["read_section"] = template.engine.read_section_tool
     spans = ParamSpans(file.source_map, document.params)  # found when asked
-    return CompiledPrompt(
-        file.path, template, registry, params_type, document, sources, spans, plugins
+    return _built(
+        CompiledPrompt,
+        {
+            "source": file.path,
+            "template": template,
+            "tools": registry,
+            "params_type": params_type,
+            "model": document,
+            "sources": sources,
+            "param_spans": spans,
+            "plugins": plugins,
+        },
     )
+
+
+def _built(kind: type[_Built], fields: dict[str, object]) -> _Built:
+    """``kind(**fields)`` for a frozen dataclass (no slots or ``__post_init__``), all fields given.
+
+    Its ``__init__`` sets each field through ``object.__setattr__``, a call per field on every
+    compile; this sets them at once. A test checks it gives what ``kind()`` would.
+    """
+    made = object.__new__(kind)
+    object.__setattr__(made, "__dict__", fields)
+    return made
 
 
 def bind_plugins(prompt: CompiledPrompt, *, rendering_only: bool = False) -> list[Diagnostic]:
