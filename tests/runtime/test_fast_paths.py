@@ -32,7 +32,14 @@ from wink_decl.prompt.read_section import (
     ReadSectionParams,
     ReadSectionResult,
 )
-from wink_decl.prompt.text_template import CompiledText, Slot, compile_text, compiled_or_none
+from wink_decl.prompt.text_template import (
+    CompiledText,
+    Slot,
+    _braced_only,  # pyright: ignore[reportPrivateUsage]
+    _pattern_split,  # pyright: ignore[reportPrivateUsage]
+    compile_text,
+    compiled_or_none,
+)
 from wink_decl.prompt.tool import Tool
 
 
@@ -427,3 +434,29 @@ def test_a_text_compiled_or_none_is_what_compile_text_gives_or_refuses(text: str
     except PromptValidationError:
         expected = None
     assert compiled_or_none(text) == expected
+
+
+_BRACED_TEXT = st.lists(
+    st.sampled_from(["${", "}", "$", "a", "Z", "_", "9", "é", "-", " ", "\n", "$$", "${name}"]),
+    max_size=12,
+).map("".join)
+
+
+@settings(deadline=None)  # as above
+@given(_BRACED_TEXT | st.text(max_size=30))
+def test_a_text_found_by_the_braced_scan_is_what_the_pattern_finds(source: str) -> None:
+    # The str.find scan answers only for texts whose every '$' opens a ${name}; the
+    # pattern's scan must then give the same pieces and names.
+    braced = _braced_only(source)
+    if braced is not None:
+        assert braced == _pattern_split(source)
+
+
+def test_the_braced_scan_answers_for_braced_names_only() -> None:
+    assert _braced_only("Write ${topic} for ${Who_2}.") == CompiledText(
+        ("Write ", Slot("topic"), " for ", Slot("Who_2"), "."), frozenset({"topic", "Who_2"})
+    )
+    assert _braced_only("${a}${a}") == CompiledText((Slot("a"), Slot("a")), frozenset({"a"}))
+    refused = ["$$", "$name", "${", "${}", "${1a}", "${é}", "${a b}", "$ {a}", "${a}$"]
+    assert [text for text in refused if _braced_only(text) is not None] == []
+    assert compile_text("${a} costs $$1", where="text").pieces == (Slot("a"), " costs $1")
