@@ -460,3 +460,30 @@ def test_the_braced_scan_answers_for_braced_names_only() -> None:
     refused = ["$$", "$name", "${", "${}", "${1a}", "${é}", "${a b}", "$ {a}", "${a}$"]
     assert [text for text in refused if _braced_only(text) is not None] == []
     assert compile_text("${a} costs $$1", where="text").pieces == (Slot("a"), " costs $1")
+
+
+def test_a_rendered_prompt_is_what_its_constructor_gives() -> None:
+    # PromptTemplate.render sets a RenderedPrompt's slots straight, in the order of its fields.
+    assert [f.name for f in dataclasses.fields(RenderedPrompt)] == [
+        "text",
+        "tools",
+        "tool_param_descriptions",
+        "section_visibility",
+        "visibility_overrides",
+    ]
+    template = _template()
+    params = _Params(language="Go")
+    overrides = {"reference": SectionVisibility.FULL}
+    rendered = template.render(params, visibility_overrides=overrides)
+    built = RenderedPrompt(
+        text=rendered.text,
+        tools=rendered.tools,
+        tool_param_descriptions=rendered.tool_param_descriptions,
+        section_visibility=rendered.section_visibility,
+        visibility_overrides=overrides,
+    )
+    assert rendered == built
+    assert repr(rendered) == repr(built)
+    assert rendered.visibility_overrides is overrides
+    assert dict(rendered.section_visibility) == dict(built.section_visibility)
+    assert template.render(params).visibility_overrides == {}
