@@ -487,3 +487,17 @@ def test_a_rendered_prompt_is_what_its_constructor_gives() -> None:
     assert rendered.visibility_overrides is overrides
     assert dict(rendered.section_visibility) == dict(built.section_visibility)
     assert template.render(params).visibility_overrides == {}
+
+
+def test_a_node_has_every_field_of_its_named_tuple() -> None:
+    # flatten makes nodes with tuple.__new__, which checks no count: a node short of a field
+    # would fail only where that field is read.
+    template = _template()
+    fields = Node._fields
+    assert [len(node) for node in template.nodes] == [len(fields)] * len(template.nodes)
+    assert [node.number for node in template.nodes] == [
+        f"{node.index + 1}" if node.depth == 0 else node.number for node in template.nodes
+    ]
+    first = template.nodes[0]
+    assert first == Node(*first)
+    assert first.heading == f"## 1. {first.section.title} ({first.dotted})"
