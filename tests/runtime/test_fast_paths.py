@@ -32,7 +32,14 @@ from wink_decl.prompt.read_section import (
     ReadSectionParams,
     ReadSectionResult,
 )
-from wink_decl.prompt.text_template import CompiledText, Slot, compile_text, compiled_or_none
+from wink_decl.prompt.text_template import (
+    CompiledText,
+    Slot,
+    _braced_only,  # pyright: ignore[reportPrivateUsage]
+    _pattern_split,  # pyright: ignore[reportPrivateUsage]
+    compile_text,
+    compiled_or_none,
+)
 from wink_decl.prompt.tool import Tool
 
 
@@ -427,3 +434,70 @@ def test_a_text_compiled_or_none_is_what_compile_text_gives_or_refuses(text: str
     except PromptValidationError:
         expected = None
     assert compiled_or_none(text) == expected
+
+
+_BRACED_TEXT = st.lists(
+    st.sampled_from(["${", "}", "$", "a", "Z", "_", "9", "é", "-", " ", "\n", "$$", "${name}"]),
+    max_size=12,
+).map("".join)
+
+
+@settings(deadline=None)  # as above
+@given(_BRACED_TEXT | st.text(max_size=30))
+def test_a_text_found_by_the_braced_scan_is_what_the_pattern_finds(source: str) -> None:
+    # The str.find scan answers only for texts whose every '$' opens a ${name}; the
+    # pattern's scan must then give the same pieces and names.
+    braced = _braced_only(source)
+    if braced is not None:
+        assert braced == _pattern_split(source)
+
+
+def test_the_braced_scan_answers_for_braced_names_only() -> None:
+    assert _braced_only("Write ${topic} for ${Who_2}.") == CompiledText(
+        ("Write ", Slot("topic"), " for ", Slot("Who_2"), "."), frozenset({"topic", "Who_2"})
+    )
+    assert _braced_only("${a}${a}") == CompiledText((Slot("a"), Slot("a")), frozenset({"a"}))
+    refused = ["$$", "$name", "${", "${}", "${1a}", "${é}", "${a b}", "$ {a}", "${a}$"]
+    assert [text for text in refused if _braced_only(text) is not None] == []
+    assert compile_text("${a} costs $$1", where="text").pieces == (Slot("a"), " costs $1")
+
+
+def test_a_rendered_prompt_is_what_its_constructor_gives() -> None:
+    # PromptTemplate.render sets a RenderedPrompt's slots straight, in the order of its fields.
+    assert [f.name for f in dataclasses.fields(RenderedPrompt)] == [
+        "text",
+        "tools",
+        "tool_param_descriptions",
+        "section_visibility",
+        "visibility_overrides",
+    ]
+    template = _template()
+    params = _Params(language="Go")
+    overrides = {"reference": SectionVisibility.FULL}
+    rendered = template.render(params, visibility_overrides=overrides)
+    built = RenderedPrompt(
+        text=rendered.text,
+        tools=rendered.tools,
+        tool_param_descriptions=rendered.tool_param_descriptions,
+        section_visibility=rendered.section_visibility,
+        visibility_overrides=overrides,
+    )
+    assert rendered == built
+    assert repr(rendered) == repr(built)
+    assert rendered.visibility_overrides is overrides
+    assert dict(rendered.section_visibility) == dict(built.section_visibility)
+    assert template.render(params).visibility_overrides == {}
+
+
+def test_a_node_has_every_field_of_its_named_tuple() -> None:
+    # flatten makes nodes with tuple.__new__, which checks no count: a node short of a field
+    # would fail only where that field is read.
+    template = _template()
+    fields = Node._fields
+    assert [len(node) for node in template.nodes] == [len(fields)] * len(template.nodes)
+    assert [node.number for node in template.nodes] == [
+        f"{node.index + 1}" if node.depth == 0 else node.number for node in template.nodes
+    ]
+    first = template.nodes[0]
+    assert first == Node(*first)
+    assert first.heading == f"## 1. {first.section.title} ({first.dotted})"

@@ -5,6 +5,7 @@ from __future__ import annotations
 import gc
 import weakref
 from dataclasses import make_dataclass
+from typing import TypeVar
 
 from wink_decl.prompt.section import MarkdownSection
 from wink_decl.prompt.tool import Tool
@@ -51,3 +52,28 @@ def test_a_class_forgotten_is_made_again_when_asked_for() -> None:
     assert again is not before
     assert again.params_type is params
     assert MarkdownSection[params] is again
+
+
+def test_a_specialised_class_has_what_generic_would_have_given_it() -> None:
+    # specialise() sets Generic's one result in the namespace and skips Generic's work.
+    params = _params_class(3)
+    by_generic = type("ByGeneric", (MarkdownSection,), {"params_type": params, "__slots__": ()})
+    assert MarkdownSection[params].__parameters__ == by_generic.__parameters__ == ()  # pyright: ignore[reportAttributeAccessIssue, reportUnknownMemberType]
+    tool_by_generic = type("ToolByGeneric", (Tool,), {})
+    assert Tool[params, None].__parameters__ == tool_by_generic.__parameters__ == ()  # pyright: ignore[reportAttributeAccessIssue, reportUnknownMemberType]
+
+
+def test_a_generic_subclass_still_takes_its_type_variables() -> None:
+    item = TypeVar("item")
+
+    class Mine(MarkdownSection[item]):  # pyright: ignore[reportGeneralTypeIssues]
+        pass
+
+    class MyTool(Tool[item, None]):  # pyright: ignore[reportGeneralTypeIssues]
+        pass
+
+    assert Mine.__parameters__ == (item,)  # pyright: ignore[reportAttributeAccessIssue, reportUnknownMemberType]
+    assert MyTool.__parameters__ == (item,)  # pyright: ignore[reportAttributeAccessIssue, reportUnknownMemberType]
+    params = _params_class(4)
+    assert Mine[params].params_type is params
+    assert Mine[params].__parameters__ == ()  # pyright: ignore[reportAttributeAccessIssue, reportUnknownMemberType]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import threading
 
-__all__ = ["specialise"]
+__all__ = ["is_specialised", "specialise"]
 
 _MADE_LIMIT = 4096
 """Subclasses kept for sharing; past this, the oldest is forgotten (what uses it keeps it).
@@ -41,12 +41,23 @@ def _keep(key: tuple[type, tuple[str, ...], tuple[object, ...]], made: type) -> 
         return _made.setdefault(key, made)
 
 
+def is_specialised(cls: type) -> bool:
+    """True for a class ``specialise`` is making: its namespace holds what Generic would set.
+
+    ``typing.Generic.__init_subclass__`` sets ``__parameters__`` to ``()`` on a subclass
+    that names no type variable, as this one; the classes that use ``specialise`` skip that
+    work for it (see their ``__init_subclass__``), a tenth of what making the class costs.
+    """
+    return "__parameters__" in cls.__dict__
+
+
 def _subclass(cls: type, names: tuple[str, ...], items: tuple[object, ...]) -> type:
-    labels = ", ".join(_label(item) for item in items)
+    labels = ", ".join([_label(item) for item in items])
     namespace: dict[str, object] = dict(zip(names, items, strict=True))
     namespace["__slots__"] = ()
     namespace["__module__"] = cls.__module__
     namespace["__qualname__"] = f"{cls.__qualname__}[{labels}]"
+    namespace["__parameters__"] = ()
     return type(f"{cls.__name__}[{labels}]", (cls,), namespace)
 
 

@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from wink_decl.errors import PromptRenderError
 from wink_decl.prompt.param_hints import ParamHint, param_hints
@@ -37,9 +36,12 @@ def default_suffix(key: str, children: Sequence[str]) -> str:
     )
 
 
-@dataclass(slots=True, frozen=True)
-class Plan:
-    """Everything about a render that does not depend on parameter values."""
+class Plan(NamedTuple):
+    """Everything about a render that does not depend on parameter values.
+
+    A named tuple, as ``Node`` is: a frozen dataclass sets each of its eight fields through
+    ``object.__setattr__``, which cost as much as the rest of building a small plan.
+    """
 
     runs: tuple[str, ...]
     """Literal text between placeholder occurrences; one more run than occurrences."""
@@ -57,17 +59,21 @@ class Plan:
 
     def text(self, resolver: ParamsResolver) -> str:
         """Substitute this render's values; values are data and are never substituted again."""
-        runs = self.runs
-        if not self.occurrences:
+        runs, occurrences, sources, slots, _, _, _, bare_bodies = self
+        if not occurrences:
             return runs[0]
-        instances = [resolver.instance(node) for node in self.sources]
-        values = [str(getattr(instances[s], name)) for s, name in self.slots]
-        if len(values) == 1 and not self.bare_bodies:
+        if len(sources) == 1:  # one params instance: most templates
+            instance = resolver.instance(sources[0])
+            values = [str(getattr(instance, name)) for _, name in slots]
+        else:
+            instances = [resolver.instance(node) for node in sources]
+            values = [str(getattr(instances[s], name)) for s, name in slots]
+        if len(values) == 1 and not bare_bodies:
             return values[0].join(runs)
         parts = [""] * (2 * len(runs) - 1)
         parts[::2] = runs
-        parts[1::2] = [values[slot] for slot in self.occurrences]
-        for first, count in self.bare_bodies:
+        parts[1::2] = [values[slot] for slot in occurrences]
+        for first, count in bare_bodies:
             if not any(parts[2 * first + 1 : 2 * (first + count) : 2]):
                 # The body rendered empty: the heading stands alone, without its blank line.
                 parts[2 * first] = parts[2 * first][: -len(SECTION_SEPARATOR)]

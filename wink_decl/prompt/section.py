@@ -8,7 +8,7 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, Self, TypeVar
 
 from wink_decl.errors import PromptValidationError
-from wink_decl.prompt._generic import specialise
+from wink_decl.prompt._generic import is_specialised, specialise
 from wink_decl.prompt._predicates import Predicate, adapt_predicate
 from wink_decl.prompt.keys import key_from_title, normalise_key
 from wink_decl.prompt.policy import ToolPolicy
@@ -79,6 +79,10 @@ class Section(Generic[ParamsT]):
     )
 
     params_type: ClassVar[type | None] = None
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:  # noqa: D105
+        if not is_specialised(cls):  # Section[Params] has Generic's work done (_generic.py)
+            super().__init_subclass__(**kwargs)
 
     def __class_getitem__(cls, item: object) -> object:  # noqa: D105
         if isinstance(item, TypeVar):  # a generic subclass, not a concrete params type

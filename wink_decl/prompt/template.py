@@ -198,12 +198,11 @@ class PromptTemplate(Generic[OutputT]):
         visibility_overrides: Overrides | None = None,
         session: SessionView | None = None,
     ) -> RenderedPrompt:
-        """Shorthand for ``Prompt(self).bind(*params).render(...)``."""
-        return (
-            Prompt(self)
-            .bind(*params)
-            .render(visibility_overrides=visibility_overrides, session=session)
-        )
+        """Shorthand for ``Prompt(self).bind(*params).render(...)``.
+
+        Without the ``Prompt`` and its resources, which a render never reads.
+        """
+        return _render(self, _bound(self, {}, params), visibility_overrides, session)
 
     def __repr__(self) -> str:  # noqa: D105
         return f"PromptTemplate({self.label!r}, sections={len(self._nodes)})"
@@ -253,12 +252,7 @@ class Prompt(Generic[OutputT]):
         The bound params are replaced whole, never changed in place: a render running in
         another thread meanwhile sees them as they were before the bind or after it.
         """
-        seen: set[type] = set()
-        for value in params:
-            kind = type(value)
-            _check_bindable(self._template, value, kind, seen)
-            seen.add(kind)
-        self._params = {**self._params, **{type(value): value for value in params}}
+        self._params = _bound(self._template, self._params, params)
         return self
 
     def render(
@@ -268,16 +262,44 @@ class Prompt(Generic[OutputT]):
         session: SessionView | None = None,
     ) -> RenderedPrompt:
         """Render the text and tools; precedence: section, ``visibility_overrides``, session."""
-        engine = self._template.engine
-        resolver = ParamsResolver(self._params, self._template.defaults)
-        plan = engine.plan_for(visibility_overrides, session, resolver)
-        return RenderedPrompt(
-            text=plan.text(resolver),
-            tools=plan.tools,
-            tool_param_descriptions=plan.tool_param_descriptions,
-            section_visibility=plan.section_visibility,
-            visibility_overrides=visibility_overrides or _EMPTY,
-        )
+        return _render(self._template, self._params, visibility_overrides, session)
+
+
+def _bound(
+    template: PromptTemplate[Any], bound: dict[type, object], params: tuple[object, ...]
+) -> dict[type, object]:
+    """``bound`` with ``params`` bound over it by type, each checked; a new dict."""
+    seen: set[type] = set()
+    for value in params:
+        kind = type(value)
+        _check_bindable(template, value, kind, seen)
+        seen.add(kind)
+    return {**bound, **{type(value): value for value in params}}
+
+
+def _render(
+    template: PromptTemplate[Any],
+    bound: Mapping[type, object],
+    visibility_overrides: Overrides | None,
+    session: SessionView | None,
+) -> RenderedPrompt:
+    resolver = ParamsResolver(bound, template.defaults)
+    plan = template.engine.plan_for(visibility_overrides, session, resolver)
+    # What RenderedPrompt(...) builds, its slots set straight: the frozen dataclass's __init__
+    # sets each field through object.__setattr__, which cost as much as the rest of a render.
+    rendered = _new_rendered(RenderedPrompt)
+    _set_text(rendered, plan.text(resolver))
+    _set_tools(rendered, plan.tools)
+    _set_descriptions(rendered, plan.tool_param_descriptions)
+    _set_visibility(rendered, plan.section_visibility)
+    _set_overrides(rendered, visibility_overrides or _EMPTY)
+    return rendered
+
+
+_new_rendered = object.__new__
+_set_text, _set_tools, _set_descriptions, _set_visibility, _set_overrides = (
+    getattr(RenderedPrompt, field.name).__set__ for field in dataclasses.fields(RenderedPrompt)
+)
 
 
 def _check_bindable(

@@ -87,6 +87,36 @@ def _split(text: str) -> CompiledText | tuple[str, int]:
     source = textwrap.dedent(text).strip() if "\n" in text else text.strip()
     if "$" not in source:  # no placeholder, no escape: one literal run (or none), unscanned
         return CompiledText((source,) if source else (), _NO_NAMES)
+    braced = _braced_only(source)
+    return _pattern_split(source) if braced is None else braced
+
+
+def _braced_only(source: str) -> CompiledText | None:
+    """``source`` compiled when its every ``$`` opens a ``${name}``, else None.
+
+    The common text, cut at each ``${`` by ``str.split``: the pattern's scan
+    (``_pattern_split``) costs more than the rest of compiling a small prompt's text, and
+    gives the same answer here. A name is the pattern's: ASCII letters, digits and '_', not
+    starting with a digit.
+    """
+    head, *rest = source.split("${")
+    if "$" in head:
+        return None  # '$$', '$name' or a stray '$': the pattern decides
+    pieces: list[Piece] = [head] if head else []
+    names: list[str] = []
+    for part in rest:
+        name, brace, tail = part.partition("}")
+        if not brace or "$" in tail or not (name.isascii() and name.isidentifier()):
+            return None  # not a name, an unclosed brace, or another '$' after it: as above
+        pieces.append(Slot(name))
+        names.append(name)
+        if tail:
+            pieces.append(tail)
+    return CompiledText(tuple(pieces), frozenset(names))
+
+
+def _pattern_split(source: str) -> CompiledText | tuple[str, int]:
+    """``source`` split by ``string.Template``'s pattern, or ``source`` and a stray ``$``."""
     pieces: list[Piece] = []
     names: set[str] = set()
     position = 0

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, Protocol, TypeVar, cast
 
 from wink_decl.errors import PromptValidationError
-from wink_decl.prompt._generic import specialise
+from wink_decl.prompt._generic import is_specialised, specialise
 from wink_decl.prompt.callables import builtin_name
 from wink_decl.suggestions import did_you_mean_sentence
 
@@ -88,6 +88,10 @@ class Tool(Generic[ParamsT, ResultT]):
 
     _generic_params: ClassVar[object] = None
     _generic_result: ClassVar[object] = None
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:  # noqa: D105
+        if not is_specialised(cls):  # Tool[P, R] has Generic's work done (_generic.py)
+            super(Tool, cls).__init_subclass__(**kwargs)  # not super(): see __class_getitem__
 
     def __class_getitem__(cls, items: object) -> object:  # noqa: D105
         params, result = items if isinstance(items, tuple) else (items, None)  # pyright: ignore[reportUnknownVariableType]
