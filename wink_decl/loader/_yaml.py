@@ -20,6 +20,7 @@ from wink_decl.loader._yaml_compose import (
     nested_beyond,
 )
 from wink_decl.loader._yaml_plain import NotPlain, PlainReader, PlainSpans
+from wink_decl.loader._yaml_quick import quick_read
 from wink_decl.loader.file_kinds import FileKind
 from wink_decl.loader.limit_diagnostics import Limits, too_deep
 
@@ -35,6 +36,11 @@ def load_yaml(text: str, path: str, limits: Limits, kind: FileKind) -> Loaded:
 
     ``kind`` words the diagnostics that depend on what kind of file this is.
     """
+    quick = quick_read(text, limits)
+    if quick is not None:  # most prompt files: no nodes composed unless spans are asked for
+        data, has_numbers, bad_numbers = quick
+        source_map = _plain_map(PlainSpans(text, path, limits, kind))
+        return Loaded(data, source_map, [], has_numbers, bad_numbers)
     try:
         if nesting_bound(text) > SAFE_NESTING:
             mark = nested_beyond(text, limits.max_depth)
@@ -58,11 +64,15 @@ def load_yaml(text: str, path: str, limits: Limits, kind: FileKind) -> Loaded:
         data = reader.document(root, text)
     except NotPlain:
         return _walk(text, path, limits, kind, root)
-    spans = PlainSpans(text, path, limits, kind, root)
+    source_map = _plain_map(PlainSpans(text, path, limits, kind, root))
+    return Loaded(data, source_map, [], reader.has_numbers, reader.bad_numbers)
+
+
+def _plain_map(spans: PlainSpans) -> SourceMap:
+    """The source map of a plain document: each span worked out when first asked for."""
     values = LazyTable(spans.walked_values, spans.value)
     keys = LazyTable(spans.walked_keys, spans.key)
-    source_map = SourceMap(path, values, keys, resolve=spans.resolve)
-    return Loaded(data, source_map, [], reader.has_numbers, reader.bad_numbers)
+    return SourceMap(spans.path, values, keys, resolve=spans.resolve)
 
 
 def _walk(text: str, path: str, limits: Limits, kind: FileKind, root: Node) -> Loaded:

@@ -102,13 +102,23 @@ for _tag_, _first, _pattern in _CORE_1_2:
         _IMPLICIT.setdefault(_char, []).append((_tag_, re.compile(_pattern, re.VERBOSE)))
 
 
+TAGGED_FIRST = frozenset(_IMPLICIT) - {""}
+"""The first characters of a plain scalar that may resolve to a tag other than str."""
+
+
+def plain_tag(value: str) -> Tag:
+    """The YAML 1.2 core tag of a plain scalar written as ``value``."""
+    for tag, regexp in _IMPLICIT.get(value[:1], ()):
+        if regexp.match(value):
+            return tag
+    return STR
+
+
 def _resolve(kind: type, value: str | None, implicit: tuple[bool, bool]) -> Tag:
     """The YAML 1.2 core tag of an untagged node (plain scalars by their text)."""
     if kind is ScalarNode:
         if implicit[0] and value is not None:
-            for tag, regexp in _IMPLICIT.get(value[:1], ()):
-                if regexp.match(value):
-                    return tag
+            return plain_tag(value)
         return STR
     return SEQ if kind is SequenceNode else MAP
 

@@ -9,12 +9,12 @@ reports every mistake; for a plain file it runs when its spans are first asked f
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from wink_decl.errors import WinkDeclError
 from wink_decl.loader import _yaml_compose as tags
 from wink_decl.loader._source_map import JSONPath, SpanTuple
-from wink_decl.loader._yaml_compose import MAPPING, SCALAR, Node
+from wink_decl.loader._yaml_compose import MAPPING, SCALAR, Node, compose
 from wink_decl.loader._yaml_scalars import core_value
 from wink_decl.loader.file_kinds import FileKind
 from wink_decl.loader.limit_diagnostics import Limits
@@ -131,10 +131,17 @@ class PlainSpans:
     so many lookups stay linear), and only listing every path runs the full walk.
     """
 
-    __slots__ = ("_entries", "_made", "_root", "_walked", "_walker")
+    __slots__ = ("_entries", "_made", "_root", "_walked", "_walker", "path")
 
-    def __init__(self, text: str, path: str, limits: Limits, kind: FileKind, root: Node) -> None:
-        """The spans of the plain document ``root`` of ``text`` (read with ``limits``)."""
+    def __init__(
+        self, text: str, path: str, limits: Limits, kind: FileKind, root: Node | None = None
+    ) -> None:
+        """The spans of the plain document ``root`` of ``text`` (read with ``limits``).
+
+        Without ``root`` (a file read without composing its nodes), the nodes are composed
+        when a span is first asked for.
+        """
+        self.path = path
         self._made = (text, path, limits, kind)
         self._root = root
         self._entries: dict[int, dict[str, tuple[Node, Node]]] = {}
@@ -144,7 +151,7 @@ class PlainSpans:
 
     def value(self, path: JSONPath) -> Node:
         """The node of the value at ``path``; ``KeyError`` when there is none."""
-        node = self._root
+        node = self._composed()
         for part in path:
             node = self._entry(node, part)[1]
         return node
@@ -197,6 +204,13 @@ class PlainSpans:
     def _walk(self) -> Walker:
         walker = self._ready()
         if not self._walked:  # the plain read found nothing to report: neither does this
-            walker.value(self._root, (), 0, 0)
+            walker.value(self._composed(), (), 0, 0)
             self._walked = True
         return walker
+
+    def _composed(self) -> Node:
+        root = self._root
+        if root is None:
+            # The quick read (``_yaml_quick``) read this text: libyaml reads it the same way.
+            root = self._root = cast("Node", compose(self._made[0]))
+        return root

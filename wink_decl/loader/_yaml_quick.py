@@ -1,0 +1,378 @@
+"""The data of a YAML prompt file written in the common, simple way, read line by line.
+
+Most prompt files use a small part of YAML: block mappings and lists nested by spaces, text,
+numbers, true/false and null on one line each, quoted text without escapes, small flow
+collections (``{type: string}``, ``[a, b]``) and literal block text (``|``). For those, this
+reader gives the data that composing the nodes and reading them (``_yaml_plain``) gives, at a
+fraction of the cost. Anything else, and anything near a limit, it leaves to that path: it
+answers None, and the composer reads the file (and reports every mistake) exactly as before.
+When in doubt, it answers None: a file it reads must mean the same to the composer.
+"""
+
+from __future__ import annotations
+
+import re
+
+from wink_decl.errors import WinkDeclError
+from wink_decl.loader import _yaml_compose as tags
+from wink_decl.loader._yaml_compose import TAGGED_FIRST as _TAGGED
+from wink_decl.loader._yaml_compose import plain_tag
+from wink_decl.loader._yaml_scalars import core_value
+from wink_decl.loader.limit_diagnostics import Limits
+from wink_decl.loader.number_bounds import unusable_number
+
+__all__ = ["QuickRead", "quick_read"]
+
+# Tags are compared by identity, as the composer gives them.
+_STR, _INT, _FLOAT, _BOOL, _NULL = tags.STR, tags.INT, tags.FLOAT, tags.BOOL, tags.NULL
+
+_ODD = re.compile("[^\n\x20-\x7e\xa0-\u2027\u202a-\ud7ff\ue000-\ufefe\uff00-\ufffd\U00010000-\U0010ffff]")
+"""A character outside YAML's printable set, a tab, a carriage return, a byte order mark or a
+line break other than ``\\n`` (libyaml reads the last three as line breaks): left to libyaml."""
+
+_FIRST = r"""[^\s\-?:,\[\]{}#&*!|>'"%@`]"""
+"""A character a plain scalar may start with, ``-`` aside (indicators, anchors, tags: not here)."""
+_PLAIN_FLOW = rf"(?:{_FIRST}|-(?=[^\s:#,\[\]{{}}]))(?:[^:#,\[\]{{}}]*[^\s:#,\[\]{{}}])?"
+"""A plain scalar in a flow collection: no ``:``, ``#``, brackets or commas inside."""
+_SINGLE = r"'([^']*(?:''[^']*)*)'"
+_DOUBLE = r'"([^"\\]*)"'
+"""Quoted scalars on one line; a backslash escape is left to the composer."""
+_END = r"(?: +(?:#.*)?)?\Z"
+"""The rest of a line after a value: spaces, then a comment."""
+
+_KEY = re.compile(
+    rf"(?:({_FIRST}[^:#,\[\]{{}}]*?)|{_SINGLE}|{_DOUBLE}) *:(?: +|\Z)",
+)
+"""A mapping key, up to the ``: `` after it (plain keys without ``:#,[]{{}}`` inside)."""
+_SINGLE_LINE = re.compile(_SINGLE + _END)
+_DOUBLE_LINE = re.compile(_DOUBLE + _END)
+_LITERAL = re.compile(r"\|([-+]?)" + _END)
+_FLOW_ITEM = re.compile(rf" *(?:{_SINGLE}|{_DOUBLE}|({_PLAIN_FLOW})) *([,\]])")
+_FLOW_PAIR = re.compile(
+    rf" *(?:{_SINGLE}|{_DOUBLE}|({_PLAIN_FLOW})): +(?:{_SINGLE}|{_DOUBLE}|({_PLAIN_FLOW})) *([,}}])"
+)
+_FLOW_EMPTY = re.compile(r"(?:\[ *\]|\{ *\})" + _END)
+_FLOW_AFTER = re.compile(_END)
+
+_NOT_PLAIN = frozenset("?:,[]{}#&*!|>%@`")
+"""Characters a value never starts with here (quotes, brackets and ``|`` are read apart)."""
+_ALIAS_AND_ANCHOR = ("&", "*")
+_LONGEST_KEY = 1_000
+"""libyaml refuses a key over 1,024 characters long: longer ones are left to it."""
+
+QuickRead = tuple[dict[str, object], bool, bool]
+"""The data, whether it holds a number, whether one of them is unusable."""
+
+
+class _NotQuick(WinkDeclError):  # noqa: N818 - a signal, not a failure
+    """This file is not for the quick read."""
+
+
+def quick_read(text: str, limits: Limits) -> QuickRead | None:
+    """The data of ``text`` with ``has_numbers`` and ``bad_numbers``; None when not for it."""
+    if _ODD.search(text) or (_ALIAS_AND_ANCHOR[0] in text and _ALIAS_AND_ANCHOR[1] in text):
+        return None
+    reader = _Reader(text, limits)
+    try:
+        data = reader.document()
+    except _NotQuick:
+        return None
+    return data, reader.has_numbers, reader.bad_numbers
+
+
+class _Reader:
+    """One pass over the lines; ``indent`` is the current line's (-1 past the last one)."""
+
+    __slots__ = (
+        "bad_numbers",
+        "count",
+        "has_numbers",
+        "indent",
+        "index",
+        "lines",
+        "max_depth",
+        "max_key_length",
+        "max_nodes",
+        "newline_at_end",
+    )
+
+    def __init__(self, text: str, limits: Limits) -> None:
+        lines = text.split("\n")
+        self.newline_at_end = lines[-1] == ""
+        if self.newline_at_end:
+            lines.pop()
+        self.lines = lines
+        self.index = 0
+        self.indent = -1
+        self.count = 1  # the root, as the plain read counts it
+        self.max_depth = limits.max_depth - 1  # a level short of the limit: the walk decides
+        self.max_nodes = limits.max_nodes
+        self.max_key_length = min(limits.max_key_length, _LONGEST_KEY)
+        self.has_numbers = False
+        self.bad_numbers = False
+
+    def document(self) -> dict[str, object]:
+        line = self._skip()
+        if self.indent < 0 or _is_entry(line, self.indent):
+            raise _NotQuick  # empty, or not a mapping: the full path words it
+        data = self._mapping(self.indent, line[self.indent :], 1)
+        if self.indent >= 0 or self.count >= self.max_nodes:
+            raise _NotQuick
+        return data
+
+    def _skip(self) -> str:
+        """Move to the next line with content (blank and comment lines skipped); return it."""
+        lines = self.lines
+        index = self.index
+        while index < len(lines):
+            line = lines[index]
+            content = line.lstrip(" ")
+            if content and content[0] != "#":
+                self.index = index
+                self.indent = len(line) - len(content)
+                return line
+            index += 1
+        self.index = index
+        self.indent = -1
+        return ""
+
+    def _mapping(self, column: int, entry: str, depth: int) -> dict[str, object]:
+        """The block mapping whose keys are at ``column``; ``entry`` is its first one's line."""
+        result: dict[str, object] = {}
+        while True:
+            match = _KEY.match(entry)
+            if match is None:
+                raise _NotQuick
+            key = self._key(match)
+            if key in result:
+                raise _NotQuick  # the full walk reports the duplicate
+            rest = entry[match.end() :]
+            self.index += 1
+            if rest and rest[0] != "#":
+                if rest[0] == "|":
+                    result[key] = self._literal(rest, column)
+                else:
+                    result[key] = self._inline(rest, depth)
+                self._skip()
+                if self.indent > column:
+                    raise _NotQuick  # a continuation line, or a mistake
+            else:
+                line = self._skip()
+                if self.indent > column:
+                    result[key] = self._nested(line, depth)
+                    if self.indent > column:
+                        raise _NotQuick
+                elif self.indent == column and _is_entry(line, column):
+                    if depth >= self.max_depth:
+                        raise _NotQuick
+                    result[key] = self._sequence(column, line, depth + 1)
+                else:
+                    result[key] = None
+            if self.indent != column:
+                self.count += len(result)
+                return result
+            entry = self.lines[self.index][column:]
+
+    def _key(self, match: re.Match[str]) -> str:
+        which = match.lastindex  # the plain, single-quoted or double-quoted form
+        key: str = match[which]
+        if which == 1:
+            key = key.rstrip(" ")
+            if key[0] in _TAGGED and plain_tag(key) is not _STR:
+                raise _NotQuick  # a number, true/false, null or a date as a key
+        elif which == 2:  # noqa: PLR2004 - the group of single-quoted keys
+            key = key.replace("''", "'")
+        if len(key) > self.max_key_length or match.end() > _LONGEST_KEY:
+            raise _NotQuick
+        return key
+
+    def _nested(self, line: str, depth: int) -> object:
+        """The block mapping or list that starts on ``line``, deeper than its key."""
+        if depth >= self.max_depth:
+            raise _NotQuick
+        column = self.indent
+        if _is_entry(line, column):
+            return self._sequence(column, line, depth + 1)
+        return self._mapping(column, line[column:], depth + 1)
+
+    def _sequence(self, column: int, line: str, depth: int) -> list[object]:
+        """The block list whose ``-`` are at ``column``; ``line`` is its first item's line."""
+        items: list[object] = []
+        while True:
+            after = line[column + 1 :]
+            content = after.lstrip(" ")
+            if not content or content[0] == "#":
+                self.index += 1
+                line = self._skip()
+                items.append(self._nested(line, depth) if self.indent > column else None)
+            elif _KEY.match(content):
+                if depth >= self.max_depth:
+                    raise _NotQuick
+                inner = column + 1 + len(after) - len(content)
+                items.append(self._mapping(inner, content, depth + 1))
+            elif content[0] == "-" and (len(content) == 1 or content[1] == " "):
+                raise _NotQuick  # a list in a list on one line
+            else:
+                self.index += 1
+                if content[0] == "|":
+                    items.append(self._literal(content, column))
+                else:
+                    items.append(self._inline(content, depth))
+                self._skip()
+            if self.indent != column:
+                if self.indent > column:
+                    raise _NotQuick
+                self.count += len(items)
+                return items
+            line = self.lines[self.index]
+            if not _is_entry(line, column):
+                self.count += len(items)
+                return items
+
+    def _inline(self, rest: str, depth: int) -> object:
+        """A value written on its key's (or its ``-``'s) line: ``rest`` is the line from it."""
+        first = rest[0]
+        if first == "'":
+            match = _SINGLE_LINE.match(rest)
+            if match is None:
+                raise _NotQuick  # text over several lines, or more after the quotes
+            return match[1].replace("''", "'")
+        if first == '"':
+            match = _DOUBLE_LINE.match(rest)
+            if match is None:
+                raise _NotQuick
+            return match[1]
+        if first in "[{":
+            if depth >= self.max_depth:
+                raise _NotQuick
+            return self._flow(rest)
+        if first in _NOT_PLAIN or (first == "-" and (len(rest) == 1 or rest[1] == " ")):
+            raise _NotQuick
+        cut = rest.find(" #")
+        text = (rest if cut < 0 else rest[:cut]).rstrip(" ")
+        if ": " in text or text[-1] == ":":
+            raise _NotQuick  # a mapping where a value was expected: a mistake
+        return self._plain(text)
+
+    def _plain(self, text: str) -> object:
+        """A plain scalar, as the YAML 1.2 core schema reads it."""
+        if text[0] not in _TAGGED:
+            return text
+        tag = plain_tag(text)
+        if tag is _STR:
+            return text
+        if tag is _INT or tag is _FLOAT:
+            self.has_numbers = True
+            value = core_value(tag, text)
+            if unusable_number(value):
+                self.bad_numbers = True
+            return value
+        if tag is _BOOL or tag is _NULL:
+            return core_value(tag, text)
+        raise _NotQuick  # a date, '=' or '<<': left to the full walk
+
+    def _flow(self, rest: str) -> object:
+        """A flow list or mapping of scalars, closed on its line."""
+        if _FLOW_EMPTY.match(rest):
+            return [] if rest[0] == "[" else {}
+        if rest[0] == "[":
+            return self._flow_list(rest)
+        result: dict[str, object] = {}
+        position, close = 1, ","
+        while close == ",":
+            match = _FLOW_PAIR.match(rest, position)
+            if match is None:
+                raise _NotQuick
+            single, double, plain, v_single, v_double, v_plain, close = match.groups()
+            if plain is not None:
+                if plain[0] in _TAGGED and plain_tag(plain) is not _STR:
+                    raise _NotQuick
+                key = plain
+            else:
+                key = double if single is None else single.replace("''", "'")
+            if key in result or len(key) > self.max_key_length:
+                raise _NotQuick
+            result[key] = self._flow_value(v_single, v_double, v_plain)
+            position = match.end()
+        self._flow_end(rest, position)
+        self.count += len(result)
+        return result
+
+    def _flow_list(self, rest: str) -> list[object]:
+        items: list[object] = []
+        position, close = 1, ","
+        while close == ",":
+            match = _FLOW_ITEM.match(rest, position)
+            if match is None:
+                raise _NotQuick
+            single, double, plain, close = match.groups()
+            items.append(self._flow_value(single, double, plain))
+            position = match.end()
+        self._flow_end(rest, position)
+        self.count += len(items)
+        return items
+
+    def _flow_value(self, single: str | None, double: str | None, plain: str | None) -> object:
+        if plain is not None:
+            return self._plain(plain)
+        return double if single is None else single.replace("''", "'")
+
+    @staticmethod
+    def _flow_end(rest: str, position: int) -> None:
+        if not _FLOW_AFTER.match(rest, position):
+            raise _NotQuick  # a comma before the bracket, nesting, or more after it
+
+    def _literal(self, header: str, column: int) -> str:
+        """A literal block scalar (``|``, ``|-``, ``|+``) under a key or ``-`` at ``column``.
+
+        The lines after the header: its indentation is the first non-blank one's, deeper than
+        ``column``; a line with less ends it; the chomping indicator says what becomes of the
+        line breaks at the end.
+        """
+        match = _LITERAL.match(header)
+        if match is None:
+            raise _NotQuick  # an indentation indicator, or more after the header
+        lines = self.lines
+        start = self.index
+        end = len(lines)
+        first = start
+        while first < end and not lines[first].strip(" "):
+            first += 1
+        if first == end:
+            raise _NotQuick  # nothing in it
+        line = lines[first]
+        indent = len(line) - len(line.lstrip(" "))
+        if indent <= column or any(len(lines[blank]) > indent for blank in range(start, first)):
+            raise _NotQuick  # empty, or blank lines deeper than its text: libyaml decides
+        pieces: list[str] = [""] * (first - start)
+        last = first
+        index = first
+        margin = " " * indent
+        while index < end:
+            line = lines[index]
+            if line.startswith(margin):
+                piece = line[indent:]
+                if piece:
+                    last = index
+                pieces.append(piece)
+            elif line.strip(" "):
+                break
+            else:
+                pieces.append("")
+            index += 1
+        if index == end and not self.newline_at_end:
+            raise _NotQuick  # the text ends without a line break: libyaml decides
+        self.index = index
+        kept = last - start + 1
+        text = "\n".join(pieces[:kept])
+        chomping = match[1]
+        if chomping == "-":
+            return text
+        if chomping == "+":
+            return text + "\n" * (len(pieces) - kept + 1)
+        return text + "\n"
+
+
+def _is_entry(line: str, column: int) -> bool:
+    """Whether ``line`` is a list entry (``-`` then a space or the end) at ``column``."""
+    return line[column] == "-" and (len(line) == column + 1 or line[column + 1] == " ")
