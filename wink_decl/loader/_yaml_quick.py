@@ -26,9 +26,6 @@ __all__ = ["QuickRead", "quick_read"]
 # Tags are compared by identity, as the composer gives them.
 _STR, _INT, _FLOAT, _BOOL, _NULL = tags.STR, tags.INT, tags.FLOAT, tags.BOOL, tags.NULL
 
-_ODD = re.compile("[^\n\x20-\x7e\xa0-\u2027\u202a-\ud7ff\ue000-\ufefe\uff00-\ufffd\U00010000-\U0010ffff]")
-"""A character outside YAML's printable set, a tab, a carriage return, a byte order mark or a
-line break other than ``\\n`` (libyaml reads the last three as line breaks): left to libyaml."""
 
 _FIRST = r"""[^\s\-?:,\[\]{}#&*!|>'"%@`]"""
 """A character a plain scalar may start with, ``-`` aside (indicators, anchors, tags: not here)."""
@@ -40,10 +37,12 @@ _DOUBLE = r'"([^"\\]*)"'
 _END = r"(?: +(?:#.*)?)?\Z"
 """The rest of a line after a value: spaces, then a comment."""
 
-_KEY = re.compile(
-    rf"(?:({_FIRST}[^:#,\[\]{{}}]*?)|{_SINGLE}|{_DOUBLE}) *:(?: +|\Z)",
-)
-"""A mapping key, up to the ``: `` after it (plain keys without ``:#,[]{{}}`` inside)."""
+_PLAIN_KEY = rf"({_FIRST}[^:#,\[\]{{}}]*)"
+"""A plain key (spaces before its ``:`` included), without ``:#,[]{{}}`` inside."""
+_KEY = re.compile(rf"(?:{_PLAIN_KEY}|{_SINGLE} *|{_DOUBLE} *):(?: +|\Z)")
+"""A mapping key, up to the ``: `` after it."""
+_SIMPLE = re.compile(rf"{_PLAIN_KEY}: +({_FIRST}[^ :]*(?:(?::+[^ :]| +[^ #:])[^ :]*)*) *\Z")
+"""The most common entry: a plain key, and a plain value without ``: `` or `` #`` in it."""
 _SINGLE_LINE = re.compile(_SINGLE + _END)
 _DOUBLE_LINE = re.compile(_DOUBLE + _END)
 _LITERAL = re.compile(r"\|([-+]?)" + _END)
@@ -52,11 +51,21 @@ _FLOW_PAIR = re.compile(
     rf" *(?:{_SINGLE}|{_DOUBLE}|({_PLAIN_FLOW})): +(?:{_SINGLE}|{_DOUBLE}|({_PLAIN_FLOW})) *([,}}])"
 )
 _FLOW_EMPTY = re.compile(r"(?:\[ *\]|\{ *\})" + _END)
+_PLAIN_PAIR = rf"{_PLAIN_FLOW}: +{_PLAIN_FLOW}"
+_PLAIN_PAIRS = re.compile(rf"\{{( *{_PLAIN_PAIR}(?: *, *{_PLAIN_PAIR})*) *\}}{_END}")
+"""The most common flow mapping: plain keys and values only (the pairs are group 1)."""
+_PLAIN_PAIR_PARTS = re.compile(rf"({_PLAIN_FLOW}): +({_PLAIN_FLOW})")
 _FLOW_AFTER = re.compile(_END)
 
 _NOT_PLAIN = frozenset("?:,[]{}#&*!|>%@`")
 """Characters a value never starts with here (quotes, brackets and ``|`` are read apart)."""
-_ALIAS_AND_ANCHOR = ("&", "*")
+_WORDS = {"true": True, "True": True, "TRUE": True, "false": False, "False": False}
+_WORDS |= {"FALSE": False, "null": None, "Null": None, "NULL": None}
+"""The words YAML 1.2's core schema reads as true/false or null (no other one starts with a
+letter): what starts with another of ``_TAGGED`` may be a number or a date."""
+_NUMBERISH = frozenset(char for char in _TAGGED if not char.isalpha())
+_SHORT_DIGITS = 19
+"""Fewer decimal digits always fit in 64 bits."""
 _LONGEST_KEY = 1_000
 """libyaml refuses a key over 1,024 characters long: longer ones are left to it."""
 
@@ -70,7 +79,10 @@ class _NotQuick(WinkDeclError):  # noqa: N818 - a signal, not a failure
 
 def quick_read(text: str, limits: Limits) -> QuickRead | None:
     """The data of ``text`` with ``has_numbers`` and ``bad_numbers``; None when not for it."""
-    if _ODD.search(text) or (_ALIAS_AND_ANCHOR[0] in text and _ALIAS_AND_ANCHOR[1] in text):
+    # Python's printable characters are all printable to YAML, and leave out tabs, carriage
+    # returns, byte order marks and the line breaks other than \n (libyaml reads those as
+    # breaks); a file with any other character (rare) is left to libyaml's reader.
+    if not text.replace("\n", "").isprintable() or ("&" in text and "*" in text):
         return None
     reader = _Reader(text, limits)
     try:
@@ -140,6 +152,22 @@ class _Reader:
         """The block mapping whose keys are at ``column``; ``entry`` is its first one's line."""
         result: dict[str, object] = {}
         while True:
+            simple = _SIMPLE.match(entry)
+            if simple is not None:
+                key, text = simple.groups()
+                key = self._plain_key(key, len(key))
+                if key in result:
+                    raise _NotQuick  # the full walk reports the duplicate
+                result[key] = self._plain(text) if text[0] in _NUMBERISH else _WORDS.get(text, text)
+                self.index += 1
+                self._skip()
+                if self.indent != column:
+                    if self.indent > column:
+                        raise _NotQuick  # a continuation line, or a mistake
+                    self.count += len(result)
+                    return result
+                entry = self.lines[self.index][column:]
+                continue
             match = _KEY.match(entry)
             if match is None:
                 raise _NotQuick
@@ -177,12 +205,19 @@ class _Reader:
         which = match.lastindex  # the plain, single-quoted or double-quoted form
         key: str = match[which]
         if which == 1:
-            key = key.rstrip(" ")
-            if key[0] in _TAGGED and plain_tag(key) is not _STR:
-                raise _NotQuick  # a number, true/false, null or a date as a key
-        elif which == 2:  # noqa: PLR2004 - the group of single-quoted keys
+            return self._plain_key(key, match.end())
+        if which == 2:  # noqa: PLR2004 - the group of single-quoted keys
             key = key.replace("''", "'")
         if len(key) > self.max_key_length or match.end() > _LONGEST_KEY:
+            raise _NotQuick
+        return key
+
+    def _plain_key(self, written: str, width: int) -> str:
+        """The key ``written`` plainly (spaces after it dropped), ``width`` characters wide."""
+        key = written.rstrip(" ")
+        if key in _WORDS or (key[0] in _NUMBERISH and plain_tag(key) is not _STR):
+            raise _NotQuick  # a number, true/false, null or a date as a key
+        if len(key) > self.max_key_length or width > _LONGEST_KEY:
             raise _NotQuick
         return key
 
@@ -256,8 +291,11 @@ class _Reader:
 
     def _plain(self, text: str) -> object:
         """A plain scalar, as the YAML 1.2 core schema reads it."""
-        if text[0] not in _TAGGED:
-            return text
+        if text.isdigit() and text.isascii() and len(text) < _SHORT_DIGITS:
+            self.has_numbers = True  # the most common number: what core_value gives, sooner
+            return int(text)
+        if text[0] not in _NUMBERISH:
+            return _WORDS.get(text, text)
         tag = plain_tag(text)
         if tag is _STR:
             return text
@@ -273,11 +311,14 @@ class _Reader:
 
     def _flow(self, rest: str) -> object:
         """A flow list or mapping of scalars, closed on its line."""
-        if _FLOW_EMPTY.match(rest):
-            return [] if rest[0] == "[" else {}
         if rest[0] == "[":
             return self._flow_list(rest)
+        plain = _PLAIN_PAIRS.match(rest)
+        if plain is not None:
+            return self._plain_pairs(plain[1])
         result: dict[str, object] = {}
+        if _FLOW_EMPTY.match(rest):
+            return result
         position, close = 1, ","
         while close == ",":
             match = _FLOW_PAIR.match(rest, position)
@@ -285,7 +326,7 @@ class _Reader:
                 raise _NotQuick
             single, double, plain, v_single, v_double, v_plain, close = match.groups()
             if plain is not None:
-                if plain[0] in _TAGGED and plain_tag(plain) is not _STR:
+                if plain in _WORDS or (plain[0] in _NUMBERISH and plain_tag(plain) is not _STR):
                     raise _NotQuick
                 key = plain
             else:
@@ -298,7 +339,21 @@ class _Reader:
         self.count += len(result)
         return result
 
+    def _plain_pairs(self, pairs: str) -> dict[str, object]:
+        """A flow mapping of plain keys and values; ``pairs`` is what its braces hold."""
+        result: dict[str, object] = {}
+        for key, text in _PLAIN_PAIR_PARTS.findall(pairs):
+            if key in _WORDS or (key[0] in _NUMBERISH and plain_tag(key) is not _STR):
+                raise _NotQuick
+            if key in result or len(key) > self.max_key_length:
+                raise _NotQuick
+            result[key] = self._plain(text) if text[0] in _NUMBERISH else _WORDS.get(text, text)
+        self.count += len(result)
+        return result
+
     def _flow_list(self, rest: str) -> list[object]:
+        if _FLOW_EMPTY.match(rest):
+            return []
         items: list[object] = []
         position, close = 1, ","
         while close == ",":
