@@ -7,12 +7,12 @@ same ``has_numbers`` and ``bad_numbers``. Whatever it does not read, that path r
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from ruamel.yaml.error import MarkedYAMLError
 from ruamel.yaml.reader import ReaderError
 
-import pytest
 from wink_decl.diagnostics import Span
 from wink_decl.limits import DEFAULT_LIMITS
 from wink_decl.loader import Limits, load_text
@@ -169,11 +169,18 @@ QUICK = {
         "a: 0o7\nb: 1_000\nc: .inf\nd: 1e3\ne: +1\nf: 0x1F\ng: -.5\n",
         {"a": 7, "b": 1000, "c": float("inf"), "d": 1000.0, "e": 1, "f": 31, "g": -0.5},
     ),
+    "text-that-starts-like-a-number": (
+        "a: 1a\nb: .x\nc: -a\nd: 12345678901234567890\n",
+        {"a": "1a", "b": ".x", "c": "-a", "d": 12345678901234567890},
+    ),
     "yaml-1.1-words-are-text": (
         "a: yes\nb: on\nc: nULL\nd: '~'\n",
         {"a": "yes", "b": "on", "c": "nULL", "d": "~"},
     ),
-    "null-and-bools": ("a: ~\nb: Null\nc:\nd: True\n", {"a": None, "b": None, "c": None, "d": True}),
+    "null-and-bools": (
+        "a: ~\nb: Null\nc:\nd: True\ne: FALSE\n",
+        {"a": None, "b": None, "c": None, "d": True, "e": False},
+    ),
     "comments-and-hashes": (
         "# head\na: x #c\nb: x#c  # tail\n  # indented\n\nc: '#'\n",
         {"a": "x", "b": "x#c", "c": "#"},
@@ -196,6 +203,8 @@ QUICK = {
         {"a": {"b": ["c", {"d": "e"}, None], "f": "g"}},
     ),
     "literal-clip": ("a: |\n  x\n\n   y \n\nb: 1\n", {"a": "x\n\n y \n", "b": 1}),
+    "literal-margin-only-line": ("a: |\n  x\n  \n  y\n", {"a": "x\n\ny\n"}),
+    "flow-quoted-keys": ("a: {'k': 1, \"d\": x}\n", {"a": {"k": 1, "d": "x"}}),
     "literal-strip": ("a: |-\n  x\n\n", {"a": "x"}),
     "literal-keep": ("a: |+ # c\n  x\n\n# c\n\n", {"a": "x\n\n"}),
     "literal-in-list": ("a:\n  - |\n   # x\n  - y\n", {"a": ["# x\n", "y"]}),
@@ -226,6 +235,9 @@ NOT_QUICK = {
     "duplicate-key": "a: 1\na: 2\n",
     "duplicate-flow-key": "a: {b: 1, b: 2}\n",
     "number-flow-key": "a: {1: b}\n",
+    "number-flow-key-after-quoted": "a: {'k': 1, 1: b}\n",
+    "duplicate-quoted-flow-key": "a: {'k': 1, \"k\": 2}\n",
+    "literal-blank-to-the-end": "a: |\n\n",
     "date": "a: 2001-12-14\n",
     "merge": "a: <<\n",
     "value-tag": "a: =\n",
@@ -275,7 +287,7 @@ def test_numbers_are_counted_as_the_plain_read_counts_them() -> None:
     [
         ("a:\n  b:\n    c: 1\n", Limits(max_depth=2)),
         ("a:\n- b\n", Limits(max_depth=1)),
-        ("a:\n  - b: 1\n", Limits(max_depth=2)),
+        ("a:\n  - b: 1\n", Limits(max_depth=3)),
         ("a: [b]\n", Limits(max_depth=1)),
         ("a: 1\nb: 2\n", Limits(max_nodes=3)),
         ("abc: 1\n", Limits(max_key_length=2)),
@@ -293,12 +305,16 @@ def _all_spans(text: str) -> list[tuple[object, Span | None, Span | None]]:
     return [(path, spans.value_span(path), spans.key_span(path)) for path in spans.paths()]
 
 
+def _never_quick(_text: str, _limits: Limits) -> None:
+    return None
+
+
 @pytest.mark.parametrize("text", [text for text, _ in QUICK.values()], ids=QUICK.keys())
 def test_a_quick_read_file_has_the_spans_of_a_composed_one(
     text: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     quick = _all_spans(text)
-    monkeypatch.setattr(yaml_module, "quick_read", lambda _text, _limits: None)
+    monkeypatch.setattr(yaml_module, "quick_read", _never_quick)
     assert quick == _all_spans(text)
 
 

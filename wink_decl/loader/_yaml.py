@@ -41,6 +41,11 @@ def load_yaml(text: str, path: str, limits: Limits, kind: FileKind) -> Loaded:
         data, has_numbers, bad_numbers = quick
         source_map = _plain_map(PlainSpans(text, path, limits, kind))
         return Loaded(data, source_map, [], has_numbers, bad_numbers)
+    return _composed(text, path, limits, kind)
+
+
+def _composed(text: str, path: str, limits: Limits, kind: FileKind) -> Loaded:
+    """As :func:`load_yaml`, from the nodes libyaml composes."""
     try:
         if nesting_bound(text) > SAFE_NESTING:
             mark = nested_beyond(text, limits.max_depth)

@@ -12,6 +12,7 @@ When in doubt, it answers None: a file it reads must mean the same to the compos
 from __future__ import annotations
 
 import re
+from typing import cast
 
 from wink_decl.errors import WinkDeclError
 from wink_decl.loader import _yaml_compose as tags
@@ -59,8 +60,11 @@ _FLOW_AFTER = re.compile(_END)
 
 _NOT_PLAIN = frozenset("?:,[]{}#&*!|>%@`")
 """Characters a value never starts with here (quotes, brackets and ``|`` are read apart)."""
-_WORDS = {"true": True, "True": True, "TRUE": True, "false": False, "False": False}
-_WORDS |= {"FALSE": False, "null": None, "Null": None, "NULL": None}
+_WORDS: dict[str, object] = {
+    **dict.fromkeys(("true", "True", "TRUE"), True),
+    **dict.fromkeys(("false", "False", "FALSE"), False),
+    **dict.fromkeys(("null", "Null", "NULL"), None),
+}
 """The words YAML 1.2's core schema reads as true/false or null (no other one starts with a
 letter): what starts with another of ``_TAGGED`` may be a number or a date."""
 _NUMBERISH = frozenset(char for char in _TAGGED if not char.isalpha())
@@ -108,6 +112,17 @@ class _Reader:
         "newline_at_end",
     )
 
+    lines: list[str]
+    newline_at_end: bool
+    index: int
+    indent: int
+    count: int
+    max_depth: int
+    max_nodes: int
+    max_key_length: int
+    has_numbers: bool
+    bad_numbers: bool
+
     def __init__(self, text: str, limits: Limits) -> None:
         lines = text.split("\n")
         self.newline_at_end = lines[-1] == ""
@@ -153,56 +168,52 @@ class _Reader:
         result: dict[str, object] = {}
         while True:
             simple = _SIMPLE.match(entry)
-            if simple is not None:
+            if simple is not None:  # most lines: read here, at the least cost
                 key, text = simple.groups()
                 key = self._plain_key(key, len(key))
-                if key in result:
-                    raise _NotQuick  # the full walk reports the duplicate
-                result[key] = self._plain(text) if text[0] in _NUMBERISH else _WORDS.get(text, text)
+                value = self._plain(text) if text[0] in _NUMBERISH else _WORDS.get(text, text)
                 self.index += 1
-                self._skip()
-                if self.indent != column:
-                    if self.indent > column:
-                        raise _NotQuick  # a continuation line, or a mistake
-                    self.count += len(result)
-                    return result
-                entry = self.lines[self.index][column:]
-                continue
-            match = _KEY.match(entry)
-            if match is None:
-                raise _NotQuick
-            key = self._key(match)
-            if key in result:
-                raise _NotQuick  # the full walk reports the duplicate
-            rest = entry[match.end() :]
-            self.index += 1
-            if rest and rest[0] != "#":
-                if rest[0] == "|":
-                    result[key] = self._literal(rest, column)
-                else:
-                    result[key] = self._inline(rest, depth)
                 self._skip()
                 if self.indent > column:
                     raise _NotQuick  # a continuation line, or a mistake
             else:
-                line = self._skip()
-                if self.indent > column:
-                    result[key] = self._nested(line, depth)
-                    if self.indent > column:
-                        raise _NotQuick
-                elif self.indent == column and _is_entry(line, column):
-                    if depth >= self.max_depth:
-                        raise _NotQuick
-                    result[key] = self._sequence(column, line, depth + 1)
-                else:
-                    result[key] = None
+                key, value = self._entry(column, entry, depth)
+            if key in result:
+                raise _NotQuick  # the full walk reports the duplicate
+            result[key] = value
             if self.indent != column:
                 self.count += len(result)
                 return result
             entry = self.lines[self.index][column:]
 
+    def _entry(self, column: int, entry: str, depth: int) -> tuple[str, object]:
+        """The key and value of the mapping entry ``entry`` (its line from ``column`` on)."""
+        match = _KEY.match(entry)
+        if match is None:
+            raise _NotQuick
+        key = self._key(match)
+        rest = entry[match.end() :]
+        self.index += 1
+        if rest and rest[0] != "#":
+            value = self._literal(rest, column) if rest[0] == "|" else self._inline(rest, depth)
+            self._skip()
+            if self.indent > column:
+                raise _NotQuick  # a continuation line, or a mistake
+            return key, value
+        line = self._skip()
+        if self.indent > column:
+            value = self._nested(line, depth)
+            if self.indent > column:
+                raise _NotQuick  # a line between the two indentations: a mistake
+            return key, value
+        if self.indent == column and _is_entry(line, column):
+            if depth >= self.max_depth:
+                raise _NotQuick
+            return key, self._sequence(column, line, depth + 1)
+        return key, None
+
     def _key(self, match: re.Match[str]) -> str:
-        which = match.lastindex  # the plain, single-quoted or double-quoted form
+        which = cast("int", match.lastindex)  # the plain, single- or double-quoted form
         key: str = match[which]
         if which == 1:
             return self._plain_key(key, match.end())
@@ -380,17 +391,29 @@ class _Reader:
     def _literal(self, header: str, column: int) -> str:
         """A literal block scalar (``|``, ``|-``, ``|+``) under a key or ``-`` at ``column``.
 
-        The lines after the header: its indentation is the first non-blank one's, deeper than
-        ``column``; a line with less ends it; the chomping indicator says what becomes of the
-        line breaks at the end.
+        The chomping indicator says what becomes of the line breaks at its end.
         """
         match = _LITERAL.match(header)
         if match is None:
             raise _NotQuick  # an indentation indicator, or more after the header
+        pieces, kept = self._literal_lines(column)
+        text = "\n".join(pieces[:kept])
+        chomping = match[1]
+        if chomping == "-":
+            return text
+        if chomping == "+":
+            return text + "\n" * (len(pieces) - kept + 1)
+        return text + "\n"
+
+    def _literal_lines(self, column: int) -> tuple[list[str], int]:
+        """A literal's lines without its indentation, and how many end with its last text.
+
+        Its indentation is its first non-blank line's, deeper than ``column``; a line with
+        less ends it.
+        """
         lines = self.lines
-        start = self.index
+        start = first = self.index
         end = len(lines)
-        first = start
         while first < end and not lines[first].strip(" "):
             first += 1
         if first == end:
@@ -400,16 +423,14 @@ class _Reader:
         if indent <= column or any(len(lines[blank]) > indent for blank in range(start, first)):
             raise _NotQuick  # empty, or blank lines deeper than its text: libyaml decides
         pieces: list[str] = [""] * (first - start)
-        last = first
-        index = first
+        last = index = first
         margin = " " * indent
         while index < end:
             line = lines[index]
             if line.startswith(margin):
-                piece = line[indent:]
-                if piece:
+                pieces.append(line[indent:])
+                if len(line) > indent:
                     last = index
-                pieces.append(piece)
             elif line.strip(" "):
                 break
             else:
@@ -418,14 +439,7 @@ class _Reader:
         if index == end and not self.newline_at_end:
             raise _NotQuick  # the text ends without a line break: libyaml decides
         self.index = index
-        kept = last - start + 1
-        text = "\n".join(pieces[:kept])
-        chomping = match[1]
-        if chomping == "-":
-            return text
-        if chomping == "+":
-            return text + "\n" * (len(pieces) - kept + 1)
-        return text + "\n"
+        return pieces, last - start + 1
 
 
 def _is_entry(line: str, column: int) -> bool:
