@@ -42,8 +42,8 @@ _PLAIN_KEY = rf"({_FIRST}[^:#,\[\]{{}}]*)"
 """A plain key (spaces before its ``:`` included), without ``:#,[]{{}}`` inside."""
 _KEY = re.compile(rf"(?:{_PLAIN_KEY}|{_SINGLE} *|{_DOUBLE} *):(?: +|\Z)")
 """A mapping key, up to the ``: `` after it."""
-_SIMPLE = re.compile(rf"{_PLAIN_KEY}: +({_FIRST}[^ :]*(?:(?::+[^ :]| +[^ #:])[^ :]*)*) *\Z")
-"""The most common entry: a plain key, and a plain value without ``: `` or `` #`` in it."""
+_SIMPLE = re.compile(rf"{_PLAIN_KEY}: +({_FIRST}.*)")
+"""The most common entry: a plain key, and a plain value (if no ``: `` or `` #`` is in it)."""
 _SINGLE_LINE = re.compile(_SINGLE + _END)
 _DOUBLE_LINE = re.compile(_DOUBLE + _END)
 _LITERAL = re.compile(r"\|([-+]?)" + _END)
@@ -168,16 +168,20 @@ class _Reader:
         result: dict[str, object] = {}
         while True:
             simple = _SIMPLE.match(entry)
-            if simple is not None:  # most lines: read here, at the least cost
-                key, text = simple.groups()
-                key = self._plain_key(key, len(key))
-                value = self._plain(text) if text[0] in _NUMBERISH else _WORDS.get(text, text)
-                self.index += 1
-                self._skip()
-                if self.indent > column:
-                    raise _NotQuick  # a continuation line, or a mistake
-            else:
+            if simple is None:
                 key, value = self._entry(column, entry, depth)
+            else:  # most lines: read here, at the least cost
+                written, text = simple.groups()
+                text = text.rstrip(" ")
+                if ": " in text or " #" in text or text[-1] == ":":
+                    key, value = self._entry(column, entry, depth)  # a comment, or a mistake
+                else:
+                    key = self._plain_key(written)
+                    value = self._plain(text) if text[0] in _NUMBERISH else _WORDS.get(text, text)
+                    self.index += 1
+                    self._skip()
+                    if self.indent > column:
+                        raise _NotQuick  # a continuation line, or a mistake
             if key in result:
                 raise _NotQuick  # the full walk reports the duplicate
             result[key] = value
@@ -216,19 +220,19 @@ class _Reader:
         which = cast("int", match.lastindex)  # the plain, single- or double-quoted form
         key: str = match[which]
         if which == 1:
-            return self._plain_key(key, match.end())
+            return self._plain_key(key)
         if which == 2:  # noqa: PLR2004 - the group of single-quoted keys
             key = key.replace("''", "'")
         if len(key) > self.max_key_length or match.end() > _LONGEST_KEY:
             raise _NotQuick
         return key
 
-    def _plain_key(self, written: str, width: int) -> str:
-        """The key ``written`` plainly (spaces after it dropped), ``width`` characters wide."""
+    def _plain_key(self, written: str) -> str:
+        """The key ``written`` plainly (the spaces between it and its ``:`` dropped)."""
         key = written.rstrip(" ")
         if key in _WORDS or (key[0] in _NUMBERISH and plain_tag(key) is not _STR):
             raise _NotQuick  # a number, true/false, null or a date as a key
-        if len(key) > self.max_key_length or width > _LONGEST_KEY:
+        if len(written) > self.max_key_length:  # a long key, spaces and all: libyaml decides
             raise _NotQuick
         return key
 
