@@ -102,6 +102,7 @@ class _Reader:
     __slots__ = (
         "bad_numbers",
         "count",
+        "end",
         "has_numbers",
         "indent",
         "index",
@@ -113,6 +114,7 @@ class _Reader:
     )
 
     lines: list[str]
+    end: int
     newline_at_end: bool
     index: int
     indent: int
@@ -129,6 +131,7 @@ class _Reader:
         if self.newline_at_end:
             lines.pop()
         self.lines = lines
+        self.end = len(lines)
         self.index = 0
         self.indent = -1
         self.count = 1  # the root, as the plain read counts it
@@ -151,7 +154,8 @@ class _Reader:
         """Move to the next line with content (blank and comment lines skipped); return it."""
         lines = self.lines
         index = self.index
-        while index < len(lines):
+        end = self.end
+        while index < end:
             line = lines[index]
             content = line.lstrip(" ")
             if content and content[0] != "#":
