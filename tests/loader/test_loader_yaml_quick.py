@@ -14,7 +14,7 @@ from ruamel.yaml.error import MarkedYAMLError
 from ruamel.yaml.reader import ReaderError
 
 from wink_decl.diagnostics import Span
-from wink_decl.limits import DEFAULT_LIMITS
+from wink_decl.limits import DEFAULT_LIMITS, MAX_DEPTH_CEILING
 from wink_decl.loader import Limits, load_text
 from wink_decl.loader import _yaml as yaml_module
 from wink_decl.loader._yaml_compose import compose
@@ -324,3 +324,15 @@ def test_a_span_asked_for_first_composes_the_nodes_once() -> None:
     spans = result.file.source_map
     assert spans.key_span(("sections", 0, "title")) == Span("p.yaml", 3, 5, 3, 9)
     assert spans.value_span(("sections", 0, "title")) == Span("p.yaml", 3, 12, 3, 12)
+
+
+def test_block_mappings_nested_near_the_ceiling_read_quick() -> None:
+    """199 levels: three Python frames a level, well within the interpreter's recursion limit."""
+    ceiling = Limits(max_depth=MAX_DEPTH_CEILING)
+    levels = MAX_DEPTH_CEILING - 1
+    text = "".join(f"{' ' * level}k{level}:\n" for level in range(levels - 1))
+    text += f"{' ' * (levels - 1)}k{levels - 1}: x\n"
+    quick = assert_same(text, ceiling)
+    assert quick is not None
+    assert quick_read(" " + text.replace("\n", "\n "), ceiling) is not None
+    assert quick_read(text.replace("x\n", "\n" + " " * levels + "y: x\n"), ceiling) is None
