@@ -7,6 +7,8 @@ same ``has_numbers`` and ``bad_numbers``. Whatever it does not read, that path r
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -20,6 +22,8 @@ from wink_decl.loader import _yaml as yaml_module
 from wink_decl.loader._yaml_compose import compose
 from wink_decl.loader._yaml_plain import NotPlain, PlainReader
 from wink_decl.loader._yaml_quick import QuickRead, quick_read
+
+from .test_loader_properties import YAML_LEAVES, YAML_STYLES, dump_yaml, json_data
 
 KEYS = (
     "a", "key", "Key x", "k ", "'q'", '"d"', "'it''s'", '"a: b"', "1", "true", "on", "yes",
@@ -145,6 +149,14 @@ def yaml_texts(draw: st.DrawFn) -> str:
 @given(yaml_texts())
 def test_the_quick_read_is_the_composers_read_or_none(text: str) -> None:
     assert_same(text)
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(json_data(YAML_LEAVES), YAML_STYLES)
+def test_dumped_yaml_reads_as_the_composer_reads_it(
+    data: dict[str, Any], style: dict[str, Any]
+) -> None:
+    assert_same(dump_yaml(data, style))
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
