@@ -11,7 +11,7 @@ What this reads is what tomli reads; a differential test keeps it so.
 from __future__ import annotations
 
 import re
-from typing import NamedTuple, cast
+from typing import NamedTuple
 
 from wink_decl.loader.limit_diagnostics import Limits
 
@@ -91,24 +91,24 @@ def read_plain_toml(text: str, limits: Limits) -> QuickRead | None:
 
 
 class _Reader:
-    """Reads one text, remembering the tables and arrays its headers made.
+    """Reads one text, remembering the tables and arrays its headers made, by name.
 
-    Those are the only ones another header may add to.
+    Those are the only ones another header may add to; a header never names one inside an
+    array of tables (the reader leaves that to tomli), so a name says which table it is.
     """
 
-    __slots__ = ("arrays", "has_numbers", "max_parts", "tables")
+    __slots__ = ("arrays", "has_numbers", "max_dots", "tables")
 
     def __init__(self, max_depth: int) -> None:
-        # A header's table of n parts holds values at depth n + 1, an array of tables's
+        # A header's table of n names holds values at depth n + 1, an array of tables's
         # element at n + 2; an inline array or table among them nests one more.
-        self.max_parts = max_depth - 3
+        self.max_dots = max_depth - 4
         self.has_numbers = False
-        self.tables: set[int] = set()
-        self.arrays: set[int] = set()
+        self.tables: dict[str, dict[str, object]] = {"": {}}
+        self.arrays: dict[str, list[object]] = {}
 
     def read(self, text: str) -> dict[str, object]:
-        root: dict[str, object] = {}
-        current = root
+        root = current = self.tables[""]
         match = _STATEMENT.match
         position, end = 0, len(text)
         while position < end:
@@ -123,9 +123,9 @@ class _Reader:
                     raise _NotPlain  # tomli says where it was defined first
                 current[key] = line[kind]
             elif kind == "table":
-                current = self._table(root, line[kind])
+                current = self._table(line[kind])
             elif kind == "tables":
-                current = self._element(root, line[kind])
+                current = self._element(line[kind])
             elif kind is not None:  # None: only blank lines and comments were left
                 key = line["key"]
                 if key in current:
@@ -161,42 +161,38 @@ class _Reader:
             return int(item.group(index + skip))
         return True
 
-    def _parent(self, root: dict[str, object], names: list[str]) -> dict[str, object]:
-        """The table a header's last name is in: each name before it a header's table."""
-        if len(names) > self.max_parts:
-            raise _NotPlain
-        table = root
-        for name in names[:-1]:
-            inner = table.get(name)
-            if inner is None:
-                inner = table[name] = {}
-                self.tables.add(id(inner))
-            elif id(inner) not in self.tables:
-                raise _NotPlain  # a value, an inline table or an array of tables
-            table = cast("dict[str, object]", inner)  # a header's table: see above
-        return table
-
-    def _table(self, root: dict[str, object], header: str) -> dict[str, object]:
+    def _table(self, header: str) -> dict[str, object]:
         """The table ``[header]`` makes: one no header or key made before."""
-        names = header.split(".")
-        parent = self._parent(root, names)
-        if names[-1] in parent:
-            raise _NotPlain  # defined twice, or [a] after [a.b]: tomli decides
+        if header in self.tables or header.count(".") > self.max_dots:
+            raise _NotPlain  # defined twice, [a] after [a.b] (tomli decides), or deep
+        return self._new_table(header)
+
+    def _new_table(self, name: str) -> dict[str, object]:
+        """A new table ``name``, in a header's table (made now if need be)."""
+        parent_name, _, last = name.rpartition(".")
+        parent = self.tables.get(parent_name)
+        if parent is None:
+            parent = self._new_table(parent_name)
+        if last in parent:
+            raise _NotPlain  # a value, an inline table, an array of tables: not a header's
         table: dict[str, object] = {}
-        parent[names[-1]] = table
-        self.tables.add(id(table))
+        parent[last] = self.tables[name] = table
         return table
 
-    def _element(self, root: dict[str, object], header: str) -> dict[str, object]:
+    def _element(self, header: str) -> dict[str, object]:
         """The table ``[[header]]`` adds to its array (made by such headers only)."""
-        names = header.split(".")
-        parent = self._parent(root, names)
-        array = parent.get(names[-1])
+        array = self.arrays.get(header)
         if array is None:
-            array = parent[names[-1]] = []
-            self.arrays.add(id(array))
-        elif id(array) not in self.arrays:
-            raise _NotPlain  # a table, a value or an inline array
+            if header.count(".") > self.max_dots:
+                raise _NotPlain
+            parent_name, _, last = header.rpartition(".")
+            parent = self.tables.get(parent_name)
+            if parent is None:
+                parent = self._new_table(parent_name)
+            if last in parent:
+                raise _NotPlain  # a table, a value or an inline array
+            array = self.arrays[header] = []
+            parent[last] = array
         element: dict[str, object] = {}
-        cast("list[object]", array).append(element)  # an array of tables: see above
+        array.append(element)
         return element
