@@ -158,8 +158,8 @@ def test_a_quick_read_of_toml_punctuation_is_what_tomli_reads(text: str) -> None
     assert_same_as_tomli(text)
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(TEXTS, st.integers(1, 6), st.integers(1, 40))
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(TEXTS, st.integers(1, 6) | st.just(64), st.integers(1, 120) | st.just(200_000))
 def test_a_quick_load_is_the_load_through_tomli(text: str, max_depth: int, max_nodes: int) -> None:
     limits = Limits(max_depth=max_depth, max_nodes=max_nodes)
     quick = load_text(text, path="p.toml", format="toml", limits=limits)
@@ -279,9 +279,15 @@ def test_a_file_within_the_limits_is_read_quickly() -> None:
     )
 
 
-def test_a_quick_load_keeps_its_spans_lazy_and_exact() -> None:
+def _no_tomli(text: str) -> dict[str, object]:
+    raise AssertionError(text)
+
+
+def test_a_quick_load_keeps_its_spans_lazy_and_exact(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(tomli, "loads", _no_tomli)  # a plain file is read without it
     result = load_text(PLAIN, path="p.toml", format="toml")
     assert result.file is not None
+    assert (result.file.has_numbers, result.file.bad_numbers) == (True, False)
     source_map = result.file.source_map
     assert source_map.value_span(("params", "words", "choices", 1)) == source_map.value_span(
         ("params", "words", "choices", 1)
