@@ -669,7 +669,7 @@ def test_toml_is_read_by_the_pinned_compiled_tomli_on_every_python(
         return real(text)
 
     monkeypatch.setattr(tomli, "loads", counted)
-    text = 'key = "review"\n'
+    text = 'key = "review"\nweight = 0.5\n'  # not plain enough for the quick reader
     assert load_text(text, path=PATH, format="toml").file is not None
     assert read == [text]
     pyproject = tomli.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))

@@ -16,6 +16,7 @@ from wink_decl.loader._lazy_table import LazyTable
 from wink_decl.loader._loaded import Loaded
 from wink_decl.loader._source_map import JSONPath, SourceMap
 from wink_decl.loader._text import LineIndex
+from wink_decl.loader._toml_quick import read_plain_toml
 from wink_decl.loader._toml_scan import Found
 from wink_decl.loader._toml_scan import scan as scan_before_parsing
 from wink_decl.loader.file_kinds import FileKind
@@ -44,6 +45,17 @@ def load_toml(text: str, path: str, limits: Limits, kind: FileKind) -> Loaded:
     found = scan_before_parsing(text, limits)
     if found is not None:
         return Loaded(None, None, [_refused(found, path, lines, limits)])
+    quick_read = read_plain_toml(text, limits)
+    if quick_read is not None:  # most files: read without tomli, nothing to check after
+        source_map = _lazy_source_map(text, path, lines)[1]
+        return Loaded(quick_read.data, source_map, [], quick_read.has_numbers, bad_numbers=False)
+    return _read_by_tomli(text, path, lines, limits, kind)
+
+
+def _read_by_tomli(
+    text: str, path: str, lines: LineIndex, limits: Limits, kind: FileKind
+) -> Loaded:
+    """What ``load_toml`` finds in a text that is not plain: tomli reads it, then the checks."""
     try:
         data = tomli.loads(text)
     except tomli.TOMLDecodeError as error:
@@ -53,9 +65,7 @@ def load_toml(text: str, path: str, limits: Limits, kind: FileKind) -> Loaded:
         return Loaded(None, None, [syntax_diagnostic(text, path, str(error))])
     if not data:
         return Loaded(None, None, [kind.not_a_mapping(Span(path, 1, 1), "empty", "toml")])
-    positions = _LazyScan(text)
-    values = LazyTable(lambda: positions.scan.values)
-    source_map = SourceMap(path, values, LazyTable(lambda: positions.scan.keys), lines)
+    positions, source_map = _lazy_source_map(text, path, lines)
     quick = QuickCheck(limits)
     if quick.table(data):  # the usual file: nothing to change and nothing to report
         return Loaded(data, source_map, [], quick.has_numbers, quick.bad_numbers)
@@ -65,6 +75,13 @@ def load_toml(text: str, path: str, limits: Limits, kind: FileKind) -> Loaded:
     except _Stop as stop:
         return Loaded(None, None, [stop.diagnostic])
     return Loaded(plain, source_map, [], checker.has_numbers, checker.bad_numbers)
+
+
+def _lazy_source_map(text: str, path: str, lines: LineIndex) -> tuple[_LazyScan, SourceMap]:
+    """The source map of ``text``, whose positions are scanned when first asked for."""
+    positions = _LazyScan(text)
+    values = LazyTable(lambda: positions.scan.values)
+    return positions, SourceMap(path, values, LazyTable(lambda: positions.scan.keys), lines)
 
 
 def _refused(found: Found, path: str, lines: LineIndex, limits: Limits) -> Diagnostic:
