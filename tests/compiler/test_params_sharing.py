@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import dataclasses
-import keyword
 import math
 import time
 from pathlib import Path
@@ -12,8 +11,6 @@ from typing import Any
 import pytest
 from compiler_support import compile_in, compiled, declared_spec
 from concurrency import run_threads
-from hypothesis import given, settings
-from hypothesis import strategies as st
 
 from wink_decl.compiler import _params_dataclass, make_params
 from wink_decl.compiler._params_dataclass import (
@@ -213,83 +210,3 @@ def _field_facts(field: dataclasses.Field[Any]) -> tuple[object, ...]:
 
 def test_no_params_make_no_class() -> None:
     assert class_for_params("Params", {}) is None
-
-
-def test_made_in_one_step_the_fields_wait_for_their_first_reader(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    """A compile and a render read no ``Field``: they are made on the first read, once."""
-    monkeypatch.setattr(_params_dataclass, "_made", {})
-    params = {name: ParamSpec.model_validate(spec) for name, spec in ONE_STEP.items()}
-    made = class_for_params("Params", params)
-    assert made is not None
-    fast: Any = made
-    table_of = vars(made)
-    waiting = table_of["__dataclass_fields__"]
-    assert type(waiting).__name__ == "_FieldsOnFirstUse"  # not the dict yet
-    assert repr(fast(topic="x", tags=())) == (
-        "Params(topic='x', audience='engineers', words=5, ratio=-0.0, strict=False, "
-        "level='low', weights=(1, 2.5), tags=())"
-    )
-    assert table_of["__dataclass_fields__"] is waiting  # an instance made and printed: none
-    found = dataclasses.fields(fast)
-    table = table_of["__dataclass_fields__"]
-    assert type(table).__name__ == "dict"
-    assert list(table.values()) == list(found)
-    assert waiting.__get__(None, fast) is table  # a thread that found it before: the same dict
-    assert fast.__dataclass_fields__ is table
-    assert fast(topic="x", tags=()).__dataclass_fields__ is table
-
-
-_SCALAR_DECLARATIONS = st.sampled_from(
-    [
-        {"type": "string"},
-        {"type": "string", "description": "Who."},
-        {"type": "string", "default": "low", "enum": ["low", "high"]},
-        {"type": "integer", "default": 3},
-        {"type": "number", "default": -0.0},
-        {"type": "number", "default": 1},
-        {"type": "boolean", "default": True},
-        {"type": "array", "items": {"type": "integer"}, "default": [1, 2]},
-        {"type": "array", "items": {"type": "string"}, "description": "Tags."},
-    ]
-)
-
-
-@settings(max_examples=60, deadline=None)  # a busy 2-core CI machine is not what this measures
-@given(
-    st.lists(
-        st.tuples(st.from_regex(r"[a-z][a-z0-9_]{0,6}", fullmatch=True), _SCALAR_DECLARATIONS),
-        max_size=5,
-        unique_by=lambda pair: pair[0],
-    )
-)
-def test_fields_made_on_first_use_are_the_ones_made_at_once(
-    declared: list[tuple[str, dict[str, Any]]],
-) -> None:
-    """The class made in one step (fields on first use) and from field specs are alike."""
-    declared = [(name, spec) for name, spec in declared if not keyword.iskeyword(name)]
-    params = {name: ParamSpec.model_validate(spec) for name, spec in declared}
-    specs = tuple(declared_spec(name, spec) for name, spec in declared)
-    fast: Any = _params_dataclass._make_from_model("Params", params)  # pyright: ignore[reportPrivateUsage]
-    slow: Any = _params_dataclass._make("Params", specs)  # pyright: ignore[reportPrivateUsage]
-    facts = [
-        (kind.__annotations__, kind._wink_defaults, kind.__slots__, kind.__qualname__)
-        for kind in (fast, slow)
-    ]
-    assert facts[0] == facts[1]
-    assert [_field_facts(f) for f in dataclasses.fields(fast)] == [
-        _field_facts(f) for f in dataclasses.fields(slow)
-    ]
-    assert all(
-        fast.__annotations__[f.name] is f.type and fast._wink_defaults[f.name] is f.default
-        for f in dataclasses.fields(fast)
-    )
-
-
-def test_a_keyword_is_refused_before_the_fields_are_made() -> None:
-    params = {"class": ParamSpec.model_validate({"type": "string"})}
-    with pytest.raises(
-        ValueError, match=r"^'class' cannot be a field name: it is a Python keyword\.$"
-    ):
-        class_for_params("Params", params)

@@ -31,8 +31,6 @@ _made: dict[tuple[object, ...], type] = {}
 """Generated classes by the exact key of their declarations; read without a lock."""
 _made_lock = threading.Lock()
 """Taken only to add a class, so two threads never evict at once (see ``_keep``)."""
-_fields_lock = threading.Lock()
-"""Taken to make a class's fields on first use (``_FieldsOnFirstUse``): one dict for all."""
 
 
 @dataclasses.dataclass(slots=True, frozen=True)
@@ -112,7 +110,8 @@ def class_for_params(class_name: str, params: Mapping[str, ParamSpec]) -> type |
     key = (class_name, *[_model_key(name, spec) for name, spec in params.items()])
     made = _made.get(key)
     if made is None:
-        made = _keep(key, _make_from_model(class_name, params))
+        fields = {name: _model_field(name, spec) for name, spec in params.items()}
+        made = _keep(key, _make_from_fields(class_name, fields))
     return made
 
 
@@ -136,66 +135,15 @@ def _model_key(name: str, spec: ParamSpec) -> tuple[object, ...]:
     )
 
 
-def _make_from_model(class_name: str, params: Mapping[str, ParamSpec]) -> type:
-    """``_make_from_fields`` of each param's ``_field(spec_from_model(...))``, fields made later.
-
-    A compile and a render never read the ``Field`` objects (``dataclasses.fields`` and what
-    is built on it do): they are made on first use (``_FieldsOnFirstUse``), from the very
-    annotations, defaults and descriptions the class holds.
-    """
-    annotations: dict[str, object] = {}
-    defaults: dict[str, object] = {}
-    descriptions: dict[str, str | None] = {}
-    for name, spec in params.items():
-        default = spec.default
-        annotations[_field_name(name)] = _annotation(
-            spec.type, spec.enum or (), "" if spec.items is None else spec.items.type
-        )
-        defaults[name] = dataclasses.MISSING if default is None else default
-        descriptions[name] = spec.description
-    fields = _FieldsOnFirstUse(annotations, defaults, descriptions)
-    return _new_class(class_name, annotations, defaults, fields)
-
-
-class _FieldsOnFirstUse:
-    """A made class's ``__dataclass_fields__``, built when first read, then the class's own.
-
-    Read on the class or an instance (``dataclasses.fields``, ``is_dataclass``), it makes
-    each ``Field`` as ``_new_field`` does and puts the dict in its place on the class, so
-    every later read finds the plain dict. Threads reading at once all get one dict.
-    """
-
-    __slots__ = ("_annotations", "_defaults", "_descriptions", "_fields", "_owner")
-    _owner: type
-    """The class made with this, named by ``type()`` (``__set_name__``)."""
-
-    def __init__(
-        self,
-        annotations: dict[str, object],
-        defaults: dict[str, object],
-        descriptions: dict[str, str | None],
-    ) -> None:
-        self._annotations = annotations
-        self._defaults = defaults
-        self._descriptions = descriptions
-        self._fields: dict[str, dataclasses.Field[Any]] | None = None
-
-    def __set_name__(self, owner: type, name: str) -> None:
-        """``type()`` names the class it is made for."""
-        self._owner = owner
-
-    def __get__(self, instance: object, owner: type | None = None) -> dict[str, Any]:
-        """The fields, made on the first read."""
-        with _fields_lock:
-            fields = self._fields
-            if fields is None:
-                defaults, descriptions = self._defaults, self._descriptions
-                fields = self._fields = {
-                    name: _new_field(name, annotation, defaults[name], descriptions[name])
-                    for name, annotation in self._annotations.items()
-                }
-                type.__setattr__(self._owner, "__dataclass_fields__", fields)
-        return fields
+def _model_field(name: str, spec: ParamSpec) -> dataclasses.Field[Any]:
+    """``_field(spec_from_model(name, spec))``, without the ``FieldSpec``."""
+    default = spec.default
+    return _new_field(
+        name,
+        _annotation(spec.type, spec.enum or (), "" if spec.items is None else spec.items.type),
+        dataclasses.MISSING if default is None else default,
+        spec.description,
+    )
 
 
 def exact_key(spec: FieldSpec) -> tuple[object, ...]:
@@ -244,26 +192,14 @@ def _make(class_name: str, specs: tuple[FieldSpec, ...]) -> type:
 
 def _make_from_fields(class_name: str, fields: dict[str, dataclasses.Field[Any]]) -> type:
     """The ``DeclaredParams`` subclass whose fields are ``fields``, in their order."""
-    annotations: dict[str, object] = {name: field.type for name, field in fields.items()}
-    defaults: dict[str, object] = {name: field.default for name, field in fields.items()}
-    return _new_class(class_name, annotations, defaults, fields)
-
-
-def _new_class(
-    class_name: str,
-    annotations: dict[str, object],
-    defaults: dict[str, object],
-    fields: dict[str, dataclasses.Field[Any]] | _FieldsOnFirstUse,
-) -> type:
-    """The ``DeclaredParams`` subclass: fields named and typed by ``annotations``, in order."""
     namespace: dict[str, object] = {
-        "__slots__": tuple(annotations),
+        "__slots__": tuple(fields),
         "__qualname__": class_name,
         "__module__": __name__,
-        "__annotations__": annotations,
+        "__annotations__": {name: field.type for name, field in fields.items()},
         "__dataclass_fields__": fields,
         "__dataclass_params__": PROTOTYPE_PARAMS,
-        "_wink_defaults": defaults,
+        "_wink_defaults": {name: field.default for name, field in fields.items()},
     }
     return type(class_name, (DeclaredParams,), namespace)
 
