@@ -95,13 +95,17 @@ class Location:
         state: os.stat_result | None = None,
     ) -> None:
         # Text, not Path objects: a front end that has the names as text pays for no Path.
-        initialise = object.__setattr__  # frozen: as the dataclass's own __init__ does
-        initialise(self, "request", request)
-        initialise(self, "file_name", path_text(file))
-        initialise(self, "root_name", path_text(root))
-        initialise(self, "overrides", overrides)
-        initialise(self, "store", store)
-        initialise(self, "state", state)
+        # Frozen: every field goes in at once, past ``__setattr__`` (the cached properties
+        # join them in the same dict).
+        fields = {
+            "request": request,
+            "file_name": path_text(file),
+            "root_name": path_text(root),
+            "overrides": overrides,
+            "store": store,
+            "state": state,
+        }
+        object.__setattr__(self, "__dict__", fields)
 
     @cached_property
     def file(self) -> Path:
