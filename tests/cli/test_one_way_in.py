@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Callable
 from pathlib import Path
@@ -9,7 +10,7 @@ from pathlib import Path
 import pytest
 
 import wink_decl
-from wink_decl.inputs import PromptRequest, prepare
+from wink_decl.inputs import Prepared, PromptRequest, prepare
 from wink_decl.preview.files import PromptFolder
 from wink_decl.preview.page import PageState, prompt_view
 
@@ -118,3 +119,28 @@ def test_a_prepared_prompt_names_its_file_as_reports_show_it(project: Path) -> N
         Path(REVIEW),
         project / "prompts",  # the configured root
     )
+
+
+def test_a_prepared_prompt_is_a_frozen_dataclass_of_its_fields(project: Path) -> None:
+    """Its fields go in at once (one dict); those not given take the dataclass's defaults."""
+    prepared = prepare(PromptRequest(REVIEW, params=(("diff", "x"),)))
+    fields = dataclasses.fields(prepared)
+    assert vars(prepared) == {f.name: getattr(prepared, f.name) for f in fields}
+    assert [f.name for f in fields] == [
+        "location",
+        "result",
+        "reports",
+        "compiled",
+        "prompt",
+        "params",
+        "visibility",
+    ]
+    assert prepared.prompt is prepared.compiled is not None
+    bare = Prepared(prepared.location, prepared.result, prepared.reports)
+    assert [f.default for f in fields[3:]] == [None, None, (), dataclasses.MISSING]
+    assert [getattr(bare, f.name) for f in fields[3:]] == [None, None, (), {}]
+    assert bare.visibility is not Prepared(prepared.location, prepared.result, ()).visibility
+    again = dataclasses.replace(prepared, params=())
+    assert (again.params, again.prompt, again.visibility) == ((), prepared.prompt, {})
+    with pytest.raises(dataclasses.FrozenInstanceError, match=r"^cannot assign to field 'params'$"):
+        again.params = (1,)  # pyright: ignore[reportAttributeAccessIssue]

@@ -140,7 +140,7 @@ def locate(request: PromptRequest) -> Location:
     return Location(request, path, root_finder(request.root)(path))
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class Prepared:
     """A prompt file compiled, its params bound, its plugins checked and its tag applied.
 
@@ -158,6 +158,28 @@ class Prepared:
     visibility: Mapping[SectionPath, SectionVisibility] = field(
         default_factory=dict["SectionPath", "SectionVisibility"]
     )
+
+    def __init__(  # the dataclass's own fields, in order
+        self,
+        location: Location,
+        result: CompileResult,
+        reports: tuple[Report, ...],
+        compiled: CompiledPrompt | None = None,
+        prompt: CompiledPrompt | None = None,
+        params: tuple[object, ...] = (),
+        visibility: Mapping[SectionPath, SectionVisibility] | None = None,
+    ) -> None:
+        # Frozen: every field goes in at once, past ``__setattr__``, as ``Location``'s do.
+        fields: dict[str, object] = {
+            "location": location,
+            "result": result,
+            "reports": reports,
+            "compiled": compiled,
+            "prompt": prompt,
+            "params": params,
+            "visibility": {} if visibility is None else visibility,
+        }
+        object.__setattr__(self, "__dict__", fields)
 
     @property
     def ok(self) -> bool:
