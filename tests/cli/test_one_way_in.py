@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import inspect
 import re
 from collections.abc import Callable
 from pathlib import Path
@@ -144,3 +145,22 @@ def test_a_prepared_prompt_is_a_frozen_dataclass_of_its_fields(project: Path) ->
     assert (again.params, again.prompt, again.visibility) == ((), prepared.prompt, {})
     with pytest.raises(dataclasses.FrozenInstanceError, match=r"^cannot assign to field 'params'$"):
         again.params = (1,)  # pyright: ignore[reportAttributeAccessIssue]
+
+
+def test_a_request_takes_its_fields_in_order_with_their_defaults() -> None:
+    """Its own ``__init__`` (every field at once) is the one the dataclass would write."""
+    fields = dataclasses.fields(PromptRequest)
+    parameters = list(inspect.signature(PromptRequest).parameters.values())
+    assert [(p.name, p.default, p.kind) for p in parameters] == [
+        (f.name, inspect.Parameter.empty if f.default is dataclasses.MISSING else f.default, p.kind)
+        for f, p in zip(fields, parameters, strict=True)
+    ]
+    assert {p.kind for p in parameters} == {inspect.Parameter.POSITIONAL_OR_KEYWORD}
+    given = PromptRequest("a.wink.yaml", "root", open=("s",), strict=True)
+    assert vars(given) == {f.name: getattr(given, f.name) for f in fields}
+    assert (given.root, given.open, given.strict, given.tag) == ("root", ("s",), True, None)
+    assert given == dataclasses.replace(
+        PromptRequest("a.wink.yaml"), root="root", open=("s",), strict=True
+    )
+    with pytest.raises(dataclasses.FrozenInstanceError, match=r"^cannot assign to field 'tag'$"):
+        given.tag = "x"  # pyright: ignore[reportAttributeAccessIssue]

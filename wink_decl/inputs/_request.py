@@ -41,7 +41,7 @@ Plugins = Literal["render", "all"]
 """Which plugin code ``prepare`` imports and checks: what a render needs, or all of it."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class PromptRequest:
     """What a front end was asked for one prompt file, as it was given.
 
@@ -63,6 +63,34 @@ class PromptRequest:
     """A stale override entry is an error, not a warning."""
     missing_hint: str = MISSING_HINT
     """How this front end tells people to give a missing param (``{name}`` is filled in)."""
+
+    def __init__(  # the dataclass's own fields, in order, with their defaults
+        self,
+        file: str,
+        root: str | None = None,
+        limits: Limits = DEFAULT_LIMITS,
+        params: tuple[tuple[str, str], ...] = (),
+        params_file: str | None = None,
+        open: tuple[str, ...] = (),  # noqa: A002 - the field's name
+        tag: str | None = None,
+        overrides: str | None = None,
+        strict: bool = False,
+        missing_hint: str = MISSING_HINT,
+    ) -> None:
+        # Frozen: every field goes in at once, past ``__setattr__``, as ``Location``'s do.
+        fields: dict[str, object] = {
+            "file": file,
+            "root": root,
+            "limits": limits,
+            "params": params,
+            "params_file": params_file,
+            "open": open,
+            "tag": tag,
+            "overrides": overrides,
+            "strict": strict,
+            "missing_hint": missing_hint,
+        }
+        object.__setattr__(self, "__dict__", fields)
 
 
 @dataclass(frozen=True, init=False)
