@@ -1,5 +1,6 @@
 """``wink_decl.inputs.RootSearch``: the one copy of how a prompt's root is found."""
 
+import dataclasses
 import os
 from pathlib import Path
 
@@ -174,3 +175,26 @@ def test_a_location_keeps_its_names_as_reports_show_them(tmp_path: Path) -> None
         None,
     )
     assert given == Location(request, "sub/a.wink.yaml", "sub", tmp_path)
+
+
+def test_a_location_is_a_frozen_dataclass_of_its_fields(tmp_path: Path) -> None:
+    """Its fields go in at once (one dict): what the dataclass's own ``__init__`` would set."""
+    request = PromptRequest("a.wink.yaml")
+    location = Location(request, "a.wink.yaml", ".", tmp_path, state=None)
+    shown = {f.name: getattr(location, f.name) for f in dataclasses.fields(location)}
+    assert shown == vars(location)
+    assert shown == {
+        "request": request,
+        "file_name": "a.wink.yaml",
+        "root_name": ".",
+        "overrides": tmp_path,
+        "store": None,
+        "state": None,
+    }
+    with pytest.raises(
+        dataclasses.FrozenInstanceError, match=r"^cannot assign to field 'root_name'$"
+    ):
+        location.root_name = "elsewhere"  # pyright: ignore[reportAttributeAccessIssue]
+    assert location.root == Path()
+    assert vars(location)["root"] == Path()  # cached beside the fields
+    assert hash(location) == hash(Location(request, "a.wink.yaml", ".", tmp_path))

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+import inspect
 import re
 from collections.abc import Callable
 from pathlib import Path
@@ -9,7 +11,7 @@ from pathlib import Path
 import pytest
 
 import wink_decl
-from wink_decl.inputs import PromptRequest, prepare
+from wink_decl.inputs import Prepared, PromptRequest, prepare
 from wink_decl.preview.files import PromptFolder
 from wink_decl.preview.page import PageState, prompt_view
 
@@ -118,3 +120,47 @@ def test_a_prepared_prompt_names_its_file_as_reports_show_it(project: Path) -> N
         Path(REVIEW),
         project / "prompts",  # the configured root
     )
+
+
+def test_a_prepared_prompt_is_a_frozen_dataclass_of_its_fields(project: Path) -> None:
+    """Its fields go in at once (one dict); those not given take the dataclass's defaults."""
+    prepared = prepare(PromptRequest(REVIEW, params=(("diff", "x"),)))
+    fields = dataclasses.fields(prepared)
+    assert vars(prepared) == {f.name: getattr(prepared, f.name) for f in fields}
+    assert [f.name for f in fields] == [
+        "location",
+        "result",
+        "reports",
+        "compiled",
+        "prompt",
+        "params",
+        "visibility",
+    ]
+    assert prepared.prompt is prepared.compiled is not None
+    bare = Prepared(prepared.location, prepared.result, prepared.reports)
+    assert [f.default for f in fields[3:]] == [None, None, (), dataclasses.MISSING]
+    assert [getattr(bare, f.name) for f in fields[3:]] == [None, None, (), {}]
+    assert bare.visibility is not Prepared(prepared.location, prepared.result, ()).visibility
+    again = dataclasses.replace(prepared, params=())
+    assert (again.params, again.prompt, again.visibility) == ((), prepared.prompt, {})
+    with pytest.raises(dataclasses.FrozenInstanceError, match=r"^cannot assign to field 'params'$"):
+        again.params = (1,)  # pyright: ignore[reportAttributeAccessIssue]
+
+
+def test_a_request_takes_its_fields_in_order_with_their_defaults() -> None:
+    """Its own ``__init__`` (every field at once) is the one the dataclass would write."""
+    fields = dataclasses.fields(PromptRequest)
+    parameters = list(inspect.signature(PromptRequest).parameters.values())
+    assert [(p.name, p.default, p.kind) for p in parameters] == [
+        (f.name, inspect.Parameter.empty if f.default is dataclasses.MISSING else f.default, p.kind)
+        for f, p in zip(fields, parameters, strict=True)
+    ]
+    assert {p.kind for p in parameters} == {inspect.Parameter.POSITIONAL_OR_KEYWORD}
+    given = PromptRequest("a.wink.yaml", "root", open=("s",), strict=True)
+    assert vars(given) == {f.name: getattr(given, f.name) for f in fields}
+    assert (given.root, given.open, given.strict, given.tag) == ("root", ("s",), True, None)
+    assert given == dataclasses.replace(
+        PromptRequest("a.wink.yaml"), root="root", open=("s",), strict=True
+    )
+    with pytest.raises(dataclasses.FrozenInstanceError, match=r"^cannot assign to field 'tag'$"):
+        given.tag = "x"  # pyright: ignore[reportAttributeAccessIssue]

@@ -6,8 +6,15 @@ from pathlib import Path
 
 import pytest
 from compiler_support import compile_in, report, write
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from wink_decl.compiler import CompileResult, compile_file
+from wink_decl.compiler._context import folder_ns
+from wink_decl.compiler.compile import (
+    _is_key_path,  # pyright: ignore[reportPrivateUsage]
+    _prompt_ns,  # pyright: ignore[reportPrivateUsage]
+)
 from wink_decl.plugins import PluginCatalog
 
 TASK = """\
@@ -284,3 +291,29 @@ def test_a_malformed_document_gives_diagnostics_never_an_exception(
     assert result.diagnostics
     if expected is not None:
         assert report(result) == expected
+
+
+_SEGMENTS = st.lists(st.sampled_from(["a", "B", "c d", ".", "..", ""]), max_size=4).map("/".join)
+_STARTS = st.sampled_from(["", "/", "//"])
+
+
+@st.composite
+def _roots_and_files(draw: st.DrawFn) -> tuple[str, str]:
+    """A root and a file, absolute or not, the file often below the root, oddly written."""
+    root = draw(_STARTS) + draw(_SEGMENTS)
+    below = draw(st.booleans())
+    start = root + draw(st.sampled_from(["/", "//"])) if below else draw(_STARTS)
+    return root, start + draw(_SEGMENTS) + draw(st.sampled_from(["/x.wink.yaml", "x.yaml", ""]))
+
+
+@settings(max_examples=300, deadline=None)  # a busy 2-core CI machine is not what this measures
+@given(names=_roots_and_files(), as_path=st.booleans())
+def test_the_folder_ns_kept_per_absolute_name_is_the_one_worked_out(
+    names: tuple[str, str], as_path: bool
+) -> None:
+    """A file's ns (and whether it can be one) is the folder's, however its names are written."""
+    root, file = names
+    given_root: str | Path = Path(root or ".") if as_path else root or "."
+    expected = folder_ns(given_root, file)
+    assert _prompt_ns(None, given_root, file) == (expected, _is_key_path(expected))
+    assert _prompt_ns(None, given_root, file) == (expected, _is_key_path(expected))  # kept

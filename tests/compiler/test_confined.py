@@ -6,10 +6,14 @@ import os
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from wink_decl.compiler import CompileResult, Confinement, compile_file, outside_root
 from wink_decl.compiler._confined import (
     PROMPT_CONFINEMENT,
+    _confined_by_paths,  # pyright: ignore[reportPrivateUsage]
+    _named_in,  # pyright: ignore[reportPrivateUsage]
     _no_link_below,  # pyright: ignore[reportPrivateUsage]
     _under,  # pyright: ignore[reportPrivateUsage]
     confined,
@@ -195,3 +199,59 @@ def test_a_file_looked_at_already_below_its_root_is_not_looked_at_again(
     assert looked == []
     assert confined(file, str(tmp_path), "b.wink.yaml", state=state) == (None, state)
     assert looked == [str(tmp_path / "sub")]  # the level between: not looked at before
+
+
+@pytest.fixture(scope="module")
+def tree(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Files below a root, deeper down, linked inside and out, and a linked folder."""
+    top = tmp_path_factory.mktemp("confined")
+    (top / "secret.wink.yaml").write_text("token: s3cr3t\n")
+    (top / "root" / "sub").mkdir(parents=True)
+    (top / "root" / "a.wink.yaml").write_text(PROMPT)
+    (top / "root" / "sub" / "b.wink.yaml").write_text(PROMPT)
+    (top / "root" / "in.wink.yaml").symlink_to(top / "root" / "a.wink.yaml")
+    (top / "root" / "out.wink.yaml").symlink_to(top / "secret.wink.yaml")
+    (top / "root" / "sub" / "out.wink.yaml").symlink_to(top / "secret.wink.yaml")
+    (top / "root" / "up").symlink_to(top)
+    (top / "linked").symlink_to(top / "root")
+    return top
+
+
+_PARTS = st.sampled_from(
+    [
+        *("root", "sub", "linked", "up", ".", "..", ""),
+        *("a.wink.yaml", "b.wink.yaml", "in.wink.yaml", "out.wink.yaml", "secret.wink.yaml"),
+    ]
+)
+
+
+@settings(max_examples=300, deadline=None)  # a busy 2-core CI machine is not what this measures
+@given(root=st.lists(_PARTS, max_size=3), name=st.lists(_PARTS, min_size=1, max_size=3))
+def test_a_file_named_in_its_root_is_judged_as_the_paths_judge_it(
+    tree: Path, root: list[str], name: list[str]
+) -> None:
+    """The answer without absolute paths (``_named_in``) is the one they give, for any names."""
+    folder = os.path.join(tree, *root)  # noqa: PTH118
+    for file in (os.path.join(folder, *name), os.path.join(tree, *name)):  # noqa: PTH118
+        try:
+            state = os.lstat(file)
+        except OSError:
+            continue
+        for given_root in (folder, file.rpartition(os.sep)[0]):
+            fast = confined(file, given_root, "a.wink.yaml", state=state)
+            slow = _confined_by_paths(file, given_root, "a.wink.yaml", PROMPT_CONFINEMENT, state)
+            assert fast == slow
+
+
+def test_names_in_their_root_are_these() -> None:
+    assert [
+        _named_in("root/a.yaml", "root"),
+        _named_in("/root/a.yaml", "/root"),
+        _named_in("root//a.yaml", "root"),
+        _named_in("root/..", "root"),
+        _named_in("root/.", "root"),
+        _named_in("root/", "root"),
+        _named_in("up/../a.yaml", "up/.."),
+        _named_in("/a.yaml", "/"),
+        _named_in("root/sub/a.yaml", "root"),
+    ] == [True, True, False, False, False, False, False, False, False]

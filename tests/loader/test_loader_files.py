@@ -4,9 +4,12 @@ import os
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from wink_decl.diagnostics import render_text
 from wink_decl.loader import Limits, detect_format, load_file, load_text, read_stamped
+from wink_decl.loader.api import _format_by_splitext  # pyright: ignore[reportPrivateUsage]
 
 
 def lines(*parts: str) -> str:
@@ -32,6 +35,29 @@ def lines(*parts: str) -> str:
 def test_detect_format_by_extension(name: str, expected: str | None) -> None:
     assert detect_format(name) == expected
     assert detect_format(Path("prompts") / name) == expected
+
+
+@settings(max_examples=300, deadline=None)  # a busy 2-core CI machine is not what this measures
+@given(
+    st.lists(
+        st.sampled_from(["a", "A", ".", "..", "/", "yaml", "YAML", "toml", "yml", "\\", "x.y"]),
+        max_size=6,
+    ).map("".join)
+)
+def test_detect_format_reads_a_plain_suffix_as_splitext_does(name: str) -> None:
+    """The suffix read without ``splitext`` is the one it finds, for any name."""
+    for written in (name, name + ".yaml", name + ".toml", name + ".YAML"):
+        assert detect_format(written) == _format_by_splitext(written)
+
+
+def test_names_ending_in_yaml_that_splitext_reads_otherwise() -> None:
+    assert [detect_format(n) for n in (".yaml", "a/.yaml", "a/..toml", "a..yaml", "a.yaml")] == [
+        None,
+        None,
+        None,
+        "yaml",
+        "yaml",
+    ]
 
 
 def test_load_file_reads_yaml_and_toml(tmp_path: Path) -> None:

@@ -15,6 +15,8 @@ from pathlib import Path
 
 import pytest
 from concurrency import MIB, run_python
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from wink_decl.diagnostics import Diagnostic, render_text
 from wink_decl.inputs import PARAMS_FILE
@@ -27,6 +29,7 @@ from wink_decl.loader import (
     read_bytes,
     read_problem,
     read_stamped,
+    regular_files,
 )
 
 REFUSED = (
@@ -332,3 +335,55 @@ def test_a_file_that_shrank_since_it_said_its_size_is_read_to_its_end(
     asked = _recorded_reads(monkeypatch, first=lambda: os.truncate(path, 7))
     assert read_bytes(path, Limits(max_bytes=100)) == b"key: a\n"
     assert asked == [15, 94]  # then up to the limit and one byte more, finding the end
+
+
+def test_a_file_emptied_since_it_said_its_size_is_read_as_empty(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = tmp_path / "x.wink.yaml"
+    path.write_bytes(b"key: a\n")
+    asked = _recorded_reads(monkeypatch, first=lambda: os.truncate(path, 0))
+    assert read_bytes(path, Limits(max_bytes=100)) == b""
+    assert asked == [8]  # the end found by the first read
+
+
+def _read_in_steps(descriptor: int, size: int, wanted: int) -> bytes:
+    """``read_up_to`` as it read before its first read was set apart: the reference."""
+    chunks: list[bytes] = []
+    total = 0
+    step = size + 1 if size > 0 else 65_536
+    while total < wanted:
+        chunk = os.read(descriptor, min(step, wanted - total))
+        if not chunk:
+            break
+        chunks.append(chunk)
+        total += len(chunk)
+        if total == size:
+            break
+        step = 65_536
+    return chunks[0] if len(chunks) == 1 else b"".join(chunks)
+
+
+@settings(max_examples=200, deadline=None)  # a busy 2-core CI machine is not what this measures
+@given(
+    held=st.integers(min_value=0, max_value=300),
+    said=st.integers(min_value=0, max_value=300),
+    wanted=st.integers(min_value=1, max_value=300),
+)
+def test_the_first_read_set_apart_reads_what_the_steps_read(
+    held: int, said: int, wanted: int
+) -> None:
+    """Whatever a file holds and says it holds, the bytes read and the reads asked are alike."""
+    data = bytes(range(256)) * 2
+
+    def read_with(reader: Callable[[int, int, int], bytes]) -> tuple[bytes, bytes]:
+        reading, writing = os.pipe()
+        try:
+            os.write(writing, data[:held])
+            os.close(writing)
+            found = reader(reading, said, wanted)
+            return found, os.read(reading, 1_000)  # what is left unread
+        finally:
+            os.close(reading)
+
+    assert read_with(regular_files.read_up_to) == read_with(_read_in_steps)

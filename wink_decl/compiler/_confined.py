@@ -82,6 +82,30 @@ def confined(
     ``state`` is the file's ``os.lstat`` when the caller took it already (finding its root):
     the check uses it rather than look at the file again.
     """
+    if state is not None and _named_in(file_path, root) and not stat.S_ISLNK(state.st_mode):
+        return Confined(None, state)  # as ``_no_link_below`` finds, without absolute paths
+    return _confined_by_paths(file_path, root, shown, words, state)
+
+
+def _named_in(file_path: str, root: str) -> bool:
+    """Whether ``file_path`` is ``root``, a separator and a name (no ``.`` or ``..``).
+
+    Then no link lies on its way below the root but the file itself, whose ``lstat`` tells:
+    most files are named so (``compile_file`` takes their folder as the root).
+    """
+    folder, _, name = file_path.rpartition(os.sep)
+    return _ONE_SEPARATOR and folder == root and name not in _NOT_NAMES and not _climbs(root)
+
+
+_ONE_SEPARATOR = os.altsep is None
+"""Whether a name cannot hide another separator (Windows has two)."""
+_NOT_NAMES = ("", os.curdir, os.pardir)
+
+
+def _confined_by_paths(
+    file_path: str, root: str, shown: str, words: Confinement, state: os.stat_result | None
+) -> Confined:
+    """``confined``'s answer from the absolute and real paths: any name, any root."""
     # os.path on strings: Path objects cost microseconds each, on every file compiled.
     named_root = os.path.abspath(root)  # noqa: PTH100
     state = _no_link_below(file_path, root, named_root, state)

@@ -326,7 +326,20 @@ def _prompt_ns(
     """The prompt's ns: as written (lower case), else its folder's; False when unusable."""
     if given is not None:
         return given.lower(), True
+    if isinstance(root, str) and isinstance(file_path, str):
+        # The name up to its last separator says all folder_ns reads of it: its folder, and
+        # whether it is absolute. Absolute names depend on no working folder: kept per text.
+        folder = file_path[: file_path.rfind(os.sep) + 1]
+        if os.path.isabs(root) and os.path.isabs(folder):  # noqa: PTH117
+            return _absolute_folder_ns(root, folder)
     ns = folder_ns(root, file_path)
+    return ns, _is_key_path(ns)
+
+
+@functools.lru_cache(maxsize=1024)
+def _absolute_folder_ns(root: str, folder: str) -> tuple[str, bool]:
+    """``_prompt_ns`` of a file named ``folder`` + a name (``folder`` ends in a separator)."""
+    ns = folder_ns(root, folder)  # the folder of ``folder`` is the folder it names
     return ns, _is_key_path(ns)
 
 

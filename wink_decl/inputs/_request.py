@@ -41,7 +41,7 @@ Plugins = Literal["render", "all"]
 """Which plugin code ``prepare`` imports and checks: what a render needs, or all of it."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class PromptRequest:
     """What a front end was asked for one prompt file, as it was given.
 
@@ -63,6 +63,34 @@ class PromptRequest:
     """A stale override entry is an error, not a warning."""
     missing_hint: str = MISSING_HINT
     """How this front end tells people to give a missing param (``{name}`` is filled in)."""
+
+    def __init__(  # the dataclass's own fields, in order, with their defaults
+        self,
+        file: str,
+        root: str | None = None,
+        limits: Limits = DEFAULT_LIMITS,
+        params: tuple[tuple[str, str], ...] = (),
+        params_file: str | None = None,
+        open: tuple[str, ...] = (),  # noqa: A002 - the field's name
+        tag: str | None = None,
+        overrides: str | None = None,
+        strict: bool = False,
+        missing_hint: str = MISSING_HINT,
+    ) -> None:
+        # Frozen: every field goes in at once, past ``__setattr__``, as ``Location``'s do.
+        fields: dict[str, object] = {
+            "file": file,
+            "root": root,
+            "limits": limits,
+            "params": params,
+            "params_file": params_file,
+            "open": open,
+            "tag": tag,
+            "overrides": overrides,
+            "strict": strict,
+            "missing_hint": missing_hint,
+        }
+        object.__setattr__(self, "__dict__", fields)
 
 
 @dataclass(frozen=True, init=False)
@@ -95,13 +123,17 @@ class Location:
         state: os.stat_result | None = None,
     ) -> None:
         # Text, not Path objects: a front end that has the names as text pays for no Path.
-        initialise = object.__setattr__  # frozen: as the dataclass's own __init__ does
-        initialise(self, "request", request)
-        initialise(self, "file_name", path_text(file))
-        initialise(self, "root_name", path_text(root))
-        initialise(self, "overrides", overrides)
-        initialise(self, "store", store)
-        initialise(self, "state", state)
+        # Frozen: every field goes in at once, past ``__setattr__`` (the cached properties
+        # join them in the same dict).
+        fields = {
+            "request": request,
+            "file_name": path_text(file),
+            "root_name": path_text(root),
+            "overrides": overrides,
+            "store": store,
+            "state": state,
+        }
+        object.__setattr__(self, "__dict__", fields)
 
     @cached_property
     def file(self) -> Path:
@@ -136,7 +168,7 @@ def locate(request: PromptRequest) -> Location:
     return Location(request, path, root_finder(request.root)(path))
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class Prepared:
     """A prompt file compiled, its params bound, its plugins checked and its tag applied.
 
@@ -154,6 +186,28 @@ class Prepared:
     visibility: Mapping[SectionPath, SectionVisibility] = field(
         default_factory=dict["SectionPath", "SectionVisibility"]
     )
+
+    def __init__(  # the dataclass's own fields, in order
+        self,
+        location: Location,
+        result: CompileResult,
+        reports: tuple[Report, ...],
+        compiled: CompiledPrompt | None = None,
+        prompt: CompiledPrompt | None = None,
+        params: tuple[object, ...] = (),
+        visibility: Mapping[SectionPath, SectionVisibility] | None = None,
+    ) -> None:
+        # Frozen: every field goes in at once, past ``__setattr__``, as ``Location``'s do.
+        fields: dict[str, object] = {
+            "location": location,
+            "result": result,
+            "reports": reports,
+            "compiled": compiled,
+            "prompt": prompt,
+            "params": params,
+            "visibility": {} if visibility is None else visibility,
+        }
+        object.__setattr__(self, "__dict__", fields)
 
     @property
     def ok(self) -> bool:

@@ -57,8 +57,22 @@ class LoadResult:
 def detect_format(path: str | os.PathLike[str]) -> Format | None:
     """``yaml`` for ``.yaml``/``.yml``, ``toml`` for ``.toml`` (any case, ``*.wink.*`` too)."""
     name: str = os.fspath(path)
+    # Most names end in a suffix written in lower case after a letter: no split needed.
+    found = _WRITTEN_PLAINLY.get(name[-5:])
+    if found is not None and name[-6:-5] not in _NOT_IN_A_NAME:
+        return found
+    return _format_by_splitext(name)
+
+
+def _format_by_splitext(name: str) -> Format | None:
+    """``detect_format`` for any name: its extension as ``os.path.splitext`` finds it."""
     _, suffix = os.path.splitext(name)  # noqa: PTH122 - str or PathLike alike
     return _SUFFIXES.get(suffix.lower())
+
+
+_WRITTEN_PLAINLY: dict[str, Format] = {".yaml": "yaml", ".toml": "toml"}
+_NOT_IN_A_NAME = ("", ".", os.sep, os.altsep or os.sep)
+"""What, just before ``.yaml``, leaves the extension to ``splitext`` (``.yaml``, ``a/.yaml``)."""
 
 
 def load_text(
