@@ -291,7 +291,8 @@ def test_compiled_sections_equal_sections_built_in_code(tmp_path: Path) -> None:
     assert prompt is not None
     for node in prompt.template.nodes:
         section = node.section
-        rebuilt = type(section)(
+        assert type(section) is MarkdownSection  # no class is made per declaration
+        rebuilt: MarkdownSection[Any] = MarkdownSection(
             title=section.title,
             key=section.key,
             template=section.template,
@@ -303,6 +304,7 @@ def test_compiled_sections_equal_sections_built_in_code(tmp_path: Path) -> None:
             tools=section.tools(),
             policies=section.policies,
             accepts_overrides=section.accepts_overrides,
+            params_type=section.params_type,
         )
         assert _state(rebuilt) == _state(section)
 
