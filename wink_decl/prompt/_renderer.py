@@ -7,7 +7,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, cast
 
 from wink_decl.errors import PromptRenderError
-from wink_decl.prompt._plan import Plan, PlanBuilder
+from wink_decl.prompt._plan import FullRender, Plan, PlanBuilder
 from wink_decl.prompt._tree import Node
 from wink_decl.prompt.visibility import SectionPath, SectionVisibility
 from wink_decl.suggestions import did_you_mean_sentence
@@ -72,11 +72,17 @@ class Engine:
         self.by_path: dict[SectionPath, int] = {}
         self.by_dotted: dict[str, int] = {}
         dynamic: list[int] = []
+        every_full = True
         for node in nodes:  # one pass: a template is built once per file
             self.by_path[node.path] = self.by_dotted[node.dotted] = node.index
             if node.is_dynamic:
                 dynamic.append(node.index)
+            elif not node.base_enabled or node.base_visibility is not _FULL:
+                every_full = False
         self.dynamic: tuple[int, ...] = tuple(dynamic)
+        self._walk_first = every_full and not dynamic
+        """True until the first render of a template whose every section is at FULL, which
+        walks the nodes instead of building a plan (``FullRender``)."""
         self._plans: dict[_PlanKey, Plan] = {}
         # Taken only to add a plan: a render that finds its plan reads the dict without it.
         self._plans_lock = threading.Lock()
@@ -85,14 +91,23 @@ class Engine:
 
     def plan_for(
         self, overrides: Overrides | None, session: SessionView | None, resolver: ParamsResolver
-    ) -> Plan:
-        """The plan for this render's visibility state, built once per distinct state."""
+    ) -> Plan | FullRender:
+        """The plan for this render's visibility state, built once per distinct state.
+
+        The first render of a template whose every section is at FULL takes no plan: a
+        ``FullRender`` gives the same (a template rendered once never builds one).
+        """
         session_overrides = None if session is None else session.visibility_overrides
         if overrides or session_overrides or self.dynamic:
             chosen = self.override_indices(overrides, session_overrides)
             return self._plan_of(self.state(chosen, resolver, session))
         plan = self._plans.get(())
-        return self._add_plan(()) if plan is None else plan
+        if plan is not None:
+            return plan
+        if self._walk_first:  # two threads may both walk: each gets the same answer
+            self._walk_first = False
+            return FullRender(self.nodes, self.param_hints)
+        return self._add_plan(())
 
     def _add_plan(self, key: _PlanKey) -> Plan:
         """Build the plan for ``key`` and keep it, evicting the oldest when the cache is full.
