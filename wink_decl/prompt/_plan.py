@@ -260,9 +260,7 @@ class FullRender:
                     continue
                 value = values.get((source, piece.name))
                 if value is None:
-                    value = values[source, piece.name] = str(
-                        getattr(instances[source], piece.name)
-                    )
+                    value = values[source, piece.name] = str(getattr(instances[source], piece.name))
                 parts.append(value)
             text = "".join(parts)
             # A body that renders empty (placeholders only, every value empty): the heading
