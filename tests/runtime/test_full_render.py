@@ -1,7 +1,10 @@
-"""The first render of a template whose every section is at FULL takes no plan, same answer."""
+"""The first render of a template whose every section is at FULL takes no plan, same answer.
+
+And a namespace checked once is kept: the same answer again."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -15,6 +18,7 @@ from wink_decl import (
     ParamHint,
     PromptRenderError,
     PromptTemplate,
+    PromptValidationError,
     RenderedPrompt,
     Section,
     SectionVisibility,
@@ -22,6 +26,7 @@ from wink_decl import (
     ToolContext,
     ToolResult,
 )
+from wink_decl.prompt import keys
 
 FULL = SectionVisibility.FULL
 
@@ -218,3 +223,26 @@ def test_the_first_render_gives_what_the_plan_gives(
             outcomes.append((str(error), list(log)))  # no value made a string before it
     walked, planned = outcomes
     assert walked == planned
+
+
+# -- namespaces, kept once checked ---------------------------------------------------------------
+
+
+def _ns_outcome(check: Callable[[str], str], ns: str) -> str:
+    try:
+        return check(ns)
+    except PromptValidationError as error:
+        return f"refused: {error}"
+
+
+@settings(deadline=None, max_examples=200)  # as above
+@given(st.lists(st.sampled_from(["A", "b", "/", ".", "-", "\n", "7"]), max_size=6).map("".join))
+def test_a_namespace_checked_again_is_what_a_first_check_gives(ns: str) -> None:
+    unkept = keys._checked_ns.__wrapped__  # pyright: ignore[reportPrivateUsage]
+    first = _ns_outcome(keys.normalise_ns, ns)
+    assert _ns_outcome(keys.normalise_ns, ns) == first  # kept when good, refused every time
+    assert first == ("refused: " if not ns else "") + (
+        "Prompt ns must be a non-empty string such as 'agents/review'."
+        if not ns
+        else _ns_outcome(unkept, ns)
+    )

@@ -20,7 +20,8 @@ KEY_PATTERN = re.compile(r"^[a-z0-9][a-z0-9_-]{0,63}$")
 _KEY_RULE = "1-64 lowercase letters, digits, '_' or '-', starting with a letter or digit"
 _TITLE_JUNK = re.compile(r"[^a-z0-9_-]+")
 _CHECKED_LIMIT = 1024
-"""Keys and namespaces kept once checked: the same few recur in every file of a folder."""
+"""Namespaces kept once checked: every file of a folder has its folder's. (Not keys: each
+prompt file has its own, and keeping a new one costs more than checking it.)"""
 
 
 def dotted(path: Iterable[str]) -> str:
@@ -32,12 +33,6 @@ def normalise_key(key: str, *, what: str = "Section key") -> str:
     """Lower-case ``key`` and check it against the key rule."""
     if not isinstance(key, str):  # pyright: ignore[reportUnnecessaryIsInstance]  # callers are untyped too
         raise PromptValidationError(f"{what} must be a string, got {type(key).__name__}.")
-    return _checked_key(key, what)
-
-
-@lru_cache(maxsize=_CHECKED_LIMIT)
-def _checked_key(key: str, what: str) -> str:
-    """``normalise_key`` for a string (a refusal is not kept: it is raised every time)."""
     lowered = key.lower()
     if "." in lowered:
         raise PromptValidationError(
