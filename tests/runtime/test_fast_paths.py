@@ -503,3 +503,13 @@ def test_a_node_has_every_field_of_its_named_tuple() -> None:
     first = template.nodes[0]
     assert first == Node(*first)
     assert first.heading == f"## 1. {first.section.title} ({first.dotted})"
+
+
+def test_the_engine_finds_the_dynamic_nodes_is_dynamic_names() -> None:
+    # The engine reads the predicates of each node itself, not through the property.
+    template: PromptTemplate[None] = PromptTemplate(
+        ns="t", key="t", sections=[MarkdownSection[_Params](**arguments) for arguments in SECTIONS]
+    )
+    dynamic = [node.index for node in template.nodes if node.is_dynamic]
+    assert dynamic
+    assert list(template.engine.dynamic) == dynamic
