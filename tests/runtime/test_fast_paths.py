@@ -291,7 +291,8 @@ def test_compiled_sections_equal_sections_built_in_code(tmp_path: Path) -> None:
     assert prompt is not None
     for node in prompt.template.nodes:
         section = node.section
-        rebuilt = type(section)(
+        assert type(section) is MarkdownSection  # no class is made per declaration
+        rebuilt: MarkdownSection[Any] = MarkdownSection(
             title=section.title,
             key=section.key,
             template=section.template,
@@ -303,6 +304,7 @@ def test_compiled_sections_equal_sections_built_in_code(tmp_path: Path) -> None:
             tools=section.tools(),
             policies=section.policies,
             accepts_overrides=section.accepts_overrides,
+            params_type=section.params_type,
         )
         assert _state(rebuilt) == _state(section)
 
@@ -501,3 +503,13 @@ def test_a_node_has_every_field_of_its_named_tuple() -> None:
     first = template.nodes[0]
     assert first == Node(*first)
     assert first.heading == f"## 1. {first.section.title} ({first.dotted})"
+
+
+def test_the_engine_finds_the_dynamic_nodes_is_dynamic_names() -> None:
+    # The engine reads the predicates of each node itself, not through the property.
+    template: PromptTemplate[None] = PromptTemplate(
+        ns="t", key="t", sections=[MarkdownSection[_Params](**arguments) for arguments in SECTIONS]
+    )
+    dynamic = [node.index for node in template.nodes if node.is_dynamic]
+    assert dynamic
+    assert list(template.engine.dynamic) == dynamic

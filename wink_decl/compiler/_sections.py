@@ -150,19 +150,6 @@ class SectionScope:
     """True for the sections of an included file (the limit is reported at the include)."""
     check_only: bool = False
     """Check every section but build none: each becomes a ``CheckedSection``."""
-    _section_class: type[MarkdownSection[Any]] | None = field(default=None, init=False, repr=False)
-
-    @property
-    def section_class(self) -> type[MarkdownSection[Any]]:
-        """``MarkdownSection``, bound to the params type when there is one (looked up once).
-
-        Kept in a plain attribute: ``functools.cached_property`` takes a lock on each read in
-        Python 3.11, and every section of the prompt reads it.
-        """
-        made = self._section_class
-        if made is None:
-            made = self._section_class = _section_class(self.params_type)
-        return made
 
 
 def compile_sections(
@@ -219,7 +206,7 @@ def plain_sections(
     """
     if len(items) > limit:
         return None
-    section_class: type[MarkdownSection[Any]] | None = None
+    section_class: type[MarkdownSection[Any]] | None = None  # imported for the first section
     keys: set[str] = set()
     built: list[Section[Any]] = []
     for item in items:
@@ -233,7 +220,7 @@ def plain_sections(
             return None
         keys.add(key)
         if section_class is None:
-            section_class = _section_class(params_type)
+            section_class = _section_class()
         try:
             section = section_class.prechecked(
                 title=item.title,
@@ -247,6 +234,7 @@ def plain_sections(
                 tools=[],
                 policies=[],
                 accepts_overrides=item.accepts_overrides,
+                params_type=params_type,
             )
         except PromptValidationError:  # compile_sections reports it, where it is
             return None
@@ -279,11 +267,11 @@ def _is_clean(text: str, params: Mapping[str, object]) -> bool:
     return params.keys() >= compiled.placeholders
 
 
-def _section_class(params_type: type | None) -> type[MarkdownSection[Any]]:
-    """``MarkdownSection``, bound to ``params_type`` when there is one."""
+def _section_class() -> type[MarkdownSection[Any]]:
+    """``MarkdownSection``; each section is given its params type, so no class is made for it."""
     from wink_decl.prompt.section import MarkdownSection  # noqa: PLC0415  # see the imports
 
-    return MarkdownSection if params_type is None else MarkdownSection[params_type]
+    return MarkdownSection
 
 
 def compile_section(
@@ -363,7 +351,7 @@ def _section(
         return CheckedSection(key)
     # Constants (most sections) go to the runtime as they are; a check is wrapped.
     try:
-        return scope.section_class.prechecked(
+        return _section_class().prechecked(
             title=section.title,
             key=key,
             template=section.template,
@@ -378,6 +366,7 @@ def _section(
             tools=tools,
             policies=policies,
             accepts_overrides=section.accepts_overrides,
+            params_type=scope.params_type,
         )
     except PromptValidationError as error:  # a safety net: the checks above should catch it
         ctx.refused(DiagnosticCode.SECTION, error.message, ctx.span(path))

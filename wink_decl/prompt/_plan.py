@@ -17,7 +17,7 @@ if TYPE_CHECKING:
     from wink_decl.prompt.text_template import Piece
     from wink_decl.prompt.tool import Tool
 
-__all__ = ["SUMMARY_RULE", "Plan", "PlanBuilder", "default_suffix"]
+__all__ = ["SUMMARY_RULE", "FullRender", "Plan", "PlanBuilder", "default_suffix"]
 
 SUMMARY_RULE = "\n\n---\n"
 SECTION_SEPARATOR = "\n\n"
@@ -203,6 +203,70 @@ class PlanBuilder:
             source = self._sources[source_key] = len(self._source_nodes)
             self._source_nodes.append(node)
         return source
+
+
+class FullRender:
+    """What a ``Plan`` gives, for a template whose every section is enabled at FULL: no plan.
+
+    The renderer's answer to the first render of such a template (``Engine.plan_for``): a
+    template rendered once (a file loaded, rendered and dropped) would build a plan and use it
+    once, which costs three times the render. This walks the nodes instead, and gives exactly
+    the text, tools and visibilities the plan would: params are resolved first, source by
+    source, and each distinct (source, field) value is made a string once, in the order of
+    its first occurrence, as ``Plan.text`` does.
+    """
+
+    __slots__ = ("_nodes", "section_visibility", "tool_param_descriptions", "tools")
+
+    def __init__(
+        self, nodes: Sequence[Node], hints: Mapping[str, Mapping[str, ParamHint]] | None
+    ) -> None:
+        """Gather the tools and visibilities of ``nodes``, every one of them shown."""
+        self._nodes = nodes
+        tools: list[Tool[Any, Any]] = []
+        for node in nodes:
+            if node.tools:
+                tools.extend(node.tools)
+        self.tools: tuple[Tool[Any, Any], ...] = tuple(tools)
+        self.tool_param_descriptions = _descriptions(self.tools, hints)
+        self.section_visibility: Mapping[SectionPath, SectionVisibility] = MappingProxyType(
+            dict.fromkeys([node.path for node in nodes], SectionVisibility.FULL)
+        )
+
+    def text(self, resolver: ParamsResolver) -> str:
+        """The text ``Plan.text`` gives for the state where every section is at FULL."""
+        sources: dict[tuple[type | None, int], int] = {}
+        instances: list[object] = []
+        bodies: list[tuple[str, tuple[Piece, ...], int]] = []
+        for node in self._nodes:  # every params instance first, source by source
+            section = node.section
+            body = section.compiled_body
+            source = -1
+            if body.placeholders:
+                default = section.default_params
+                key = (node.params_type, 0 if default is None else id(default))
+                source = sources.get(key, -1)
+                if source < 0:
+                    source = sources[key] = len(instances)
+                    instances.append(resolver.instance(node))
+            bodies.append((node.heading, body.pieces, source))
+        values: dict[tuple[int, str], str] = {}
+        chunks: list[str] = []
+        for heading, pieces, source in bodies:
+            parts: list[str] = []
+            for piece in pieces:
+                if isinstance(piece, str):
+                    parts.append(piece)
+                    continue
+                value = values.get((source, piece.name))
+                if value is None:
+                    value = values[source, piece.name] = str(getattr(instances[source], piece.name))
+                parts.append(value)
+            text = "".join(parts)
+            # A body that renders empty (placeholders only, every value empty): the heading
+            # stands alone, as in Plan.text (a literal piece is never empty).
+            chunks.append(f"{heading}{SECTION_SEPARATOR}{text}" if text else heading)
+        return SECTION_SEPARATOR.join(chunks)
 
 
 def _descriptions(

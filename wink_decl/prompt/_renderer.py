@@ -7,7 +7,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, cast
 
 from wink_decl.errors import PromptRenderError
-from wink_decl.prompt._plan import Plan, PlanBuilder
+from wink_decl.prompt._plan import FullRender, Plan, PlanBuilder
 from wink_decl.prompt._tree import Node
 from wink_decl.prompt.visibility import SectionPath, SectionVisibility
 from wink_decl.suggestions import did_you_mean_sentence
@@ -30,6 +30,9 @@ _PlanKey = tuple[tuple[int, tuple[bool, SectionVisibility]], ...]
 _FULL = SectionVisibility.FULL
 _SUMMARY = SectionVisibility.SUMMARY
 _PLAN_CACHE_SIZE = 256
+_PLANS_LOCK = threading.Lock()
+"""Taken only to add a plan, by every engine: a lock of its own cost each template as much as
+a tenth of its first render, and adding a plan is rare and quick."""
 _EVERYWHERE = 1 << 30
 """A summary depth no tree reaches: every ancestor may be summarized."""
 
@@ -63,36 +66,65 @@ class SectionRead:
 class Engine:
     """Renders one template; plans are cached per visibility state."""
 
+    __slots__ = (
+        "_plans",
+        "_walk_first",
+        "by_dotted",
+        "by_path",
+        "dynamic",
+        "nodes",
+        "param_hints",
+        "read_section_tool",
+    )
+
     def __init__(self, nodes: tuple[Node, ...], read_section: Tool[Any, Any] | None) -> None:
         """Index the nodes; ``read_section`` is appended whenever a section is summarized."""
         self.nodes = nodes
         self.read_section_tool = read_section
         self.param_hints: Mapping[str, Mapping[str, ParamHint]] | None = None
         """Tools' parameter hints as overrides replaced them; set before the first render."""
-        self.by_path: dict[SectionPath, int] = {}
-        self.by_dotted: dict[str, int] = {}
+        by_path: dict[SectionPath, int] = {}
+        by_dotted: dict[str, int] = {}
         dynamic: list[int] = []
+        every_full = True
         for node in nodes:  # one pass: a template is built once per file
-            self.by_path[node.path] = self.by_dotted[node.dotted] = node.index
-            if node.is_dynamic:
-                dynamic.append(node.index)
+            index = node.index
+            by_path[node.path] = by_dotted[node.dotted] = index
+            # node.is_dynamic, without a property call per node
+            if node.enabled_predicate is not None or node.visibility_predicate is not None:
+                dynamic.append(index)
+            elif not node.base_enabled or node.base_visibility is not _FULL:
+                every_full = False
+        self.by_path = by_path
+        self.by_dotted = by_dotted
         self.dynamic: tuple[int, ...] = tuple(dynamic)
+        self._walk_first = every_full and not dynamic
+        """True until the first render of a template whose every section is at FULL, which
+        walks the nodes instead of building a plan (``FullRender``)."""
         self._plans: dict[_PlanKey, Plan] = {}
-        # Taken only to add a plan: a render that finds its plan reads the dict without it.
-        self._plans_lock = threading.Lock()
+        """Read without a lock; added to under ``_PLANS_LOCK``."""
 
     # -- the hot path -----------------------------------------------------------------------
 
     def plan_for(
         self, overrides: Overrides | None, session: SessionView | None, resolver: ParamsResolver
-    ) -> Plan:
-        """The plan for this render's visibility state, built once per distinct state."""
+    ) -> Plan | FullRender:
+        """The plan for this render's visibility state, built once per distinct state.
+
+        The first render of a template whose every section is at FULL takes no plan: a
+        ``FullRender`` gives the same (a template rendered once never builds one).
+        """
         session_overrides = None if session is None else session.visibility_overrides
         if overrides or session_overrides or self.dynamic:
             chosen = self.override_indices(overrides, session_overrides)
             return self._plan_of(self.state(chosen, resolver, session))
         plan = self._plans.get(())
-        return self._add_plan(()) if plan is None else plan
+        if plan is not None:
+            return plan
+        if self._walk_first:  # two threads may both walk: each gets the same answer
+            self._walk_first = False
+            return FullRender(self.nodes, self.param_hints)
+        return self._add_plan(())
 
     def _add_plan(self, key: _PlanKey) -> Plan:
         """Build the plan for ``key`` and keep it, evicting the oldest when the cache is full.
@@ -102,7 +134,7 @@ class Engine:
         first wins, so every render of one state shares one plan.
         """
         built = self._build(dict(key), 0, len(self.nodes), focus=None)
-        with self._plans_lock:
+        with _PLANS_LOCK:
             if len(self._plans) >= _PLAN_CACHE_SIZE and key not in self._plans:
                 del self._plans[next(iter(self._plans))]
             return self._plans.setdefault(key, built)

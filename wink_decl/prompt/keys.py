@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from functools import lru_cache
 
 from wink_decl.errors import PromptValidationError
 
@@ -18,6 +19,9 @@ __all__ = [
 KEY_PATTERN = re.compile(r"^[a-z0-9][a-z0-9_-]{0,63}$")
 _KEY_RULE = "1-64 lowercase letters, digits, '_' or '-', starting with a letter or digit"
 _TITLE_JUNK = re.compile(r"[^a-z0-9_-]+")
+_CHECKED_LIMIT = 1024
+"""Namespaces kept once checked: every file of a folder has its folder's. (Not keys: each
+prompt file has its own, and keeping a new one costs more than checking it.)"""
 
 
 def dotted(path: Iterable[str]) -> str:
@@ -57,6 +61,12 @@ def normalise_ns(ns: str) -> str:
     """Lower-case a namespace and check every '/'-separated segment against the key rule."""
     if not isinstance(ns, str) or not ns:  # pyright: ignore[reportUnnecessaryIsInstance]
         raise PromptValidationError("Prompt ns must be a non-empty string such as 'agents/review'.")
+    return _checked_ns(ns)
+
+
+@lru_cache(maxsize=_CHECKED_LIMIT)
+def _checked_ns(ns: str) -> str:
+    """``normalise_ns`` for a non-empty string (a refusal is raised every time)."""
     segments = ns.lower().split("/")
     for segment in segments:
         if not KEY_PATTERN.fullmatch(segment):

@@ -48,16 +48,34 @@ TreeParts = tuple[
 """Title, children, tools, params type, constant enablement and visibility, and predicates."""
 
 
+class _ParamsTypeAttribute:
+    """``params_type``: a section's own; on a class, the type ``Section[Params]`` binds.
+
+    A section carries its params type itself (``params_type=``), so the compiler builds
+    plain ``MarkdownSection``s and makes no ``Section[Params]`` class per declaration
+    (docs/runtime.md); code written by hand still binds it with ``Section[Params]``.
+    """
+
+    __slots__ = ()
+
+    def __get__(self, section: Section[Any] | None, owner: type[Section[Any]]) -> type | None:
+        if section is None:  # Section[Params].params_type: the class's
+            return owner._bound_params_type  # noqa: SLF001  # pyright: ignore[reportPrivateUsage]
+        return section._params_type  # noqa: SLF001  # pyright: ignore[reportPrivateUsage]
+
+
 class Section(Generic[ParamsT]):
     """A node of the prompt tree: heading, body template, summary, children and tools.
 
-    ``Section[Params]`` binds the params dataclass whose fields the templates use.
+    The params dataclass whose fields the templates use is bound by ``Section[Params]`` or
+    given as ``params_type=`` (the compiler's way: no class is made for it).
     Everything that can be checked without params is checked here, at construction.
     """
 
-    # Slots, not an instance dict: every new params type makes a new ``Section[Params]``
-    # class, and an instance dict would build that class's shared key table on its first
-    # section. Subclasses without ``__slots__`` (MarkdownSection) still take extra attributes.
+    # Slots, not an instance dict: every new params type used to make a new
+    # ``Section[Params]`` class, and an instance dict would build that class's shared key
+    # table on its first section. Subclasses without ``__slots__`` (MarkdownSection) still
+    # take extra attributes.
     __slots__ = (
         "__weakref__",
         "_accepts_overrides",
@@ -67,6 +85,7 @@ class Section(Generic[ParamsT]):
         "_enabled",
         "_enabled_predicate",
         "_key",
+        "_params_type",
         "_policies",
         "_suffix",
         "_summary",
@@ -78,7 +97,10 @@ class Section(Generic[ParamsT]):
         "_visibility_predicate",
     )
 
-    params_type: ClassVar[type | None] = None
+    _bound_params_type: ClassVar[type | None] = None
+    """The type ``Section[Params]`` binds: the default of ``params_type=``."""
+    params_type = _ParamsTypeAttribute()
+    """The params dataclass this section's templates use, or None."""
 
     def __init_subclass__(cls, **kwargs: Any) -> None:  # noqa: D105
         if not is_specialised(cls):  # Section[Params] has Generic's work done (_generic.py)
@@ -87,7 +109,7 @@ class Section(Generic[ParamsT]):
     def __class_getitem__(cls, item: object) -> object:  # noqa: D105
         if isinstance(item, TypeVar):  # a generic subclass, not a concrete params type
             return super().__class_getitem__(item)  # type: ignore[misc]  # pyright: ignore[reportAttributeAccessIssue, reportUnknownMemberType, reportUnknownVariableType]
-        return specialise(cls, ("params_type",), (item,))
+        return specialise(cls, ("_bound_params_type",), (item,))
 
     def __init__(
         self,
@@ -104,8 +126,13 @@ class Section(Generic[ParamsT]):
         policies: Sequence[ToolPolicy] = (),
         default_params: ParamsT | None = None,
         accepts_overrides: bool = True,
+        params_type: type[ParamsT] | None = None,
     ) -> None:
-        """Build and validate a section; a mistake raises ``PromptValidationError``."""
+        """Build and validate a section; a mistake raises ``PromptValidationError``.
+
+        ``params_type`` defaults to the type ``Section[Params]`` binds; given with a
+        ``Section[Params]`` that binds another, it is refused.
+        """
         self._fill(
             title=title,
             key=key,
@@ -119,6 +146,7 @@ class Section(Generic[ParamsT]):
             policies=policies,
             default_params=default_params,
             accepts_overrides=accepts_overrides,
+            params_type=params_type,
             compiled=False,
         )
 
@@ -137,13 +165,14 @@ class Section(Generic[ParamsT]):
         tools: list[Tool[Any, Any]],
         policies: list[ToolPolicy],
         accepts_overrides: bool,
+        params_type: type | None = None,
     ) -> Self:
         """The section ``cls(...)`` builds, for a caller that has made some checks already.
 
         The caller (wink-decl's compiler) has matched every placeholder against the params it
-        declared (the fields of the params type it generated) and built the lists of children,
-        tools and policies itself; those checks are skipped, every other one is made, so a
-        mistake is refused with the constructor's error.
+        declared (the fields of the params type it generated, given as ``params_type``) and
+        built the lists of children, tools and policies itself; those checks are skipped,
+        every other one is made, so a mistake is refused with the constructor's error.
         """
         section = cls.__new__(cls)
         section._fill(  # noqa: SLF001 - the same class
@@ -159,6 +188,7 @@ class Section(Generic[ParamsT]):
             policies=policies,
             default_params=None,
             accepts_overrides=accepts_overrides,
+            params_type=params_type,
             compiled=True,
         )
         return section
@@ -178,13 +208,19 @@ class Section(Generic[ParamsT]):
         policies: Sequence[ToolPolicy],
         default_params: ParamsT | None,
         accepts_overrides: bool,
+        params_type: type | None,
         compiled: bool,
     ) -> None:
         """Check and set every attribute; ``compiled`` skips what the compiler checked."""
         self._title = _check_title(title)
         self._key = normalise_key(key) if key is not None else key_from_title(self._title)
+        if params_type is None:
+            params_type = type(self).params_type
+        elif not compiled:
+            _check_bound_params_type(type(self), params_type, self._key)
         if not compiled:
-            _check_params_type(self.params_type, self._key)
+            _check_params_type(params_type, self._key)
+        self._params_type = params_type
         self._template = template
         self._body = self._compile(template, "template", fields=not compiled)
         self._summary_text = summary
@@ -333,7 +369,7 @@ class Section(Generic[ParamsT]):
             self._title,
             self._children,
             self._tools,
-            self.params_type,
+            self._params_type,
             enabled if isinstance(enabled, bool) else True,
             visibility if isinstance(visibility, SectionVisibility) else SectionVisibility.FULL,
             self._enabled_predicate,
@@ -369,7 +405,7 @@ class Section(Generic[ParamsT]):
         )
         if fields:
             wanted = compiled.placeholders - {reserved} if reserved else compiled.placeholders
-            _check_placeholders(sorted(wanted), self.params_type, self._key, what)
+            _check_placeholders(sorted(wanted), self._params_type, self._key, what)
         return compiled
 
     def _adapt(self, spec: object, what: str, constant: type) -> Predicate | None:
@@ -382,7 +418,7 @@ class Section(Generic[ParamsT]):
             return None
         if callable(spec):
             return adapt_predicate(
-                spec, what=what, key=self._key, has_params=self.params_type is not None
+                spec, what=what, key=self._key, has_params=self._params_type is not None
             )
         raise PromptValidationError(
             f"The {what} of section '{self._key}' must be a {constant.__name__} or a callable, "
@@ -393,18 +429,19 @@ class Section(Generic[ParamsT]):
     def _check_default(self, value: ParamsT | None) -> ParamsT | None:
         if value is None:
             return None
-        if self.params_type is None:
+        params_type = self._params_type
+        if params_type is None:
             raise PromptValidationError(
                 f"Section '{self._key}' declares no params type, so it takes no default_params; "
                 f"got {type(value).__qualname__}. Write MarkdownSection[YourParams](...).",
                 section_path=(self._key,),
             )
-        if not isinstance(value, self.params_type):
+        if not isinstance(value, params_type):
             raise PromptValidationError(
                 f"default_params of section '{self._key}' must be a "
-                f"{self.params_type.__qualname__}, got {type(value).__qualname__}.",
+                f"{params_type.__qualname__}, got {type(value).__qualname__}.",
                 section_path=(self._key,),
-                dataclass_type=self.params_type,
+                dataclass_type=params_type,
             )
         return value
 
@@ -420,6 +457,17 @@ def _check_title(title: str) -> str:
             f"Section title {title!r} is invalid: give one non-empty line of text."
         )
     return text
+
+
+def _check_bound_params_type(cls: type[Section[Any]], given: type, key: str) -> None:
+    """Refuse ``params_type=`` that differs from the type ``Section[Params]`` binds."""
+    bound = cls.params_type
+    if bound is not None and given is not bound:
+        raise PromptValidationError(
+            f"Section '{key}' declares params type {bound.__qualname__} in {cls.__qualname__} "
+            f"but params_type={getattr(given, '__qualname__', repr(given))}: give one.",
+            section_path=(key,),
+        )
 
 
 def _check_params_type(params_type: type | None, key: str) -> None:
