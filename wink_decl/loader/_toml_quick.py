@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
+from wink_decl.errors import WinkDeclError
 from wink_decl.loader.limit_diagnostics import Limits
 
 __all__ = ["QuickRead", "read_plain_toml"]
@@ -68,7 +69,7 @@ class QuickRead(NamedTuple):
     has_numbers: bool
 
 
-class _NotPlain(Exception):  # noqa: N818 - a signal, caught in this module only
+class _NotPlain(WinkDeclError):  # noqa: N818 - a signal, caught in this module only
     """The text is not plain TOML (or is doubtful): tomli reads it."""
 
 
