@@ -359,7 +359,10 @@ def test_block_mappings_nested_near_the_ceiling_read_quick() -> None:
 def line_read(text: str, limits: Limits = DEFAULT_LIMITS) -> QuickRead | None:
     """What the whole-text line read (``_Reader.lines_read``) alone gives for ``text``."""
     reader = _Reader(limits)
-    data = reader.lines_read(text)
+    try:
+        data = reader.lines_read(text)
+    except _NotQuick:  # a value the quick reads leave to the composer (a date)
+        return None
     return None if data is None else (data, reader.has_numbers, reader.bad_numbers)
 
 
@@ -454,11 +457,7 @@ def test_these_are_line_read(text: str, data: dict[str, object]) -> None:
 
 @pytest.mark.parametrize("text", NOT_LINE_READ.values(), ids=NOT_LINE_READ.keys())
 def test_these_are_left_to_the_line_by_line_read(text: str) -> None:
-    try:
-        fast = line_read(text)
-    except _NotQuick:
-        fast = None
-    assert fast is None
+    assert line_read(text) is None
     assert_same(text)  # the line-by-line read (or the composer) decides, as before
 
 

@@ -60,14 +60,16 @@ _FLOW_AFTER = re.compile(_END)
 
 _BLANK = r" *+(?:#[^\n]*+)?\n"
 """A blank line, or one with only a comment."""
+_START = _FIRST.replace(r"\s", r" \n")
+"""As ``_FIRST``, once the text is known to hold no other white space (``quick_read``)."""
 _LINE = (
-    rf"(?:{_BLANK})*+( *+)(- +)?({_FIRST}[^\n:#,\[\]{{}}]*+):"
-    rf"(?: +(?:({_FIRST}[^\n]*+)|(\{{[^\n]*+)))?(?: +#[^\n]*+)? *+(?:\n|\Z)"
+    rf"(?:{_BLANK})*+( *+)(- +)?({_START}[^\n:#,\[\]{{}}]*+):"
+    rf"(?: +(?:({_START}[^\n]*+)|(\{{[^\n]*+)))?(?: +#[^\n]*+)? *+(?:\n|\Z)"
 )
 """The most common line: its indentation, the ``-`` of a list item, a plain key, and a
 value on the line: a plain scalar or a flow mapping (then read as ``_Reader.lines_read`` says)."""
-_WORD = r"[^\s:#,\[\]{}]"
-_FLOW_PLAIN = rf"(?:{_FIRST}|-(?={_WORD})){_WORD}*+(?: ++{_WORD}++)*+"
+_WORD = r"[^ \n:#,\[\]{}]"
+_FLOW_PLAIN = rf"(?:{_START}|-(?={_WORD})){_WORD}*+(?: ++{_WORD}++)*+"
 """As ``_PLAIN_FLOW``, written to be matched sooner."""
 _FLOW_PAIR_FAST = rf"{_FLOW_PLAIN}: ++{_FLOW_PLAIN}"
 _FAST_FLOW = re.compile(rf"\{{ *+{_FLOW_PAIR_FAST}(?: *+, *+{_FLOW_PAIR_FAST})*+ *+\}}")
