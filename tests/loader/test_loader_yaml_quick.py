@@ -5,6 +5,7 @@ reading the nodes (``_yaml_plain``) gives: the same data, key order and value ty
 same ``has_numbers`` and ``bad_numbers``. Whatever it does not read, that path reads as before.
 """
 
+# pyright: reportPrivateUsage=false
 from __future__ import annotations
 
 from typing import Any
@@ -21,7 +22,12 @@ from wink_decl.loader import Limits, load_text
 from wink_decl.loader import _yaml as yaml_module
 from wink_decl.loader._yaml_compose import compose
 from wink_decl.loader._yaml_plain import NotPlain, PlainReader
-from wink_decl.loader._yaml_quick import QuickRead, quick_read
+from wink_decl.loader._yaml_quick import (
+    QuickRead,
+    _NotQuick,
+    _Reader,
+    quick_read,
+)
 
 from .test_loader_properties import YAML_LEAVES, YAML_STYLES, dump_yaml, json_data
 
@@ -348,3 +354,125 @@ def test_block_mappings_nested_near_the_ceiling_read_quick() -> None:
     assert quick is not None
     assert quick_read(" " + text.replace("\n", "\n "), ceiling) is not None
     assert quick_read(text.replace("x\n", "\n" + " " * levels + "y: x\n"), ceiling) is None
+
+
+def line_read(text: str, limits: Limits = DEFAULT_LIMITS) -> QuickRead | None:
+    """What the whole-text line read (``_Reader.lines_read``) alone gives for ``text``."""
+    reader = _Reader(limits)
+    try:
+        data = reader.lines_read(text)
+    except _NotQuick:  # a value the quick reads leave to the composer (a date)
+        return None
+    return None if data is None else (data, reader.has_numbers, reader.bad_numbers)
+
+
+def assert_line_read_same(text: str, limits: Limits = DEFAULT_LIMITS) -> QuickRead | None:
+    """The line read gives None, or what the line-by-line read and the composer give."""
+    fast = line_read(text, limits)
+    if fast is not None:
+        reader = _Reader(limits)
+        data = reader.document(text)
+        assert repr(fast) == repr((data, reader.has_numbers, reader.bad_numbers)), text
+        assert repr(fast) == repr(slow_read(text, limits)), text
+    return fast
+
+
+FAST_KEYS = ("a", "b c", "k ", "1", "true", "x#y", "-k", "2001-01-01", "\u00e9")
+FAST_VALUES = (
+    "x", "1", "0o7", ".inf", "yes", "~", "Null", "x: y", "x:", "x #c", "x#c", "x ", "a:b",
+    "2001-01-01", "{a: b, c: 1}", "{a: b, a: c}", "{1: a}", "{-a: -1}", "{a: b} # c",
+    "{a: b}x", "{a: 'b'}", "{a:b}", "${x} (y).", "'q'", "-1",
+)  # fmt: skip
+
+
+@st.composite
+def fast_texts(draw: st.DrawFn) -> str:
+    """Texts of key lines and ``- key`` lines nested by spaces, now and then one line off."""
+    lines: list[str] = []
+    column = 0
+    for _ in range(draw(st.integers(1, 10))):
+        column = max(0, column + draw(st.sampled_from((-4, -2, 0, 0, 2, 2, 1))))
+        dash = draw(st.sampled_from(("", "", "- ", "-  ")))
+        key = draw(st.sampled_from(FAST_KEYS))
+        value = draw(st.sampled_from(("", "", *FAST_VALUES)))
+        comment = draw(st.sampled_from(("", "", " # c")))
+        lines.append(f"{' ' * column}{dash}{key}:{' ' + value if value else ''}{comment}")
+        if draw(st.integers(0, 6)) == 0:
+            lines.append(draw(st.sampled_from(("", "  ", "# c", "  #c", "  x", "- a"))))
+    ending = draw(st.sampled_from(("\n", "\n", "", "\n\n", "\n# c\n")))
+    return "\n".join(lines) + ending
+
+
+@settings(max_examples=600, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(fast_texts(), st.integers(2, 5), st.integers(2, 30))
+def test_the_line_read_is_the_other_reads_or_none(
+    text: str, max_depth: int, max_nodes: int
+) -> None:
+    assert_line_read_same(text)
+    assert_line_read_same(text, Limits(max_depth=max_depth, max_nodes=max_nodes))
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(yaml_texts())
+def test_the_line_read_of_any_prompt_like_text_is_the_other_reads_or_none(text: str) -> None:
+    assert_line_read_same(text)
+
+
+LINE_READ = {
+    "dedent": ("a:\n  b:\n    c: 1\nd: 2\n", {"a": {"b": {"c": 1}}, "d": 2}),
+    "list-at-key-column": ("a:\n- b: 1\n  c: x\nd:\n", {"a": [{"b": 1, "c": "x"}], "d": None}),
+    "list-deeper": ("a:\n  -  b: y\n  - c: {d: e}\n", {"a": [{"b": "y"}, {"c": {"d": "e"}}]}),
+    "flow-pairs": ("a: {b: c, d: 1}\n", {"a": {"b": "c", "d": 1}}),
+    "comments-and-blanks": (
+        "# c\na: x\n\n  # c\nb: ${y} (z).\n\n# c\n",
+        {"a": "x", "b": "${y} (z)."},
+    ),
+    "no-final-newline": ("a: true", {"a": True}),
+}
+NOT_LINE_READ = {
+    "between-indentations": "a:\n    b: 1\n  c: 2\n",
+    "deeper-after-a-value": "a: b\n  c: d\n",
+    "list-item-at-a-mapping-column": "a: 1\n- b: 2\n",
+    "key-at-a-deeper-lists-column": "a:\n  - b: 1\n  c: 2\n",
+    "comment-after-a-value": "a: b # c\n",
+    "duplicate": "a: 1\na: 2\n",
+    "key-not-text": "1: a\n",
+    "flow-not-plain": "a: {b: 'c'}\n",
+    "flow-nested": "a: {b: [c]}\n",
+    "flow-duplicate": "a: {b: c, b: d}\n",
+    "flow-key-not-text": "a: {null: c}\n",
+    "date": "a: 2001-01-01\n",
+    "other-line": "a:\n  - b\n",
+    "empty": "\n# c\n",
+}
+
+
+@pytest.mark.parametrize(("text", "data"), LINE_READ.values(), ids=LINE_READ.keys())
+def test_these_are_line_read(text: str, data: dict[str, object]) -> None:
+    fast = assert_line_read_same(text)
+    assert fast is not None
+    assert fast[0] == data
+    assert quick_read(text, DEFAULT_LIMITS) == fast
+
+
+@pytest.mark.parametrize("text", NOT_LINE_READ.values(), ids=NOT_LINE_READ.keys())
+def test_these_are_left_to_the_line_by_line_read(text: str) -> None:
+    assert line_read(text) is None
+    assert_same(text)  # the line-by-line read (or the composer) decides, as before
+
+
+@pytest.mark.parametrize(
+    ("text", "limits"),
+    [
+        ("a:\n  b: 1\n", Limits(max_depth=2)),
+        ("a:\n- b: 1\n", Limits(max_depth=2)),
+        ("a: {b: c}\n", Limits(max_depth=2)),
+        ("a: 1\nb: 2\n", Limits(max_nodes=3)),
+        ("abc: 1\n", Limits(max_key_length=2)),
+        ("a: {abc: 1}\n", Limits(max_key_length=2)),
+    ],
+    ids=["depth-mapping", "depth-list", "depth-flow", "nodes", "key-length", "flow-key-length"],
+)
+def test_near_a_limit_the_line_read_steps_aside(text: str, limits: Limits) -> None:
+    assert line_read(text, limits) is None
+    assert quick_read(text, limits) is None

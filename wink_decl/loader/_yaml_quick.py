@@ -58,6 +58,25 @@ _PLAIN_PAIRS = re.compile(rf"\{{( *{_PLAIN_PAIR}(?: *, *{_PLAIN_PAIR})*) *\}}{_E
 _PLAIN_PAIR_PARTS = re.compile(rf"({_PLAIN_FLOW}): +({_PLAIN_FLOW})")
 _FLOW_AFTER = re.compile(_END)
 
+_BLANK = r" *+(?:#[^\n]*+)?\n"
+"""A blank line, or one with only a comment."""
+_START = _FIRST.replace(r"\s", r" \n")
+"""As ``_FIRST``, once the text is known to hold no other white space (``quick_read``)."""
+_LINE = (
+    rf"(?:{_BLANK})*+( *+)(- +)?({_START}[^\n:#,\[\]{{}}]*+):"
+    rf"(?: +(?:({_START}[^\n]*+)|(\{{[^\n]*+)))?(?: +#[^\n]*+)? *+(?:\n|\Z)"
+)
+"""The most common line: its indentation, the ``-`` of a list item, a plain key, and a
+value on the line: a plain scalar or a flow mapping (then read as ``_Reader.lines_read`` says)."""
+_WORD = r"[^ \n:#,\[\]{}]"
+_FLOW_PLAIN = rf"(?:{_START}|-(?={_WORD})){_WORD}*+(?: ++{_WORD}++)*+"
+"""As ``_PLAIN_FLOW``, written to be matched sooner."""
+_FLOW_PAIR_FAST = rf"{_FLOW_PLAIN}: ++{_FLOW_PLAIN}"
+_FAST_FLOW = re.compile(rf"\{{ *+{_FLOW_PAIR_FAST}(?: *+, *+{_FLOW_PAIR_FAST})*+ *+\}}")
+"""A flow mapping of plain keys and values, alone on the rest of its line."""
+_FAST_LINE = re.compile(rf"{_LINE}|(?:{_BLANK})*+ *+(?:#[^\n]*+)?\Z|([^\n]*+\n?)")
+"""One such line; or the blank lines and comments at the end; or any other line (the last group)."""
+
 _NOT_PLAIN = frozenset("?:,[]{}#&*!|>%@`")
 """Characters a value never starts with here (quotes, brackets and ``|`` are read apart)."""
 _WORDS: dict[str, object] = {
@@ -88,9 +107,16 @@ def quick_read(text: str, limits: Limits) -> QuickRead | None:
     # breaks); a file with any other character (rare) is left to libyaml's reader.
     if not text.replace("\n", "").isprintable() or ("&" in text and "*" in text):
         return None
-    reader = _Reader(text, limits)
+    fast = _Reader(limits)  # most files: only the most common kinds of line
     try:
-        data = reader.document()
+        data = fast.lines_read(text)
+    except _NotQuick:
+        data = None
+    if data is not None:
+        return data, fast.has_numbers, fast.bad_numbers
+    reader = _Reader(limits)
+    try:
+        data = reader.document(text)
     except _NotQuick:
         return None
     return data, reader.has_numbers, reader.bad_numbers
@@ -125,7 +151,15 @@ class _Reader:
     has_numbers: bool
     bad_numbers: bool
 
-    def __init__(self, text: str, limits: Limits) -> None:
+    def __init__(self, limits: Limits) -> None:
+        self.count = 1  # the root, as the plain read counts it
+        self.max_depth = limits.max_depth - 1  # a level short of the limit: the walk decides
+        self.max_nodes = limits.max_nodes
+        self.max_key_length = min(limits.max_key_length, _LONGEST_KEY)
+        self.has_numbers = False
+        self.bad_numbers = False
+
+    def document(self, text: str) -> dict[str, object]:
         lines = text.split("\n")
         self.newline_at_end = lines[-1] == ""
         if self.newline_at_end:
@@ -134,14 +168,6 @@ class _Reader:
         self.end = len(lines)
         self.index = 0
         self.indent = -1
-        self.count = 1  # the root, as the plain read counts it
-        self.max_depth = limits.max_depth - 1  # a level short of the limit: the walk decides
-        self.max_nodes = limits.max_nodes
-        self.max_key_length = min(limits.max_key_length, _LONGEST_KEY)
-        self.has_numbers = False
-        self.bad_numbers = False
-
-    def document(self) -> dict[str, object]:
         line = self._skip()
         if self.indent < 0 or _is_entry(line, self.indent):
             raise _NotQuick  # empty, or not a mapping: the full path words it
@@ -149,6 +175,118 @@ class _Reader:
         if self.indent >= 0 or self.count >= self.max_nodes:
             raise _NotQuick
         return data
+
+    def lines_read(self, text: str) -> dict[str, object] | None:  # noqa: C901, PLR0911, PLR0912, PLR0915 - one loop, no call a line: the point of it
+        """The data of ``text`` if made of ``_FAST_LINE``'s lines only; else None (others decide).
+
+        Each frame of the stack is a block mapping or list open at a column, and its depth.
+        """
+        root: dict[str, object] = {}
+        stack: list[tuple[int, dict[str, object] | None, list[object] | None, int]]
+        stack = [(0, root, None, 1)]
+        pending: tuple[dict[str, object], str, int, int] | None = None  # a key, its value below
+        last = 0  # a line deeper than this continues the value before it: not read here
+        count = 0
+        max_depth = self.max_depth
+        max_key_length = self.max_key_length
+        words = _WORDS
+        numberish = _NUMBERISH
+        for indent, dash, key, value, flow, other in _FAST_LINE.findall(text):
+            if not key:
+                if other:
+                    return None  # a line of another kind
+                continue  # blank lines and comments at the end
+            column = len(indent)
+            if pending is not None:
+                owner, name, at, depth = pending
+                pending = None
+                if column > at or (column == at and dash):
+                    if depth >= max_depth:
+                        return None
+                    if dash:
+                        opened: list[object] = []
+                        owner[name] = opened
+                        stack.append((column, None, opened, depth + 1))
+                    else:
+                        child: dict[str, object] = {}
+                        owner[name] = child
+                        stack.append((column, child, None, depth + 1))
+                else:
+                    owner[name] = None
+            elif column > last:
+                return None  # a continuation line, or a mistake
+            while stack[-1][0] > column:
+                stack.pop()
+            at, mapping, items, depth = stack[-1]
+            if at != column:
+                return None  # between two indentations: a mistake
+            if dash:
+                if items is None or depth >= max_depth:
+                    return None
+                item: dict[str, object] = {}
+                items.append(item)
+                mapping = item
+                column += len(dash)
+                depth += 1
+                stack.append((column, mapping, None, depth))
+                count += 2
+            else:
+                if mapping is None:  # the list under a key at the same column ends
+                    stack.pop()
+                    at, mapping, _, depth = stack[-1]
+                    if at != column or mapping is None:
+                        return None
+                count += 1
+            if (
+                key in mapping
+                or key[-1] == " "
+                or key in words
+                or len(key) > max_key_length
+                or (key[0] in numberish and plain_tag(key) is not _STR)
+            ):
+                return None  # a duplicate, a long key, or one that is not text
+            last = column
+            if value:
+                if ": " in value or " #" in value or value[-1] in ": ":
+                    return None  # a comment, trailing spaces, or a mistake
+                mapping[key] = (
+                    self._plain(value) if value[0] in numberish else words.get(value, value)
+                )
+            elif not flow:
+                pending = (mapping, key, column, depth)
+            else:
+                if depth >= max_depth or not _FAST_FLOW.fullmatch(flow):
+                    return None
+                pairs = self._flow_pairs(flow[1:-1])
+                if pairs is None:
+                    return None
+                mapping[key] = pairs
+        if pending is not None:
+            pending[0][pending[1]] = None
+        self.count += count
+        if not root or self.count >= self.max_nodes:
+            return None
+        return root
+
+    def _flow_pairs(self, pairs: str) -> dict[str, object] | None:
+        """The flow mapping whose braces hold ``pairs``, as ``_FAST_FLOW`` matched them."""
+        result: dict[str, object] = {}
+        words = _WORDS
+        numberish = _NUMBERISH
+        for pair in pairs.split(","):
+            key, _, text = pair.partition(":")
+            key = key.lstrip(" ")
+            text = text.strip(" ")
+            if (
+                key in result
+                or key in words
+                or len(key) > self.max_key_length
+                or (key[0] in numberish and plain_tag(key) is not _STR)
+            ):
+                return None
+            result[key] = self._plain(text) if text[0] in numberish else words.get(text, text)
+        self.count += len(result)
+        return result
 
     def _skip(self) -> str:
         """Move to the next line with content (blank and comment lines skipped); return it."""
