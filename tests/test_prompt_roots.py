@@ -19,6 +19,7 @@ from wink_decl.inputs import (
 )
 from wink_decl.inputs import _roots as roots_module  # pyright: ignore[reportPrivateUsage]
 from wink_decl.limits import DEFAULT_LIMITS
+from wink_decl.overrides import LocalOverrideStore
 from wink_decl.plugins import PluginCatalog
 
 PROMPT = "key: {key}\nsections:\n  - title: Task\n    template: Do the task.\n"
@@ -175,6 +176,22 @@ def test_a_location_keeps_its_names_as_reports_show_them(tmp_path: Path) -> None
         None,
     )
     assert given == Location(request, "sub/a.wink.yaml", "sub", tmp_path)
+
+
+@pytest.mark.parametrize(
+    ("file", "root"),
+    [("a.wink.yaml", "."), ("sub/./a.wink.yaml", "sub/"), ("/x//y/a.wink.toml", "/x//y/.")],
+)
+def test_a_location_of_names_shown_already_is_the_location_of_those_names(
+    tmp_path: Path, file: str, root: str
+) -> None:
+    request = PromptRequest(file)
+    state = os.lstat(tmp_path)
+    store = LocalOverrideStore(tmp_path)
+    made = Location(request, file, root, store=store, state=state)
+    named = Location.of_names(request, path_text(file), path_text(root), store, state=state)
+    assert vars(named) == vars(made)
+    assert named == made
 
 
 def test_a_location_is_a_frozen_dataclass_of_its_fields(tmp_path: Path) -> None:

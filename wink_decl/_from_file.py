@@ -65,7 +65,10 @@ def load(
         tag=None if tag is None else check_tag(tag),
         strict=strict,
     )
-    location = inputs.Location(request, file_name, prompt_root, store=overrides, state=state)
+    # Both names are written as reports show them already: not rewritten again.
+    location = inputs.Location.of_names(
+        request, file_name, prompt_root, store=overrides, state=state
+    )
     prepared = inputs.prepare(request, plugins="all", bind_params=False, location=location)
     if not prepared.ok:
         raise DiagnosticError(prepared.diagnostics, sources=prepared.sources)
