@@ -5,6 +5,8 @@ import os
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from wink_decl.diagnostics import Span
 from wink_decl.evals._prompt_ref import PromptSearch, find_prompt
@@ -215,3 +217,19 @@ def test_a_location_is_a_frozen_dataclass_of_its_fields(tmp_path: Path) -> None:
     assert location.root == Path()
     assert vars(location)["root"] == Path()  # cached beside the fields
     assert hash(location) == hash(Location(request, "a.wink.yaml", ".", tmp_path))
+
+
+NAMES = st.builds(
+    "".join,
+    st.lists(st.sampled_from(("a", "b.wink.yaml", ".", "..", "/", "//", "./", "/.")), max_size=6),
+)
+"""Names written in every way ``path_text`` rewrites, and in ways it does not."""
+
+
+@settings(max_examples=300, deadline=None)
+@given(NAMES)
+def test_the_own_folder_of_a_name_shown_as_reports_show_it_is_shown_so_too(name: str) -> None:
+    """What lets ``wink_decl.load`` take a file's folder as its prompt root unrewritten."""
+    if path_text(name) == name:
+        folder = RootSearch.own_folder(name)
+        assert path_text(folder) == folder
