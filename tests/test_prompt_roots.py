@@ -5,6 +5,8 @@ import os
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from wink_decl.diagnostics import Span
 from wink_decl.evals._prompt_ref import PromptSearch, find_prompt
@@ -19,6 +21,7 @@ from wink_decl.inputs import (
 )
 from wink_decl.inputs import _roots as roots_module  # pyright: ignore[reportPrivateUsage]
 from wink_decl.limits import DEFAULT_LIMITS
+from wink_decl.overrides import LocalOverrideStore
 from wink_decl.plugins import PluginCatalog
 
 PROMPT = "key: {key}\nsections:\n  - title: Task\n    template: Do the task.\n"
@@ -177,6 +180,22 @@ def test_a_location_keeps_its_names_as_reports_show_them(tmp_path: Path) -> None
     assert given == Location(request, "sub/a.wink.yaml", "sub", tmp_path)
 
 
+@pytest.mark.parametrize(
+    ("file", "root"),
+    [("a.wink.yaml", "."), ("sub/./a.wink.yaml", "sub/"), ("/x//y/a.wink.toml", "/x//y/.")],
+)
+def test_a_location_of_names_shown_already_is_the_location_of_those_names(
+    tmp_path: Path, file: str, root: str
+) -> None:
+    request = PromptRequest(file)
+    state = os.lstat(tmp_path)
+    store = LocalOverrideStore(tmp_path)
+    made = Location(request, file, root, store=store, state=state)
+    named = Location.of_names(request, path_text(file), path_text(root), store, state=state)
+    assert vars(named) == vars(made)
+    assert named == made
+
+
 def test_a_location_is_a_frozen_dataclass_of_its_fields(tmp_path: Path) -> None:
     """Its fields go in at once (one dict): what the dataclass's own ``__init__`` would set."""
     request = PromptRequest("a.wink.yaml")
@@ -198,3 +217,19 @@ def test_a_location_is_a_frozen_dataclass_of_its_fields(tmp_path: Path) -> None:
     assert location.root == Path()
     assert vars(location)["root"] == Path()  # cached beside the fields
     assert hash(location) == hash(Location(request, "a.wink.yaml", ".", tmp_path))
+
+
+NAMES = st.builds(
+    "".join,
+    st.lists(st.sampled_from(("a", "b.wink.yaml", ".", "..", "/", "//", "./", "/.")), max_size=6),
+)
+"""Names written in every way ``path_text`` rewrites, and in ways it does not."""
+
+
+@settings(max_examples=300, deadline=None)
+@given(NAMES)
+def test_the_own_folder_of_a_name_shown_as_reports_show_it_is_shown_so_too(name: str) -> None:
+    """What lets ``wink_decl.load`` take a file's folder as its prompt root unrewritten."""
+    if path_text(name) == name:
+        folder = RootSearch.own_folder(name)
+        assert path_text(folder) == folder

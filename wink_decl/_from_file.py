@@ -56,8 +56,13 @@ def load(
     # One look at the file: whether it is a folder (its root), then the compile's check and
     # read. Not at a name written otherwise than reports show it (``a.yaml/``): that one is
     # left to the compile, to look at the file as the name it is given.
-    state = _looked_at(shown) if root is None and file_name == shown else None
-    prompt_root = _prompt_root(shown, root, state)
+    if root is None and file_name == shown:
+        state = _looked_at(shown)
+        # Its folder (or itself) is written as reports show it too: nothing to rewrite.
+        prompt_root = inputs.RootSearch.own_folder(shown, state)
+    else:
+        state = None
+        prompt_root = _prompt_root(shown, root)
     request = inputs.PromptRequest(
         shown,
         root=prompt_root,
@@ -65,7 +70,10 @@ def load(
         tag=None if tag is None else check_tag(tag),
         strict=strict,
     )
-    location = inputs.Location(request, file_name, prompt_root, store=overrides, state=state)
+    # Both names are written as reports show them already: not rewritten again.
+    location = inputs.Location.of_names(
+        request, file_name, prompt_root, store=overrides, state=state
+    )
     prepared = inputs.prepare(request, plugins="all", bind_params=False, location=location)
     if not prepared.ok:
         raise DiagnosticError(prepared.diagnostics, sources=prepared.sources)
@@ -117,12 +125,12 @@ def validate(
     return sort_diagnostics(d for checked in results for d in checked.diagnostics)
 
 
-def _prompt_root(given: str, root: StrPath | None, state: os.stat_result | None = None) -> str:
+def _prompt_root(given: str, root: StrPath | None) -> str:
     """``root``, else the folder given or the file's folder (``RootSearch``; no setting read).
 
-    As ``str(Path(...))`` writes it; ``state`` is the ``os.lstat`` of ``given`` if taken.
+    As ``str(Path(...))`` writes it.
     """
-    chosen = inputs.RootSearch.own_folder(given, state) if root is None else os.fspath(root)
+    chosen = inputs.RootSearch.own_folder(given) if root is None else os.fspath(root)
     return inputs.path_text(chosen)
 
 

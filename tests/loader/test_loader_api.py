@@ -1,6 +1,7 @@
 """The loader's public API: exports, limits, and the plain data it builds."""
 
 import ast
+import dataclasses
 import math
 import re
 from pathlib import Path
@@ -8,7 +9,7 @@ from pathlib import Path
 import pytest
 
 import wink_decl.loader
-from wink_decl.loader import Limits, LoadedFile, LoadResult, load_text
+from wink_decl.loader import Limits, LoadedFile, LoadResult, SourceMap, load_text
 
 INIT = Path(wink_decl.loader.__file__)
 
@@ -187,3 +188,36 @@ def test_alias_keys_and_anchored_collections() -> None:
     spans = result.file.source_map
     assert spans.key_span(("title",)) is not None
     assert spans.value_span(("again",)) is not None
+
+
+def test_a_loaded_file_and_its_result_are_the_frozen_dataclasses_of_their_fields() -> None:
+    """Their fields are set slot by slot: as the dataclass's own ``__init__`` would set them."""
+    source_map = SourceMap("p.toml", {}, {})
+    file = LoadedFile("p.toml", "a = 1\n", "toml", {"a": 1}, source_map)
+    assert {f.name: getattr(file, f.name) for f in dataclasses.fields(file)} == {
+        "path": "p.toml",
+        "text": "a = 1\n",
+        "format": "toml",
+        "data": {"a": 1},
+        "source_map": source_map,
+        "has_numbers": True,
+        "bad_numbers": True,
+    }
+    by_name = LoadedFile(
+        path="p.toml",
+        text="a = 1\n",
+        format="toml",
+        data={"a": 1},
+        source_map=source_map,
+        has_numbers=False,
+        bad_numbers=False,
+    )
+    assert dataclasses.replace(file, has_numbers=False, bad_numbers=False) == by_name
+    assert repr(by_name).endswith("has_numbers=False, bad_numbers=False)")
+    with pytest.raises(dataclasses.FrozenInstanceError, match=r"^cannot assign to field 'text'$"):
+        file.text = "b = 2\n"  # type: ignore[misc]
+    result = LoadResult(file, ())
+    assert (result.file, result.diagnostics, result.text) == (file, (), None)
+    assert result == LoadResult(file=file, diagnostics=(), text=None)
+    assert hash(LoadResult(None, (), "t")) == hash(LoadResult(None, (), "t"))
+    assert repr(LoadResult(None, ())) == "LoadResult(file=None, diagnostics=(), text=None)"

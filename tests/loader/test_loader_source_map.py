@@ -1,9 +1,12 @@
 """SourceMap: lookups by JSON path, nearest existing prefix, immutability."""
 
+from typing import Literal
+
 import pytest
 
 from wink_decl.diagnostics import Span
 from wink_decl.loader import SourceMap, load_text
+from wink_decl.loader._source_map import source_map_on_first_use
 
 TEXT = "key: review\nsections:\n  - title: Task\n    tools: [read_file]\n"
 
@@ -77,3 +80,37 @@ def test_index_spans_become_lines_and_columns_when_looked_up() -> None:
     assert spans.value_span(("b",)) == Span("p.toml", 2, 5, 2, 9)
     assert spans.key_span(("b",)) == Span("p.toml", 2, 1, 2, 1)
     assert spans.nearest(("b", "c")) == Span("p.toml", 2, 5, 2, 9)
+
+
+def test_a_map_made_on_first_use_answers_as_the_map_it_makes() -> None:
+    made: list[SourceMap] = []
+    eager = SourceMap("p.toml", {(): (0, 0), ("a",): (1, 2)}, {("a",): (3, 4)})
+
+    def make() -> SourceMap:
+        made.append(eager)
+        return eager
+
+    deferred = source_map_on_first_use("p.toml", make)
+    assert (deferred.path, made) == ("p.toml", [])  # nothing made until a span is asked for
+    assert deferred.value_span(("a",)) == Span("p.toml", 1, 2)
+    assert deferred.key_span(("a",)) == Span("p.toml", 3, 4)
+    assert deferred.nearest(("a", 0)) == Span("p.toml", 1, 2)
+    assert list(deferred.paths()) == [(), ("a",)]
+    assert repr(deferred) == "SourceMap('p.toml', 2 values)"
+    assert made == [eager]  # made once, on the first lookup
+    with pytest.raises(AttributeError, match="SourceMap is immutable"):
+        deferred.path = "q.toml"  # type: ignore[misc]
+
+
+@pytest.mark.parametrize(
+    ("text", "file_format", "span"),
+    [("a: b\n", "yaml", Span("p", 1, 4, 1, 4)), ("a = 'b'\n", "toml", Span("p", 1, 5, 1, 7))],
+)
+def test_a_quick_read_makes_its_source_map_when_first_asked(
+    text: str, file_format: Literal["yaml", "toml"], span: Span
+) -> None:
+    result = load_text(text, path="p", format=file_format)
+    assert result.file is not None
+    source_map = result.file.source_map
+    assert type(source_map) is not SourceMap  # not made yet
+    assert source_map.value_span(("a",)) == span

@@ -11,11 +11,14 @@ import tomli
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from wink_decl.diagnostic_codes import DiagnosticCode
+from wink_decl.diagnostics import Span
 from wink_decl.limits import DEFAULT_LIMITS
 from wink_decl.loader import Limits, load_text
 from wink_decl.loader import _toml as toml_loader
 from wink_decl.loader._toml import QuickCheck
 from wink_decl.loader._toml_quick import QuickRead, read_plain_toml
+from wink_decl.loader._toml_scan import scan as scan_before_parsing
 
 HEADERS = ("[a]", "[a.b]", "[b]", "[[a]]", "[[a.b]]", "[[c]]", "[ a ]", "[a . b]", '["a"]', "[a]]")
 KEYS = ("a", "b", "c", "1", "-", "a-b_c", '"a"', "'b'", "a.b", "a .b", "")
@@ -298,3 +301,88 @@ def test_a_quick_load_keeps_its_spans_lazy_and_exact(monkeypatch: pytest.MonkeyP
     key_span = source_map.key_span(("sections", 1, "template"))
     assert key_span is not None
     assert (key_span.line, key_span.column) == (22, 3)
+
+
+LONG_LINES = st.sampled_from(
+    (
+        "k" * 99 + " = 1",
+        "k" * 100 + " = 'x'",
+        "k" * 101 + " = 'x'",
+        "a = {" + "k" * 100 + " = 1}",
+        "a = {" + "k" * 101 + " = 1}",
+        "[" + "h" * 12 + "]",
+        "[[" + ".".join("h" * 5 for _ in range(3)) + "]]",
+        "[" + "h" * 50 + "." + "i" * 49 + "]",
+        "[" + "h" * 50 + "." + "i" * 50 + "]",
+        "[[" + "h" * 50 + "." + "j" * 50 + "]]",
+        "[" + ".".join("h" for _ in range(8)) + "]",
+        "a = 12345678",
+        "b = 'x' # " + "c" * 30,
+    )
+)
+"""Keys and headers around the lengths and nesting the scan before parsing refuses."""
+SCANNED_TEXTS = st.builds(
+    _joined, st.lists(LINES | LONG_LINES, max_size=6), st.sampled_from(("", "\n"))
+)
+SCANNED_LIMITS = st.builds(
+    Limits,
+    max_depth=st.integers(1, 9) | st.just(64),
+    max_key_length=st.integers(1, 20) | st.sampled_from((99, 100, 101, 1_000)),
+)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(SCANNED_TEXTS, SCANNED_LIMITS)
+def test_a_quick_read_refuses_all_the_scan_before_parsing_refuses(
+    text: str, limits: Limits
+) -> None:
+    # The quick read runs first, and alone: what it reads, the scan would have let through.
+    if assert_same_as_tomli(text, limits) is not None:
+        assert scan_before_parsing(text, limits) is None
+    quick = load_text(text, path="p.toml", format="toml", limits=limits)
+    original = toml_loader.read_plain_toml
+    toml_loader.read_plain_toml = _never_plain
+    try:
+        slow = load_text(text, path="p.toml", format="toml", limits=limits)
+    finally:
+        toml_loader.read_plain_toml = original
+    assert quick.diagnostics == slow.diagnostics
+    assert repr(None if quick.file is None else quick.file.data) == repr(
+        None if slow.file is None else slow.file.data
+    )
+
+
+@pytest.mark.parametrize(
+    ("text", "limits"),
+    [
+        ("k = 1\n", Limits(max_key_length=99)),  # bare keys are read up to 100 characters
+        ("k" * 101 + " = 1\n", DEFAULT_LIMITS),
+        ("a = {" + "k" * 101 + " = 1}\n", DEFAULT_LIMITS),
+        ("[abc.de]\n", Limits(max_key_length=5)),
+        (f"[{'a' * 50}.{'b' * 50}]\n", Limits(max_key_length=100)),  # a name, dots and all
+        (f"[[{'a' * 50}.{'b' * 50}]]\n", Limits(max_key_length=100)),
+    ],
+)
+def test_a_key_the_scan_may_find_too_long_is_left_to_it(text: str, limits: Limits) -> None:
+    assert read_plain_toml(text, limits) is None
+
+
+def test_a_key_within_the_lengths_is_read_quickly() -> None:
+    key = "k" * 100
+    assert read_plain_toml(f"{key} = 1\n", DEFAULT_LIMITS) == QuickRead({key: 1}, has_numbers=True)
+    header = Limits(max_key_length=100)
+    assert read_plain_toml("[ab.c]\n[[ab.d]]\n", header) == QuickRead(
+        {"ab": {"c": {}, "d": [{}]}}, has_numbers=False
+    )
+    assert read_plain_toml(f"[{key[:-2]}.c]\n", header) == QuickRead(
+        {key[:-2]: {"c": {}}}, has_numbers=False
+    )
+
+
+def test_a_key_too_long_is_reported_by_the_scan_as_before() -> None:
+    limits = Limits(max_key_length=100)
+    text = f"[{'a' * 50}.{'b' * 50}]\n"
+    result = load_text(text, path="p.toml", format="toml", limits=limits)
+    assert [(d.code, d.span) for d in result.diagnostics] == [
+        (DiagnosticCode.TOO_LONG, Span("p.toml", 1, 2, 1, 102))
+    ]

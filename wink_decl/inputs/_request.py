@@ -123,12 +123,38 @@ class Location:
         state: os.stat_result | None = None,
     ) -> None:
         # Text, not Path objects: a front end that has the names as text pays for no Path.
+        self._fill(request, path_text(file), path_text(root), overrides, store, state)
+
+    @classmethod
+    def of_names(
+        cls,
+        request: PromptRequest,
+        file_name: str,
+        root_name: str,
+        store: OverrideStore | None = None,
+        *,
+        state: os.stat_result | None = None,
+    ) -> Location:
+        """The location of names written as ``path_text`` writes them already (as given)."""
+        location = object.__new__(cls)
+        location._fill(request, file_name, root_name, None, store, state)  # noqa: SLF001
+        return location
+
+    def _fill(
+        self,
+        request: PromptRequest,
+        file_name: str,
+        root_name: str,
+        overrides: Path | None,
+        store: OverrideStore | None,
+        state: os.stat_result | None,
+    ) -> None:
         # Frozen: every field goes in at once, past ``__setattr__`` (the cached properties
         # join them in the same dict).
         fields = {
             "request": request,
-            "file_name": path_text(file),
-            "root_name": path_text(root),
+            "file_name": file_name,
+            "root_name": root_name,
             "overrides": overrides,
             "store": store,
             "state": state,

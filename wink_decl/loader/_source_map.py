@@ -102,3 +102,51 @@ class SourceMap:
             return Span(self.path, *spans)
         start, end = spans
         return Span(self.path, *self._lines.position(start), *self._lines.position(end))
+
+
+def source_map_on_first_use(path: str, make: Callable[[], SourceMap]) -> SourceMap:
+    """The source map ``make`` returns, made when it is first asked for a span.
+
+    A file that loads and compiles cleanly is never asked: it costs one small object, not
+    the tables, views and line index behind a map.
+    """
+    deferred = object.__new__(_MadeOnFirstUse)
+    object.__setattr__(deferred, "path", path)
+    object.__setattr__(deferred, "_make", make)
+    return deferred
+
+
+class _MadeOnFirstUse(SourceMap):
+    """A source map whose lookups go to the one ``_make`` returns, made on the first of them."""
+
+    __slots__ = ("_made", "_make")
+    _make: Callable[[], SourceMap]
+    _made: SourceMap
+
+    def _map(self) -> SourceMap:
+        try:
+            return self._made
+        except AttributeError:
+            made = self._make()
+            object.__setattr__(self, "_made", made)
+            return made
+
+    def __repr__(self) -> str:
+        """As the map's own."""
+        return repr(self._map())
+
+    def value_span(self, json_path: JSONPath) -> Span | None:
+        """As :meth:`SourceMap.value_span`."""
+        return self._map().value_span(json_path)
+
+    def key_span(self, json_path: JSONPath) -> Span | None:
+        """As :meth:`SourceMap.key_span`."""
+        return self._map().key_span(json_path)
+
+    def nearest(self, json_path: JSONPath) -> Span:
+        """As :meth:`SourceMap.nearest`."""
+        return self._map().nearest(json_path)
+
+    def paths(self) -> Iterator[JSONPath]:
+        """As :meth:`SourceMap.paths`."""
+        return self._map().paths()

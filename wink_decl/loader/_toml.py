@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime
 import sys
 from collections.abc import Callable, Collection
+from functools import partial
 from typing import TYPE_CHECKING, cast
 
 import tomli
@@ -14,7 +15,7 @@ from wink_decl.diagnostics import Diagnostic, Span
 from wink_decl.errors import WinkDeclError
 from wink_decl.loader._lazy_table import LazyTable
 from wink_decl.loader._loaded import Loaded
-from wink_decl.loader._source_map import JSONPath, SourceMap
+from wink_decl.loader._source_map import JSONPath, SourceMap, source_map_on_first_use
 from wink_decl.loader._text import LineIndex
 from wink_decl.loader._toml_quick import read_plain_toml
 from wink_decl.loader._toml_scan import Found
@@ -41,15 +42,22 @@ def load_toml(text: str, path: str, limits: Limits, kind: FileKind) -> Loaded:
 
     ``kind`` words the diagnostics that depend on what kind of file this is.
     """
+    # The quick read refuses all the scan before parsing would (and reads linearly): most
+    # files are read without that scan, and with no source map made unless one is asked for.
+    quick_read = read_plain_toml(text, limits)
+    if quick_read is not None:  # most files: read without tomli, nothing to check after
+        source_map = source_map_on_first_use(path, partial(_quick_source_map, text, path))
+        return Loaded(quick_read.data, source_map, [], quick_read.has_numbers, bad_numbers=False)
     lines = LineIndex(text, "toml")
     found = scan_before_parsing(text, limits)
     if found is not None:
         return Loaded(None, None, [_refused(found, path, lines, limits)])
-    quick_read = read_plain_toml(text, limits)
-    if quick_read is not None:  # most files: read without tomli, nothing to check after
-        source_map = _lazy_source_map(text, path, lines)[1]
-        return Loaded(quick_read.data, source_map, [], quick_read.has_numbers, bad_numbers=False)
     return _read_by_tomli(text, path, lines, limits, kind)
+
+
+def _quick_source_map(text: str, path: str) -> SourceMap:
+    """The source map of a text read quickly, when a span is first asked of it."""
+    return _lazy_source_map(text, path, LineIndex(text, "toml"))[1]
 
 
 def _read_by_tomli(

@@ -26,7 +26,9 @@ _LINES_CONTROLS = r"\x00-\x08\x0b-\x1f\x7f"
 _TEXT = rf"[^{_CONTROLS}]"
 _BASIC = rf'[^"\\{_CONTROLS}]*+'
 _LITERAL = rf"[^'{_CONTROLS}]*+"
-_KEY = r"[A-Za-z0-9_-]++"
+_LONGEST_KEY = 100
+"""The longest bare key read here: with ``max_key_length`` at least this, no key is too long."""
+_KEY = rf"[A-Za-z0-9_-]{{1,{_LONGEST_KEY}}}+"
 _INT = r"-?+(?:0|[1-9][0-9]{0,17}+)"
 """At most 18 digits: always within 64 bits, and within any digit limit Python sets."""
 _SCALAR = rf""""{_BASIC}"|'{_LITERAL}'|{_INT}|true|false"""
@@ -76,14 +78,18 @@ class _NotPlain(WinkDeclError):  # noqa: N818 - a signal, caught in this module 
 def read_plain_toml(text: str, limits: Limits) -> QuickRead | None:
     """The data of ``text`` when it is plain TOML well within ``limits``, else None.
 
-    The caller has run the scan before parsing: no key is too long, no number too large.
+    None for all that the scan before parsing (``_toml_scan``) refuses, so that scan need not
+    run first: a key too long or of too many parts, brackets nested too deep (here: a header's
+    two, or an inline array's or table's one), a number of more digits than Python reads (here:
+    18 at most, and Python reads 640 at least).
     """
     # Every value takes a character at least, so a text shorter than max_nodes cannot hold
-    # too many; each header's nesting is checked against max_depth as it is read.
+    # too many; each header's nesting and length are checked against the limits as it is read.
     too_deep = limits.max_depth < _DEEPEST_INLINE
-    if too_deep or len(text) >= limits.max_nodes:
+    keys_too_long = limits.max_key_length < _LONGEST_KEY
+    if too_deep or keys_too_long or len(text) >= limits.max_nodes:
         return None
-    reader = _Reader(limits.max_depth)
+    reader = _Reader(limits.max_depth, limits.max_key_length)
     try:
         data = reader.read(text)
     except _NotPlain:
@@ -98,12 +104,14 @@ class _Reader:
     array of tables (the reader leaves that to tomli), so a name says which table it is.
     """
 
-    __slots__ = ("arrays", "has_numbers", "max_dots", "tables")
+    __slots__ = ("arrays", "has_numbers", "max_dots", "max_length", "tables")
 
-    def __init__(self, max_depth: int) -> None:
+    def __init__(self, max_depth: int, max_key_length: int) -> None:
         # A header's table of n names holds values at depth n + 1, an array of tables's
         # element at n + 2; an inline array or table among them nests one more.
         self.max_dots = max_depth - 4
+        self.max_length = max_key_length
+        """The longest header name (a dotted key, as long as its names and dots)."""
         self.has_numbers = False
         self.tables: dict[str, dict[str, object]] = {"": {}}
         self.arrays: dict[str, list[object]] = {}
@@ -164,8 +172,9 @@ class _Reader:
 
     def _table(self, header: str) -> dict[str, object]:
         """The table ``[header]`` makes: one no header or key made before."""
-        if header in self.tables or header.count(".") > self.max_dots:
-            raise _NotPlain  # defined twice, [a] after [a.b] (tomli decides), or deep
+        too_big = header.count(".") > self.max_dots or len(header) > self.max_length
+        if too_big or header in self.tables:
+            raise _NotPlain  # defined twice, [a] after [a.b] (tomli decides), deep or long
         return self._new_table(header)
 
     def _new_table(self, name: str) -> dict[str, object]:
@@ -184,8 +193,8 @@ class _Reader:
         """The table ``[[header]]`` adds to its array (made by such headers only)."""
         array = self.arrays.get(header)
         if array is None:
-            if header.count(".") > self.max_dots:
-                raise _NotPlain
+            if header.count(".") > self.max_dots or len(header) > self.max_length:
+                raise _NotPlain  # deep or long
             parent_name, _, last = header.rpartition(".")
             parent = self.tables.get(parent_name)
             if parent is None:

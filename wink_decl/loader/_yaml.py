@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from functools import partial
 
 from ruamel.yaml.error import MarkedYAMLError
 from ruamel.yaml.reader import ReaderError
@@ -10,7 +11,7 @@ from ruamel.yaml.reader import ReaderError
 from wink_decl.diagnostics import Span
 from wink_decl.loader._lazy_table import LazyTable
 from wink_decl.loader._loaded import Loaded
-from wink_decl.loader._source_map import SourceMap
+from wink_decl.loader._source_map import SourceMap, source_map_on_first_use
 from wink_decl.loader._yaml_compose import (
     MAPPING,
     NULL,
@@ -39,7 +40,8 @@ def load_yaml(text: str, path: str, limits: Limits, kind: FileKind) -> Loaded:
     quick = quick_read(text, limits)
     if quick is not None:  # most prompt files: no nodes composed unless spans are asked for
         data, has_numbers, bad_numbers = quick
-        source_map = _plain_map(PlainSpans(text, path, limits, kind))
+        # Made when a span is first asked for: a file that compiles cleanly asks for none.
+        source_map = source_map_on_first_use(path, partial(_quick_map, text, path, limits, kind))
         return Loaded(data, source_map, [], has_numbers, bad_numbers)
     return _composed(text, path, limits, kind)
 
@@ -71,6 +73,11 @@ def _composed(text: str, path: str, limits: Limits, kind: FileKind) -> Loaded:
         return _walk(text, path, limits, kind, root)
     source_map = _plain_map(PlainSpans(text, path, limits, kind, root))
     return Loaded(data, source_map, [], reader.has_numbers, reader.bad_numbers)
+
+
+def _quick_map(text: str, path: str, limits: Limits, kind: FileKind) -> SourceMap:
+    """The source map of a text read quickly, when a span is first asked of it."""
+    return _plain_map(PlainSpans(text, path, limits, kind))
 
 
 def _plain_map(spans: PlainSpans) -> SourceMap:

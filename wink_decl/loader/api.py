@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, fields
 from typing import Literal
 
 from wink_decl.diagnostic_codes import DiagnosticCode
@@ -21,7 +22,7 @@ Format = Literal["yaml", "toml"]
 _SUFFIXES: dict[str, Format] = {".yaml": "yaml", ".yml": "yaml", ".toml": "toml"}
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class LoadedFile:
     """One prompt file, read: its text, its plain data and where each value was written.
 
@@ -40,8 +41,28 @@ class LoadedFile:
     """False when the loader found no number that JSON cannot carry or that does not fit in
     64 bits (True: there may be one)."""
 
+    def __init__(  # the dataclass's own fields, in order, with their defaults
+        self,
+        path: str,
+        text: str,
+        format: Format,  # noqa: A002 - the field's name
+        data: object,
+        source_map: SourceMap,
+        has_numbers: bool = True,
+        bad_numbers: bool = True,
+    ) -> None:
+        # Frozen: each field is set by its slot, not through ``__setattr__`` by name (every
+        # file loaded makes one of these).
+        _set_path(self, path)
+        _set_text(self, text)
+        _set_format(self, format)
+        _set_data(self, data)
+        _set_source_map(self, source_map)
+        _set_has_numbers(self, has_numbers)
+        _set_bad_numbers(self, bad_numbers)
 
-@dataclass(frozen=True, slots=True)
+
+@dataclass(frozen=True, slots=True, init=False)
 class LoadResult:
     """A loaded file, or None with every problem found (sorted by line and column)."""
 
@@ -52,6 +73,37 @@ class LoadResult:
     (bytes that are not UTF-8 replaced, a byte-order mark dropped, no more than the size
     limit); None when nothing was read. Quote from this rather than reading the file again:
     it may have changed, or be something that must not be read."""
+
+    def __init__(  # the dataclass's own fields, in order, with their defaults
+        self,
+        file: LoadedFile | None,
+        diagnostics: tuple[Diagnostic, ...],
+        text: str | None = None,
+    ) -> None:
+        # As ``LoadedFile``'s: each field set by its slot.
+        _set_result_file(self, file)
+        _set_result_diagnostics(self, diagnostics)
+        _set_result_text(self, text)
+
+
+Setter = Callable[[object, object], None]
+
+
+def _slot_setters(cls: type) -> tuple[Setter, ...]:
+    """The setter of each of ``cls``'s dataclass fields, in order (their slots' own)."""
+    return tuple(vars(cls)[field.name].__set__ for field in fields(cls))
+
+
+(
+    _set_path,
+    _set_text,
+    _set_format,
+    _set_data,
+    _set_source_map,
+    _set_has_numbers,
+    _set_bad_numbers,
+) = _slot_setters(LoadedFile)
+_set_result_file, _set_result_diagnostics, _set_result_text = _slot_setters(LoadResult)
 
 
 def detect_format(path: str | os.PathLike[str]) -> Format | None:
