@@ -110,8 +110,7 @@ def class_for_params(class_name: str, params: Mapping[str, ParamSpec]) -> type |
     key = (class_name, *[_model_key(name, spec) for name, spec in params.items()])
     made = _made.get(key)
     if made is None:
-        fields = {name: _model_field(name, spec) for name, spec in params.items()}
-        made = _keep(key, _make_from_fields(class_name, fields))
+        made = _keep(key, _make_lazily(class_name, params))
     return made
 
 
@@ -135,15 +134,71 @@ def _model_key(name: str, spec: ParamSpec) -> tuple[object, ...]:
     )
 
 
-def _model_field(name: str, spec: ParamSpec) -> dataclasses.Field[Any]:
-    """``_field(spec_from_model(name, spec))``, without the ``FieldSpec``."""
-    default = spec.default
-    return _new_field(
-        name,
-        _annotation(spec.type, spec.enum or (), "" if spec.items is None else spec.items.type),
-        dataclasses.MISSING if default is None else default,
-        spec.description,
-    )
+_FieldParts = tuple[str, object, object, str | None]
+"""What ``_new_field`` makes a field of: name, annotation, default, description."""
+
+
+def _make_lazily(class_name: str, params: Mapping[str, ParamSpec]) -> type:
+    """``_make_from_fields`` of each param's field, the ``Field`` objects made on first read.
+
+    A prompt rendered once never reads its params class's fields (binding checks the class,
+    not its fields: see ``PromptTemplate``'s ``_check_bindable``), and making them cost a
+    fifth of making the class. The annotations and defaults, which ``__init__`` and
+    ``get_type_hints`` read, are made now.
+    """
+    annotations: dict[str, object] = {}
+    defaults: dict[str, object] = {}
+    parts: list[_FieldParts] = []
+    for name, spec in params.items():
+        annotation = _annotation(
+            spec.type, spec.enum or (), "" if spec.items is None else spec.items.type
+        )
+        default = dataclasses.MISSING if spec.default is None else spec.default
+        annotations[_field_name(name)] = annotation
+        defaults[name] = default
+        parts.append((name, annotation, default, spec.description))
+    namespace: dict[str, object] = {
+        "__slots__": tuple(defaults),
+        "__qualname__": class_name,
+        "__module__": __name__,
+        "__annotations__": annotations,
+        "__dataclass_fields__": _LazyFields(tuple(parts)),
+        "__dataclass_params__": PROTOTYPE_PARAMS,
+        "_wink_defaults": defaults,
+    }
+    return type(class_name, (DeclaredParams,), namespace)
+
+
+_lazy_fields_lock = threading.Lock()
+"""Taken to make a class's fields on first read, so every reader gets the same ``Field``s."""
+
+
+class _LazyFields:
+    """A made class's ``__dataclass_fields__`` until first read; the dict of fields after.
+
+    The first read (``dataclasses.fields``, ``is_dataclass``, ``replace``, ``asdict``,
+    pydantic ...) makes the fields ``_make_from_fields`` would have made and puts the dict
+    in the class in this descriptor's place, so every later read is a plain attribute.
+    """
+
+    __slots__ = ("_owner", "_parts")
+
+    def __init__(self, parts: tuple[_FieldParts, ...]) -> None:
+        self._parts = parts
+        self._owner: type | None = None
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self._owner = owner
+
+    def __get__(self, instance: object, owner: type | None = None) -> dict[str, Any]:
+        made = cast("type", self._owner)  # set by type() before any read
+        with _lazy_fields_lock:
+            kept = vars(made)["__dataclass_fields__"]
+            if kept is not self:  # another thread made them while this one waited
+                return cast("dict[str, Any]", kept)
+            fields = {part[0]: _new_field(*part) for part in self._parts}
+            type.__setattr__(made, "__dataclass_fields__", fields)
+            return fields
 
 
 def exact_key(spec: FieldSpec) -> tuple[object, ...]:
