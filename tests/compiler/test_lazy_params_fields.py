@@ -24,7 +24,9 @@ from pydantic import TypeAdapter
 
 from wink_decl.compiler import _params_dataclass
 from wink_decl.compiler._params_dataclass import (
+    _model_key,  # pyright: ignore[reportPrivateUsage]
     class_for_params,
+    exact_key,
     make_dataclass_for,
     spec_from_model,
 )
@@ -228,3 +230,12 @@ def test_lazily_made_fields_equal_eagerly_made_ones(
         assert lazy.__annotations__ == eager.__annotations__
         assert lazy._wink_defaults == eager._wink_defaults
         assert _field_facts(lazy) == _field_facts(eager)
+
+
+@settings(max_examples=60, deadline=None)  # a busy 2-core CI machine is not what this measures
+@given(declared=_DECLARATIONS)
+def test_the_key_of_a_model_is_the_key_of_its_field_spec(
+    declared: Mapping[str, Mapping[str, object]],
+) -> None:
+    for name, spec in _specs(declared).items():
+        assert _model_key(name, spec) == exact_key(spec_from_model(name, spec))

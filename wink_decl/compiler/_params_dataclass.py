@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import dataclasses
-import keyword
 import threading
+from keyword import iskeyword
 from typing import TYPE_CHECKING, Any, Literal, cast
 
 from wink_decl.compiler._declared_params import PROTOTYPE_PARAMS, DeclaredParams, mark_as_field
@@ -120,15 +120,24 @@ _NO_ENUM_KEY = (tuple,)
 """``_exact(())``: the key of an enum the file left out."""
 
 
+_PLAIN_KINDS = frozenset({str, int, bool})
+"""Types whose ``_exact`` key is ``(type, value)``: asked first, without the call."""
+
+
 def _model_key(name: str, spec: ParamSpec) -> tuple[object, ...]:
     """``exact_key(spec_from_model(name, spec))``, without the ``FieldSpec``."""
     default, enum = spec.default, spec.enum
+    kind = type(default)
     return (
         name,
         spec.type,
         spec.description or "",
         default is not None,
-        _NONE_KEY if default is None else _exact(default),
+        _NONE_KEY
+        if default is None
+        else (kind, default)
+        if kind in _PLAIN_KINDS
+        else _exact(default),
         _NO_ENUM_KEY if enum is None else _exact(enum),
         "" if spec.items is None else spec.items.type,
     )
@@ -154,19 +163,24 @@ def _make_lazily(class_name: str, params: Mapping[str, ParamSpec]) -> type:
             spec.type, spec.enum or (), "" if spec.items is None else spec.items.type
         )
         default = dataclasses.MISSING if spec.default is None else spec.default
-        annotations[_field_name(name)] = annotation
+        if iskeyword(name):  # the schema refuses keywords; ``_field_name`` says why not
+            _field_name(name)
+        annotations[name] = annotation
         defaults[name] = default
         parts.append((name, annotation, default, spec.description))
+    lazy = _LazyFields(tuple(parts))
     namespace: dict[str, object] = {
         "__slots__": tuple(defaults),
         "__qualname__": class_name,
         "__module__": __name__,
         "__annotations__": annotations,
-        "__dataclass_fields__": _LazyFields(tuple(parts)),
+        "__dataclass_fields__": lazy,
         "__dataclass_params__": PROTOTYPE_PARAMS,
         "_wink_defaults": defaults,
     }
-    return type(class_name, (DeclaredParams,), namespace)
+    made = type(class_name, (DeclaredParams,), namespace)
+    lazy.owner = made  # before anyone can read it: the class is not returned yet
+    return made
 
 
 _lazy_fields_lock = threading.Lock()
@@ -181,17 +195,15 @@ class _LazyFields:
     in the class in this descriptor's place, so every later read is a plain attribute.
     """
 
-    __slots__ = ("_owner", "_parts")
+    __slots__ = ("_parts", "owner")
 
     def __init__(self, parts: tuple[_FieldParts, ...]) -> None:
         self._parts = parts
-        self._owner: type | None = None
-
-    def __set_name__(self, owner: type, name: str) -> None:
-        self._owner = owner
+        self.owner: type = DeclaredParams
+        """The made class (set once it is made): a subclass reads its base's fields here."""
 
     def __get__(self, instance: object, owner: type | None = None) -> dict[str, Any]:
-        made = cast("type", self._owner)  # set by type() before any read
+        made = self.owner
         with _lazy_fields_lock:
             kept = vars(made)["__dataclass_fields__"]
             if kept is not self:  # another thread made them while this one waited
@@ -293,6 +305,6 @@ def _new_field(
 
 
 def _field_name(name: str) -> str:
-    if keyword.iskeyword(name):  # the schema refuses keywords; this keeps the generator total
+    if iskeyword(name):  # the schema refuses keywords; this keeps the generator total
         raise ValueError(f"'{name}' cannot be a field name: it is a Python keyword.")
     return name
