@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import dataclasses
-import keyword
 import threading
+from keyword import iskeyword
 from typing import TYPE_CHECKING, Any, Literal, cast
 
 from wink_decl.compiler._declared_params import PROTOTYPE_PARAMS, DeclaredParams, mark_as_field
@@ -110,8 +110,7 @@ def class_for_params(class_name: str, params: Mapping[str, ParamSpec]) -> type |
     key = (class_name, *[_model_key(name, spec) for name, spec in params.items()])
     made = _made.get(key)
     if made is None:
-        fields = {name: _model_field(name, spec) for name, spec in params.items()}
-        made = _keep(key, _make_from_fields(class_name, fields))
+        made = _keep(key, _make_lazily(class_name, params))
     return made
 
 
@@ -121,29 +120,97 @@ _NO_ENUM_KEY = (tuple,)
 """``_exact(())``: the key of an enum the file left out."""
 
 
+_PLAIN_KINDS = frozenset({str, int, bool})
+"""Types whose ``_exact`` key is ``(type, value)``: asked first, without the call."""
+
+
 def _model_key(name: str, spec: ParamSpec) -> tuple[object, ...]:
     """``exact_key(spec_from_model(name, spec))``, without the ``FieldSpec``."""
     default, enum = spec.default, spec.enum
+    kind = type(default)
     return (
         name,
         spec.type,
         spec.description or "",
         default is not None,
-        _NONE_KEY if default is None else _exact(default),
+        _NONE_KEY
+        if default is None
+        else (kind, default)
+        if kind in _PLAIN_KINDS
+        else _exact(default),
         _NO_ENUM_KEY if enum is None else _exact(enum),
         "" if spec.items is None else spec.items.type,
     )
 
 
-def _model_field(name: str, spec: ParamSpec) -> dataclasses.Field[Any]:
-    """``_field(spec_from_model(name, spec))``, without the ``FieldSpec``."""
-    default = spec.default
-    return _new_field(
-        name,
-        _annotation(spec.type, spec.enum or (), "" if spec.items is None else spec.items.type),
-        dataclasses.MISSING if default is None else default,
-        spec.description,
-    )
+_FieldParts = tuple[str, object, object, str | None]
+"""What ``_new_field`` makes a field of: name, annotation, default, description."""
+
+
+def _make_lazily(class_name: str, params: Mapping[str, ParamSpec]) -> type:
+    """``_make_from_fields`` of each param's field, the ``Field`` objects made on first read.
+
+    A prompt rendered once never reads its params class's fields (binding checks the class,
+    not its fields: see ``PromptTemplate``'s ``_check_bindable``), and making them cost a
+    fifth of making the class. The annotations and defaults, which ``__init__`` and
+    ``get_type_hints`` read, are made now.
+    """
+    annotations: dict[str, object] = {}
+    defaults: dict[str, object] = {}
+    parts: list[_FieldParts] = []
+    for name, spec in params.items():
+        annotation = _annotation(
+            spec.type, spec.enum or (), "" if spec.items is None else spec.items.type
+        )
+        default = dataclasses.MISSING if spec.default is None else spec.default
+        if iskeyword(name):  # the schema refuses keywords; ``_field_name`` says why not
+            _field_name(name)
+        annotations[name] = annotation
+        defaults[name] = default
+        parts.append((name, annotation, default, spec.description))
+    lazy = _LazyFields(tuple(parts))
+    namespace: dict[str, object] = {
+        "__slots__": tuple(defaults),
+        "__qualname__": class_name,
+        "__module__": __name__,
+        "__annotations__": annotations,
+        "__dataclass_fields__": lazy,
+        "__dataclass_params__": PROTOTYPE_PARAMS,
+        "_wink_defaults": defaults,
+    }
+    made = type(class_name, (DeclaredParams,), namespace)
+    lazy.owner = made  # before anyone can read it: the class is not returned yet
+    return made
+
+
+_lazy_fields_lock = threading.Lock()
+"""Taken to make a class's fields on first read, so every reader gets the same ``Field``s."""
+
+
+class _LazyFields:
+    """A made class's ``__dataclass_fields__`` until first read; the dict of fields after.
+
+    The first read (``dataclasses.fields``, ``is_dataclass``, ``replace``, ``asdict``,
+    pydantic ...) makes the fields ``_make_from_fields`` would have made and puts the dict
+    in the class in this descriptor's place, so every later read is a plain attribute.
+    """
+
+    __slots__ = ("_parts", "owner")
+
+    def __init__(self, parts: tuple[_FieldParts, ...]) -> None:
+        self._parts = parts
+        self.owner: type = DeclaredParams
+        """The made class (set once it is made): a subclass reads its base's fields here."""
+
+    def __get__(self, instance: object, owner: type | None = None) -> dict[str, Any]:
+        made = self.owner
+        with _lazy_fields_lock:
+            kept = vars(made)["__dataclass_fields__"]
+            if kept is not self:  # another thread made them while this one waited
+                return cast("dict[str, Any]", kept)
+            fields = {part[0]: _new_field(*part) for part in self._parts}
+            type.__setattr__(made, "__dataclass_fields__", fields)
+            return fields
 
 
 def exact_key(spec: FieldSpec) -> tuple[object, ...]:
@@ -238,6 +305,6 @@ def _new_field(
 
 
 def _field_name(name: str) -> str:
-    if keyword.iskeyword(name):  # the schema refuses keywords; this keeps the generator total
+    if iskeyword(name):  # the schema refuses keywords; this keeps the generator total
         raise ValueError(f"'{name}' cannot be a field name: it is a Python keyword.")
     return name

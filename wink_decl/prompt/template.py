@@ -311,7 +311,9 @@ def _check_bindable(
             f"bind {value.__qualname__}(...) instead.",
             dataclass_type=value,
         )
-    if not dataclasses.is_dataclass(value):
+    # A type the sections take is a dataclass (sections check theirs): asking first leaves a
+    # compiled params class's fields unmade (``class_for_params``) when nothing reads them.
+    if kind not in template.params_types and not dataclasses.is_dataclass(value):
         raise PromptValidationError(
             f"Params must be dataclass instances, got {kind.__qualname__}.",
             dataclass_type=kind,
