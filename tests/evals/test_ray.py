@@ -420,8 +420,9 @@ def test_settings_that_cannot_be_pickled_are_refused_before_a_cluster_starts(
         )
     assert (str(raised.value), RAY.is_initialized()) == (
         "The Ray executor sends the suite's settings to every worker, and they cannot be "
-        "pickled (TypeError: cannot pickle '_thread.lock' object): give the prompts as "
-        "TaggedPrompts, and make_adapter and score as a module's functions or objects.",
+        "pickled (TypeError: cannot pickle 'PromptTemplate' object: compile its file where it "
+        "is used): give the prompts as TaggedPrompts, and make_adapter and score as a "
+        "module's functions or objects.",
         False,
     )
 

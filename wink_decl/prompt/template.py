@@ -6,7 +6,7 @@ import dataclasses
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any, Generic, Self, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, NoReturn, Self, SupportsIndex, TypeVar
 
 from wink_decl.errors import PromptValidationError
 from wink_decl.prompt._params_resolver import ParamsResolver
@@ -122,6 +122,22 @@ class PromptTemplate(Generic[OutputT]):
         self._engine = Engine(nodes, read_section=None)
         if summarized:
             self._engine.read_section_tool = make_read_section_tool(self._engine, self.label)
+
+    def __reduce_ex__(self, protocol: SupportsIndex) -> NoReturn:
+        """Refused: a template is not sent to another process (docs/runtime.md).
+
+        A worker compiles the prompt file itself (the Ray executor sends ``TaggedPrompts``,
+        docs/evals.md). The template's params classes are made in this process for its file:
+        a copy elsewhere would carry classes of its own, not the ones the file compiles to
+        there. Said here, by name, rather than left to whichever attribute fails to pickle.
+        """
+        raise TypeError("cannot pickle 'PromptTemplate' object: compile its file where it is used")
+
+    def __copy__(self) -> Self:
+        """A shallow copy, sharing every part (``copy.copy``; refusing to pickle would stop it)."""
+        clone = object.__new__(type(self))
+        clone.__dict__.update(vars(self))
+        return clone
 
     @property
     def ns(self) -> str:
