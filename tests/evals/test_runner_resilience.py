@@ -228,19 +228,35 @@ def _asked_with(server: ProviderServer, key: str) -> list[str]:
     return sorted(map(_who, mine))
 
 
-def _resumed(eval_file: Path, server: ProviderServer, kept: list[str]) -> None:
+def _cached(eval_file: Path) -> list[str]:
+    """The names greeted by the whole lines of the response cache's packs, sorted."""
+    names: list[str] = []
+    for pack in (eval_file.parent / "out" / "cache").glob("replies-*.jsonl"):
+        for line in pack.read_text().split("\n")[:-1]:  # a line cut short is never read
+            found = re.search(r"Hello, (\w+)!", json.dumps(json.loads(line)["reply"]))
+            assert found is not None
+            names.append(found.group(1))
+    return sorted(names)
+
+
+def _resumed(eval_file: Path, server: ProviderServer, kept: list[str], replied: list[str]) -> None:
     """``--resume`` runs what the journal lacks and nothing else; a re-run asks nothing.
+
+    ``replied``: the runs not in the journal whose replies are in the cache (a kill between
+    the two writes); the resume takes their replies from the cache instead of asking again.
 
     Both sign with a key of their own: a request of a killed process may reach the server's
     record after the resume has started, and is not the resume's.
     """
     done = _run(eval_file, "--resume", "--concurrency", "2", key=RESUME_KEY)
+    asks = 10 - len(kept) - len(replied)
     assert (done.returncode, done.stderr) == (
         0,
-        f"greet.wink-eval.yaml: 10 runs ({len(kept)} from the journal), {10 - len(kept)} model "
-        f"requests, 0 replies from the cache; kept in out\n",
+        f"greet.wink-eval.yaml: 10 runs ({len(kept)} from the journal), {asks} model "
+        f"request{'s' * (asks != 1)}, {len(replied)} repl{'y' if len(replied) == 1 else 'ies'} "
+        "from the cache; kept in out\n",
     )
-    lacking = sorted(name for name in NAMES if name not in kept)
+    lacking = sorted(name for name in NAMES if name not in kept and name not in replied)
     assert _asked_with(server, RESUME_KEY) == lacking
     journal = _journal(eval_file)
     assert (journal[: len(kept)], sorted(journal)) == (kept, sorted(NAMES))
@@ -262,8 +278,16 @@ def test_a_kill_9_loses_only_the_runs_in_flight(
         process.send_signal(signal.SIGKILL)
         process.communicate(timeout=LIMIT)
     kept = _journal(eval_file)
-    assert (process.returncode, 3 <= len(kept) < 10) == (-signal.SIGKILL, True)
-    _resumed(eval_file, slow_server, kept)
+    # The keeper writes a run's replies, then its journal line, one run at a time: a kill
+    # between the two leaves at most one run whose replies are kept but not its line.
+    replied = sorted(set(_cached(eval_file)) - set(kept))
+    assert (process.returncode, 3 <= len(kept) < 10, len(replied) <= 1) == (
+        -signal.SIGKILL,
+        True,
+        True,
+    )
+    assert sorted(set(kept) | set(replied)) == _cached(eval_file)  # each kept run's replies
+    _resumed(eval_file, slow_server, kept, replied)
 
 
 def test_ctrl_c_keeps_the_runs_in_flight_and_resume_runs_the_rest(
@@ -286,7 +310,8 @@ def test_ctrl_c_keeps_the_runs_in_flight_and_resume_runs_the_rest(
     assert stopping is not None
     assert int(stopping.group(2)) == len(kept) < 10
     assert len(slow_server.requests) == len(kept)  # every run started was finished and kept
-    _resumed(eval_file, slow_server, kept)
+    assert _cached(eval_file) == sorted(kept)
+    _resumed(eval_file, slow_server, kept, [])
 
 
 class _InterruptedOnce(SimpleQueue[Any]):
