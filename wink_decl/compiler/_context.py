@@ -6,7 +6,7 @@ import bisect
 import functools
 import os
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 from wink_decl.diagnostics import Diagnostic, DiagnosticBag, DiagnosticCode, Span
 
 if TYPE_CHECKING:
-    from wink_decl.loader import JSONPath, LoadedFile, LoadResult
+    from wink_decl.loader import JSONPath, LoadedFile, LoadResult, SourceMap
 
 __all__ = ["CompileContext", "folder_ns", "quotable"]
 
@@ -51,6 +51,11 @@ def quotable(result: LoadResult, shown: str) -> dict[str, str]:
     return {} if result.text is None else {shown: result.text}
 
 
+def span_in(source_map: SourceMap, path: JSONPath) -> Span:
+    """Where the value at ``path`` is in ``source_map`` (or the nearest thing that exists)."""
+    return source_map.value_span(path) or source_map.nearest(path)
+
+
 @dataclass
 class CompileContext:
     """Spans and diagnostics for one file; every check reports here and carries on."""
@@ -61,7 +66,15 @@ class CompileContext:
 
     def span(self, path: JSONPath) -> Span:
         """Where the value at ``path`` is (or the nearest thing that exists)."""
-        return self.file.source_map.value_span(path) or self.file.source_map.nearest(path)
+        return span_in(self.file.source_map, path)
+
+    def span_later(self, path: JSONPath) -> Callable[[], Span]:
+        """``span(path)``, worked out when called: for what asks only after a later mistake.
+
+        It holds the file's source map, not this context: a file that compiles cleanly
+        never makes its map (``docs/compiler.md``, step 1).
+        """
+        return functools.partial(span_in, self.file.source_map, path)
 
     def key_span(self, path: JSONPath) -> Span:
         """Where the key of the entry at ``path`` is (falls back to its value)."""

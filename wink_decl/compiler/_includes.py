@@ -29,7 +29,7 @@ from wink_decl.compiler._sections import (
 )
 from wink_decl.compiler._stamp import IncludeState, digest, stamp_of
 from wink_decl.diagnostic_codes import DiagnosticCode
-from wink_decl.diagnostics import Diagnostic, Span, clip, some_of
+from wink_decl.diagnostics import Diagnostic, clip, some_of
 from wink_decl.limits import DEFAULT_LIMITS, Limits
 from wink_decl.loader import JSONPath, LoadedFile, NotAFileError, load_file, read_stamped
 from wink_decl.schema.model import PromptDocument, SectionDoc
@@ -126,12 +126,11 @@ class Includer:
         root = self._resolved_root
         # The schema made sure of a file part, a section part, and no NUL or other control.
         file_part, _, section_part = reference.partition("#")
-        span = ctx.span(path)
         # realpath, not Path.resolve: it leaves a loop of links in the path on every Python
         # (3.11 and 3.12's resolve raise RuntimeError), and stat() then names it.
         target = Path(os.path.realpath(root / file_part))
         here = (target, section_part.lower())
-        if not self._may_enter(ctx, span, root, here, reference):
+        if not self._may_enter(ctx, path, root, here, reference):
             return None
         included = self._load(ctx, path, target, file_part)
         if included is None:
@@ -146,27 +145,38 @@ class Includer:
         return section
 
     def _may_enter(
-        self, ctx: CompileContext, span: Span, root: Path, here: tuple[Path, str], reference: str
+        self,
+        ctx: CompileContext,
+        path: JSONPath,
+        root: Path,
+        here: tuple[Path, str],
+        reference: str,
     ) -> bool:
-        """False, reported, when the include leaves the root, closes a cycle or nests too deep."""
+        """False, reported, when the include leaves the root, closes a cycle or nests too deep.
+
+        The include's place is worked out for a mistake only: a file whose includes are
+        fine never makes its source map.
+        """
         if not here[0].is_relative_to(root):
             ctx.error(
                 DiagnosticCode.INCLUDE_OUTSIDE_ROOT,
                 f"Include '{clip(reference)}' points outside the prompt root.",
-                span,
+                ctx.span(path),
                 hint="included files must live under the folder the prompts are loaded from",
             )
             return False
         chain = " -> ".join(clip(shown) for shown in [*(s for _, s in self._stack), reference])
         if any(key == here for key, _ in self._stack):
-            ctx.error(DiagnosticCode.INCLUDE_CYCLE, f"Includes form a cycle: {chain}.", span)
+            ctx.error(
+                DiagnosticCode.INCLUDE_CYCLE, f"Includes form a cycle: {chain}.", ctx.span(path)
+            )
             return False
         limit = self.limits.max_include_depth
         if len(self._stack) >= limit:
             ctx.error(
                 DiagnosticCode.INCLUDE_DEPTH,
                 f"Includes nest more than {limit} deep here: {chain}.",
-                span,
+                ctx.span(path),
                 expected=f"includes at most {limit} deep (max_include_depth)",
                 hint="include the section from a file nearer the top, or raise the limit: "
                 f"--limit max_include_depth={limit * 2}",
@@ -190,14 +200,13 @@ class Includer:
 
     def _read(self, ctx: CompileContext, path: JSONPath, target: Path, shown: str) -> bool:
         """Read, load and check ``target`` into ``_files``; False when it cannot be read."""
-        span = ctx.span(path)
         if len(self._files) >= self.limits.max_include_files:
             limit = self.limits.max_include_files
             ctx.error(
                 DiagnosticCode.INCLUDE_FILES,
                 f"Included file '{clip(shown)}' would be file {limit + 1} that this prompt's "
                 f"includes read, past the limit of {limit}.",
-                span,
+                ctx.span(path),
                 expected=f"at most {limit} {noun_for(limit, 'file')} read through includes "
                 "(max_include_files)",
                 hint="include sections from fewer files, or raise the limit: "
@@ -212,7 +221,7 @@ class Includer:
             ctx.error(
                 DiagnosticCode.INCLUDE_MISSING,
                 f"Included file '{clip(shown)}' {_why(target)}.",
-                span,
+                ctx.span(path),
             )
             return False
         shown_path = _display(target)

@@ -33,6 +33,8 @@ __all__ = ["Completion", "LazyHandler", "LazyPolicy", "LazyPredicate", "LazyTool
 
 Completion = Callable[[], "tuple[Tool[Any, Any] | None, Sequence[Diagnostic]]"]
 """Imports a tool's handler and builds the typed tool: it, or None and the problems found."""
+Where = Callable[[], "Span"]
+"""Works out where the file named a plugin (see ``CompileContext.span_later``)."""
 
 _set = object.__setattr__
 """How frozen runtime objects are given their fields (as their own ``__post_init__`` does)."""
@@ -57,22 +59,36 @@ class _PluginRef:
         "_lock",
         "_problem",
         "_resolved",
-        "span",
+        "_span",
+        "_where",
     )
 
     def __init__(
-        self, catalog: PluginCatalog, entry: PluginEntry, span: Span | None = None
+        self, catalog: PluginCatalog, entry: PluginEntry, where: Where | None = None
     ) -> None:
         self._catalog = catalog
         self._entry = entry
-        self.span = span
-        """Where the file named the plugin, for the diagnostics of binding."""
+        self._where = where
+        self._span: Span | None = None
         self._loaded: object = None
         self._problem: str | None = None
         self._cause: BaseException | None = None
         self._resolved = False
         """Set last, once ``_loaded`` and ``_problem`` hold the answer: read without the lock."""
         self._lock = threading.Lock()
+
+    @property
+    def span(self) -> Span | None:
+        """Where the file named the plugin, for the diagnostics of binding.
+
+        Worked out when first asked for: a plugin that binds cleanly (most) never asks, and
+        the file's source map is then never made.
+        """
+        where = self._where
+        if where is not None:  # two threads may both work it out: the same span either way
+            self._span = where()
+            self._where = None
+        return self._span
 
     def _resolve(self, build: Callable[[object], tuple[object, str | None]]) -> str | None:
         """Import now and ``build`` what is used from it; the problem, or None when usable."""
@@ -105,10 +121,10 @@ class LazyHandler(_PluginRef, BuiltinToolHandler):
     __slots__ = ("_tool_name",)
 
     def __init__(
-        self, catalog: PluginCatalog, entry: PluginEntry, tool_name: str, span: Span | None = None
+        self, catalog: PluginCatalog, entry: PluginEntry, tool_name: str, where: Where | None = None
     ) -> None:
-        """Remember what to load, and where the file named it."""
-        super().__init__(catalog, entry, span)
+        """Remember what to load, and how to find where the file named it."""
+        super().__init__(catalog, entry, where)
         self._tool_name = tool_name
 
     @property
@@ -147,12 +163,6 @@ class LazyPredicate(_PluginRef):
 
     __slots__ = ()
 
-    def __init__(
-        self, catalog: PluginCatalog, entry: PluginEntry, span: Span | None = None
-    ) -> None:
-        """Remember what to load, and where the file named it."""
-        super().__init__(catalog, entry, span)
-
     def resolve(self) -> str | None:
         """Import and check now; the problem, or None when the predicate is usable."""
         return self._resolve(self._checked)
@@ -185,10 +195,10 @@ class LazyPolicy(_PluginRef):
         catalog: PluginCatalog,
         entry: PluginEntry,
         config: dict[str, object],
-        span: Span | None = None,
+        where: Where | None = None,
     ) -> None:
-        """Remember what to build, and where the file named it."""
-        super().__init__(catalog, entry, span)
+        """Remember what to build, and how to find where the file named it."""
+        super().__init__(catalog, entry, where)
         self._config = config
 
     @property

@@ -59,7 +59,7 @@ class PolicyCompiler:
             return None
         from wink_decl.compiler._lazy import LazyPredicate  # noqa: PLC0415  # see the imports
 
-        predicate = LazyPredicate(self._catalog, found, ctx.span(path))
+        predicate = LazyPredicate(self._catalog, found, ctx.span_later(path))
         self.plugins.append(predicate)
         return predicate
 
@@ -75,13 +75,13 @@ class PolicyCompiler:
 
     def _plugin(self, ctx: CompileContext, path: JSONPath, spec: PluginSpec) -> ToolPolicy | None:
         found = self._catalog.resolve(POLICIES, spec.name)
-        span = ctx.span((*path, "name"))
         if isinstance(found, PluginProblem):
-            ctx.bag.add(found.to_diagnostic(span))
+            ctx.bag.add(found.to_diagnostic(ctx.span((*path, "name"))))
             return None
         from wink_decl.compiler._lazy import LazyPolicy  # noqa: PLC0415  # see the imports
 
-        policy = LazyPolicy(self._catalog, found, dict(spec.config), span)
+        where = ctx.span_later((*path, "name"))
+        policy = LazyPolicy(self._catalog, found, dict(spec.config), where)
         self.plugins.append(policy)
         return policy
 

@@ -268,7 +268,7 @@ def _handler(
     if isinstance(found, PluginProblem):
         ctx.bag.add(found.to_diagnostic(ctx.span(path)))
         return None
-    return LazyHandler(catalog, found, tool, ctx.span(path))
+    return LazyHandler(catalog, found, tool, ctx.span_later(path))
 
 
 def _examples(

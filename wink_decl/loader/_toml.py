@@ -8,8 +8,6 @@ from collections.abc import Callable, Collection
 from functools import partial
 from typing import TYPE_CHECKING, cast
 
-import tomli
-
 from wink_decl.diagnostic_codes import DiagnosticCode
 from wink_decl.diagnostics import Diagnostic, Span
 from wink_decl.errors import WinkDeclError
@@ -18,14 +16,13 @@ from wink_decl.loader._loaded import Loaded
 from wink_decl.loader._source_map import JSONPath, SourceMap, source_map_on_first_use
 from wink_decl.loader._text import LineIndex
 from wink_decl.loader._toml_quick import read_plain_toml
-from wink_decl.loader._toml_scan import Found
-from wink_decl.loader._toml_scan import scan as scan_before_parsing
 from wink_decl.loader.file_kinds import FileKind
 from wink_decl.loader.limit_diagnostics import Limits, too_deep, too_long_key, too_many_values
 from wink_decl.loader.number_bounds import unusable_number
 
 if TYPE_CHECKING:
     from wink_decl.loader._toml_positions import TomlPositions
+    from wink_decl.loader._toml_scan import Found
 
 Spans = Callable[[JSONPath], Span]
 _DATES = (datetime.datetime, datetime.date, datetime.time)
@@ -48,6 +45,9 @@ def load_toml(text: str, path: str, limits: Limits, kind: FileKind) -> Loaded:
     if quick_read is not None:  # most files: read without tomli, nothing to check after
         source_map = source_map_on_first_use(path, partial(_quick_source_map, text, path))
         return Loaded(quick_read.data, source_map, [], quick_read.has_numbers, bad_numbers=False)
+    # Imported for the first text the quick read leaves (as tomli is, below).
+    from wink_decl.loader._toml_scan import scan as scan_before_parsing  # noqa: PLC0415
+
     lines = LineIndex(text, "toml")
     found = scan_before_parsing(text, limits)
     if found is not None:
@@ -64,6 +64,10 @@ def _read_by_tomli(
     text: str, path: str, lines: LineIndex, limits: Limits, kind: FileKind
 ) -> Loaded:
     """What ``load_toml`` finds in a text that is not plain: tomli reads it, then the checks."""
+    # Imported for the first such text: a process whose files are all read quickly (most
+    # ``wink-decl validate`` runs) never pays for tomli's import.
+    import tomli  # noqa: PLC0415
+
     try:
         data = tomli.loads(text)
     except tomli.TOMLDecodeError as error:

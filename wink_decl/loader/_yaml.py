@@ -4,26 +4,22 @@ from __future__ import annotations
 
 import re
 from functools import partial
-
-from ruamel.yaml.error import MarkedYAMLError
-from ruamel.yaml.reader import ReaderError
+from typing import TYPE_CHECKING
 
 from wink_decl.diagnostics import Span
 from wink_decl.loader._lazy_table import LazyTable
 from wink_decl.loader._loaded import Loaded
 from wink_decl.loader._source_map import SourceMap, source_map_on_first_use
-from wink_decl.loader._yaml_compose import (
-    MAPPING,
-    NULL,
-    SCALAR,
-    Node,
-    compose,
-    nested_beyond,
-)
-from wink_decl.loader._yaml_plain import NotPlain, PlainReader, PlainSpans
 from wink_decl.loader._yaml_quick import quick_read
 from wink_decl.loader.file_kinds import FileKind
 from wink_decl.loader.limit_diagnostics import Limits, too_deep
+
+# ruamel.yaml (libyaml's composer) is imported by the first file the quick read leaves to it,
+# or the first span asked of a file read quickly: a process that reads only plain files, as
+# most ``wink-decl validate`` runs do, never pays for its import.
+if TYPE_CHECKING:
+    from wink_decl.loader._yaml_compose import Node
+    from wink_decl.loader._yaml_plain import PlainSpans
 
 SAFE_NESTING = 1_000
 """Nesting the C composer handles quickly; beyond it the depth is checked on events first."""
@@ -48,6 +44,12 @@ def load_yaml(text: str, path: str, limits: Limits, kind: FileKind) -> Loaded:
 
 def _composed(text: str, path: str, limits: Limits, kind: FileKind) -> Loaded:
     """As :func:`load_yaml`, from the nodes libyaml composes."""
+    from ruamel.yaml.error import MarkedYAMLError  # noqa: PLC0415 - see the imports above
+    from ruamel.yaml.reader import ReaderError  # noqa: PLC0415
+
+    from wink_decl.loader._yaml_compose import compose, nested_beyond  # noqa: PLC0415
+    from wink_decl.loader._yaml_plain import NotPlain, PlainReader, PlainSpans  # noqa: PLC0415
+
     try:
         if nesting_bound(text) > SAFE_NESTING:
             mark = nested_beyond(text, limits.max_depth)
@@ -77,6 +79,8 @@ def _composed(text: str, path: str, limits: Limits, kind: FileKind) -> Loaded:
 
 def _quick_map(text: str, path: str, limits: Limits, kind: FileKind) -> SourceMap:
     """The source map of a text read quickly, when a span is first asked of it."""
+    from wink_decl.loader._yaml_plain import PlainSpans  # noqa: PLC0415 - see the imports above
+
     return _plain_map(PlainSpans(text, path, limits, kind))
 
 
@@ -90,6 +94,7 @@ def _plain_map(spans: PlainSpans) -> SourceMap:
 def _walk(text: str, path: str, limits: Limits, kind: FileKind, root: Node) -> Loaded:
     """Every span, and every mistake: for a document that is not plain."""
     # Imported when needed: a plain file (most) is read, checked and compiled without it.
+    from wink_decl.loader._yaml_compose import MAPPING, NULL, SCALAR  # noqa: PLC0415
     from wink_decl.loader._yaml_walk import Stop, Walker  # noqa: PLC0415
 
     walker = Walker(text, path, limits, kind)

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import functools
 import operator
-import re
 from typing import Any, Protocol
 
 import ruamel.yaml.cyaml
@@ -21,6 +20,8 @@ from ruamel.yaml.events import (
 )
 from ruamel.yaml.nodes import MappingNode, ScalarNode, SequenceNode
 from ruamel.yaml.tag import Tag
+
+from wink_decl.loader._yaml_core import plain_kind
 
 _CParser: Any = vars(ruamel.yaml.cyaml)["CParser"]  # untyped C extension class
 
@@ -67,51 +68,21 @@ SCALAR: type = ScalarNode
 MAPPING: type = MappingNode
 """Node classes, to compare ``node.__class__`` with (a sequence is neither)."""
 
-_CORE_1_2: list[tuple[Tag, str, str]] = [  # ruamel's YAML 1.2 implicit resolvers
-    (BOOL, "tTfF", r"(?:true|True|TRUE|false|False|FALSE)\Z"),
-    (
-        FLOAT,
-        "-+0123456789.",
-        r"""(?:[-+]?(?:[0-9][0-9_]*)\.[0-9_]*(?:[eE][-+]?[0-9]+)?
-        |[-+]?(?:[0-9][0-9_]*)(?:[eE][-+]?[0-9]+)
-        |[-+]?\.[0-9_]+(?:[eE][-+][0-9]+)?
-        |[-+]?\.(?:inf|Inf|INF)
-        |\.(?:nan|NaN|NAN))\Z""",
-    ),
-    (
-        INT,
-        "-+0123456789",
-        r"(?:[-+]?0b[0-1_]+|[-+]?0o?[0-7_]+|[-+]?[0-9_]+|[-+]?0x[0-9a-fA-F_]+)\Z",
-    ),
-    (MERGE, "<", r"<<\Z"),
-    (NULL, "~nN", r"(?:~|null|Null|NULL)\Z"),
-    (NULL, "", r"\Z"),
-    (
-        TIMESTAMP,
-        "0123456789",
-        r"""(?:[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]
-        |[0-9][0-9][0-9][0-9]-[0-9][0-9]?-[0-9][0-9]?
-        (?:[Tt]|[ \t]+)[0-9][0-9]?:[0-9][0-9]:[0-9][0-9](?:\.[0-9]*)?
-        (?:[ \t]*(?:Z|[-+][0-9][0-9]?(?::[0-9][0-9])?))?)\Z""",
-    ),
-    (VALUE, "=", r"=\Z"),
-]
-_IMPLICIT: dict[str, list[tuple[Tag, re.Pattern[str]]]] = {}
-for _tag_, _first, _pattern in _CORE_1_2:
-    for _char in _first or [""]:
-        _IMPLICIT.setdefault(_char, []).append((_tag_, re.compile(_pattern, re.VERBOSE)))
-
-
-TAGGED_FIRST = frozenset(_IMPLICIT) - {""}
-"""The first characters of a plain scalar that may resolve to a tag other than str."""
+_TAG_OF_KIND = {
+    "str": STR,
+    "int": INT,
+    "float": FLOAT,
+    "bool": BOOL,
+    "null": NULL,
+    "timestamp": TIMESTAMP,
+    "merge": MERGE,
+    "value": VALUE,
+}
 
 
 def plain_tag(value: str) -> Tag:
     """The YAML 1.2 core tag of a plain scalar written as ``value``."""
-    for tag, regexp in _IMPLICIT.get(value[:1], ()):
-        if regexp.match(value):
-            return tag
-    return STR
+    return _TAG_OF_KIND[plain_kind(value)]
 
 
 def _resolve(kind: type, value: str | None, implicit: tuple[bool, bool]) -> Tag:

@@ -15,17 +15,12 @@ import re
 from typing import cast
 
 from wink_decl.errors import WinkDeclError
-from wink_decl.loader import _yaml_compose as tags
-from wink_decl.loader._yaml_compose import TAGGED_FIRST as _TAGGED
-from wink_decl.loader._yaml_compose import plain_tag
-from wink_decl.loader._yaml_scalars import core_value
+from wink_decl.loader._yaml_core import TAGGED_FIRST as _TAGGED
+from wink_decl.loader._yaml_core import plain_kind, to_float, to_int
 from wink_decl.loader.limit_diagnostics import Limits
 from wink_decl.loader.number_bounds import unusable_number
 
 __all__ = ["QuickRead", "quick_read"]
-
-# Tags are compared by identity, as the composer gives them.
-_STR, _INT, _FLOAT, _BOOL, _NULL = tags.STR, tags.INT, tags.FLOAT, tags.BOOL, tags.NULL
 
 
 _FIRST = r"""[^\s\-?:,\[\]{}#&*!|>'"%@`]"""
@@ -242,7 +237,7 @@ class _Reader:
                 or key[-1] == " "
                 or key in words
                 or len(key) > max_key_length
-                or (key[0] in numberish and plain_tag(key) is not _STR)
+                or (key[0] in numberish and plain_kind(key) != "str")
             ):
                 return None  # a duplicate, a long key, or one that is not text
             last = column
@@ -281,7 +276,7 @@ class _Reader:
                 key in result
                 or key in words
                 or len(key) > self.max_key_length
-                or (key[0] in numberish and plain_tag(key) is not _STR)
+                or (key[0] in numberish and plain_kind(key) != "str")
             ):
                 return None
             result[key] = self._plain(text) if text[0] in numberish else words.get(text, text)
@@ -372,7 +367,7 @@ class _Reader:
     def _plain_key(self, written: str) -> str:
         """The key ``written`` plainly (the spaces between it and its ``:`` dropped)."""
         key = written.rstrip(" ")
-        if key in _WORDS or (key[0] in _NUMBERISH and plain_tag(key) is not _STR):
+        if key in _WORDS or (key[0] in _NUMBERISH and plain_kind(key) != "str"):
             raise _NotQuick  # a number, true/false, null or a date as a key
         if len(written) > self.max_key_length:  # a long key, spaces and all: libyaml decides
             raise _NotQuick
@@ -449,22 +444,25 @@ class _Reader:
     def _plain(self, text: str) -> object:
         """A plain scalar, as the YAML 1.2 core schema reads it."""
         if text.isdigit() and text.isascii() and len(text) < _SHORT_DIGITS:
-            self.has_numbers = True  # the most common number: what core_value gives, sooner
+            self.has_numbers = True  # the most common number: what to_int gives, sooner
             return int(text)
         if text[0] not in _NUMBERISH:
             return _WORDS.get(text, text)
-        tag = plain_tag(text)
-        if tag is _STR:
+        kind = plain_kind(text)
+        if kind == "str":
             return text
-        if tag is _INT or tag is _FLOAT:
-            self.has_numbers = True
-            value = core_value(tag, text)
-            if unusable_number(value):
-                self.bad_numbers = True
-            return value
-        if tag is _BOOL or tag is _NULL:
-            return core_value(tag, text)
-        raise _NotQuick  # a date, '=' or '<<': left to the full walk
+        if kind == "int":
+            value: object = to_int(text)
+        elif kind == "float":
+            value = to_float(text)
+        elif kind == "null":
+            return None  # "~": the words (true, null...) start with a letter, read above
+        else:
+            raise _NotQuick  # a date, '=' or '<<': left to the full walk
+        self.has_numbers = True
+        if unusable_number(value):
+            self.bad_numbers = True
+        return value
 
     def _flow(self, rest: str) -> object:
         """A flow list or mapping of scalars, closed on its line."""
@@ -483,7 +481,7 @@ class _Reader:
                 raise _NotQuick
             single, double, plain, v_single, v_double, v_plain, close = match.groups()
             if plain is not None:
-                if plain in _WORDS or (plain[0] in _NUMBERISH and plain_tag(plain) is not _STR):
+                if plain in _WORDS or (plain[0] in _NUMBERISH and plain_kind(plain) != "str"):
                     raise _NotQuick
                 key = plain
             else:
@@ -500,7 +498,7 @@ class _Reader:
         """A flow mapping of plain keys and values; ``pairs`` is what its braces hold."""
         result: dict[str, object] = {}
         for key, text in _PLAIN_PAIR_PARTS.findall(pairs):
-            if key in _WORDS or (key[0] in _NUMBERISH and plain_tag(key) is not _STR):
+            if key in _WORDS or (key[0] in _NUMBERISH and plain_kind(key) != "str"):
                 raise _NotQuick
             if key in result or len(key) > self.max_key_length:
                 raise _NotQuick

@@ -10,9 +10,8 @@ from typing import Literal
 from wink_decl.diagnostic_codes import DiagnosticCode
 from wink_decl.diagnostics import Diagnostic, sort_diagnostics
 from wink_decl.loader._encoding import decode, quotable_text
+from wink_decl.loader._loaded import Loaded
 from wink_decl.loader._source_map import SourceMap
-from wink_decl.loader._toml import load_toml
-from wink_decl.loader._yaml import load_yaml
 from wink_decl.loader.file_kinds import PROMPT_FILE, FileKind
 from wink_decl.loader.limit_diagnostics import Limits, too_many_bytes
 from wink_decl.loader.regular_files import FileTooLargeError, NotAFileError, read_capped
@@ -145,8 +144,7 @@ def load_text(
     if text is None:
         quoted = quotable_text(source, limits.max_bytes)
         return LoadResult(None, tuple(sort_diagnostics(diagnostics)), quoted)
-    load = load_yaml if format == "yaml" else load_toml
-    loaded = load(text, path, limits, kind)
+    loaded = (_READERS.get(format) or _reader(format))(text, path, limits, kind)
     diagnostics.extend(loaded.diagnostics)
     source_map = loaded.source_map
     if diagnostics or source_map is None:
@@ -155,6 +153,28 @@ def load_text(
         path, text, format, loaded.data, source_map, loaded.has_numbers, loaded.bad_numbers
     )
     return LoadResult(file, (), text)
+
+
+_Reader = Callable[[str, str, Limits, FileKind], Loaded]
+_READERS: dict[str, _Reader] = {}
+"""Each format's reader, once its first file was read."""
+
+
+def _reader(format: Format) -> _Reader:  # noqa: A002 - as in load_text
+    """The reader of ``format``, imported with its parser for the first file written in it.
+
+    A process that reads only YAML never imports the TOML parser, nor the other way round.
+    """
+    if format == "yaml":
+        from wink_decl.loader._yaml import load_yaml  # noqa: PLC0415 - see the docstring
+
+        reader = load_yaml
+    else:
+        from wink_decl.loader._toml import load_toml  # noqa: PLC0415
+
+        reader = load_toml
+    _READERS[format] = reader
+    return reader
 
 
 def load_file(
