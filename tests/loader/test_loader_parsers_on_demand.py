@@ -8,11 +8,10 @@ interpreter, in a folder with no ``pyproject.toml`` above it, and asks which par
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from concurrency import run_python
 
 LOADED = """
 import json, sys
@@ -86,33 +85,30 @@ def folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 def parsers_loaded(folder: Path, *files: str) -> tuple[int, list[str]]:
     """The exit status of ``wink-decl validate FILES`` and the parsers it imported."""
-    completed = subprocess.run(  # our own interpreter, fixed arguments
-        [sys.executable, "-c", LOADED, "validate", "--root", ".", *files],
-        capture_output=True,
-        text=True,
-        check=True,
-        cwd=folder,
-    )
+    completed = run_python(LOADED, args=["validate", "--root", ".", *files], cwd=folder)
+    assert completed.returncode == 0, completed.stderr
     found = json.loads(completed.stdout.splitlines()[-1])
     return found["status"], found["parsers"]
 
 
+CASES: list[tuple[list[str], tuple[int, list[str]]]] = [
+    # A handler that binds and an include that is found ask for no span.
+    (["plain.wink.yaml"], (0, [])),
+    (["plain.wink.toml"], (0, [])),
+    (["plain.wink.yaml", "plain.wink.toml"], (0, [])),
+    (["aliased.wink.yaml"], (0, ["ruamel.yaml", "wink_decl.loader._yaml_compose"])),
+    (["float.wink.toml"], (0, ["tomli", "wink_decl.loader._toml_scan"])),
+    # The mistake's place is asked of the quickly read file: it is composed then.
+    (["mistaken.wink.yaml"], (1, ["ruamel.yaml", "wink_decl.loader._yaml_compose"])),
+]
+
+
 @pytest.mark.parametrize(
     ("files", "expected"),
-    [
-        # A handler that binds and an include that is found ask for no span.
-        (["plain.wink.yaml"], (0, [])),
-        (["plain.wink.toml"], (0, [])),
-        (["plain.wink.yaml", "plain.wink.toml"], (0, [])),
-        (["aliased.wink.yaml"], (0, ["ruamel.yaml", "wink_decl.loader._yaml_compose"])),
-        (["float.wink.toml"], (0, ["tomli", "wink_decl.loader._toml_scan"])),
-        # The mistake's place is asked of the quickly read file: it is composed then.
-        (["mistaken.wink.yaml"], (1, ["ruamel.yaml", "wink_decl.loader._yaml_compose"])),
-    ],
+    CASES,
     ids=["yaml", "toml", "both", "yaml-alias", "toml-float", "yaml-mistake"],
 )
 def test_a_parser_is_imported_only_for_a_file_that_needs_it(
     folder: Path, files: list[str], expected: tuple[int, list[str]]
 ) -> None:
     assert parsers_loaded(folder, *files) == expected
-
