@@ -290,6 +290,7 @@ def test_a_kill_9_loses_only_the_runs_in_flight(
     _resumed(eval_file, slow_server, kept, replied)
 
 
+@pytest.mark.usefixtures("interruptible")
 def test_ctrl_c_keeps_the_runs_in_flight_and_resume_runs_the_rest(
     tmp_path: Path, slow_server: ProviderServer
 ) -> None:
@@ -350,3 +351,28 @@ def test_ctrl_c_just_after_a_run_was_taken_loses_no_run(monkeypatch: pytest.Monk
 
     run_threads(interrupted, threads=1, timeout=10, switch_interval=None)
     assert (stopping, sorted(cast("list[str]", kept))) == ([2], ["a", "b"])
+
+
+@pytest.mark.usefixtures("interruptible")
+def test_ctrl_c_while_a_run_is_kept_is_raised_once_it_is_kept(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr("wink_decl.evals._local.execute", _as_finished)
+    kept: list[object] = []
+    stopping: list[int] = []
+
+    def keep(run: object) -> None:
+        if not kept:  # Ctrl-C lands between the first run's cache write and its journal line
+            os.kill(os.getpid(), signal.SIGINT)
+        kept.append(run)
+
+    with pytest.raises(KeyboardInterrupt):
+        run_locally(
+            cast("list[Any]", ["a", "b", "c"]),
+            cast("Any", None),
+            concurrency=2,
+            on_finished=keep,
+            on_stopping=stopping.append,
+        )
+    # The first run is kept whole and the second, in flight, after it; the third never starts.
+    assert (stopping, sorted(cast("list[str]", kept))) == ([1], ["a", "b"])
