@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import re
-import signal
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -58,16 +57,3 @@ def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """A copy of the repository's prompts and evals, the working folder."""
     monkeypatch.chdir(copy_prompts_and_evals(tmp_path))
     return tmp_path
-
-
-@pytest.fixture
-def interruptible() -> Iterator[None]:
-    """Ctrl-C raises ``KeyboardInterrupt`` here and in the processes started meanwhile.
-
-    A test run started where Ctrl-C is ignored (a background job of a shell, ``nohup``) hands
-    the ignoring on to every process it starts, and Python then never raises
-    ``KeyboardInterrupt``: a test of what Ctrl-C does would see it do nothing.
-    """
-    before = signal.signal(signal.SIGINT, signal.default_int_handler)
-    yield
-    signal.signal(signal.SIGINT, before)
