@@ -15,7 +15,7 @@ from wink_decl.evals._execute import Finished, RunSettings, execute
 if TYPE_CHECKING:
     from wink_decl.evals._matrix import CaseRun
 
-__all__ = ["run_locally"]
+__all__ = ["interruption_deferred", "run_locally"]
 
 
 def run_locally(
@@ -39,16 +39,16 @@ def run_locally(
     flight = _Flight()
     try:
         try:
-            with _interruption_deferred():
+            with interruption_deferred():
                 for _ in range(concurrency):
                     if not _start(pool, pending, flight, settings):
                         break
             while flight.runs:
                 done = flight.next_done()  # the wait for a run is what Ctrl-C interrupts
-                with _interruption_deferred():
+                with interruption_deferred():
                     flight.runs.discard(done)
                     on_finished(done.result())
-                with _interruption_deferred():  # a Ctrl-C held above starts no more runs
+                with interruption_deferred():  # a Ctrl-C held above starts no more runs
                     _start(pool, pending, flight, settings)
         except KeyboardInterrupt:
             on_stopping(len(flight.runs))
@@ -95,7 +95,7 @@ class _Flight:
 
 
 @contextmanager
-def _interruption_deferred() -> Iterator[None]:
+def interruption_deferred() -> Iterator[None]:
     """Hold a Ctrl-C that comes inside the block until the block is done, then raise it.
 
     Keeping a run is a cache write and a journal line, told on to the caller: a
