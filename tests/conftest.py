@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import signal
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -21,3 +23,16 @@ def private_state(state_home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """
     monkeypatch.setenv("XDG_STATE_HOME", str(state_home))
     monkeypatch.delenv("WINK_DECL_CACHE_KEY", raising=False)
+
+
+@pytest.fixture
+def interruptible() -> Iterator[None]:
+    """Ctrl-C raises ``KeyboardInterrupt`` here and in the processes started meanwhile.
+
+    A test run started where Ctrl-C is ignored (a background job of a shell, ``nohup``) hands
+    the ignoring on to every process it starts, and Python then never raises
+    ``KeyboardInterrupt``: a test of what Ctrl-C does would see it do nothing.
+    """
+    before = signal.signal(signal.SIGINT, signal.default_int_handler)
+    yield
+    signal.signal(signal.SIGINT, before)

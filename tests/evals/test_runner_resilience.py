@@ -28,6 +28,7 @@ from provider_server import ProviderServer, RecordedRequest, Reply
 from wink_decl.evals import RunOptions, load_suite, run_suite
 from wink_decl.evals._cache import ResponseCache
 from wink_decl.evals._local import run_locally
+from wink_decl.evals._ray import _drive_pool  # pyright: ignore[reportPrivateUsage]
 
 KEY = "sk-test-key-0123456789"
 RESUME_KEY = "sk-test-key-resumed-9876"
@@ -290,6 +291,7 @@ def test_a_kill_9_loses_only_the_runs_in_flight(
     _resumed(eval_file, slow_server, kept, replied)
 
 
+@pytest.mark.usefixtures("interruptible")
 def test_ctrl_c_keeps_the_runs_in_flight_and_resume_runs_the_rest(
     tmp_path: Path, slow_server: ProviderServer
 ) -> None:
@@ -350,3 +352,71 @@ def test_ctrl_c_just_after_a_run_was_taken_loses_no_run(monkeypatch: pytest.Monk
 
     run_threads(interrupted, threads=1, timeout=10, switch_interval=None)
     assert (stopping, sorted(cast("list[str]", kept))) == ([2], ["a", "b"])
+
+
+class _InterruptedKeeper:
+    """Keeps runs; Ctrl-C lands while it keeps the first (between its cache write and its
+    journal line)."""
+
+    def __init__(self) -> None:
+        self.kept: list[str] = []
+        self.stopping: list[int] = []
+
+    def keep(self, run: object) -> None:
+        if not self.kept:
+            os.kill(os.getpid(), signal.SIGINT)
+        self.kept.append(cast("str", run))
+
+    def outcome(self) -> tuple[list[int], list[str]]:
+        return self.stopping, sorted(self.kept)
+
+
+KEPT_WHOLE = ([1], ["a", "b"])
+"""The first run kept whole and the second, in flight, after it; the third never started."""
+
+
+@pytest.mark.usefixtures("interruptible")
+def test_ctrl_c_while_a_run_is_kept_is_raised_once_it_is_kept(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr("wink_decl.evals._local.execute", _as_finished)
+    keeper = _InterruptedKeeper()
+    with pytest.raises(KeyboardInterrupt):
+        run_locally(
+            cast("list[Any]", ["a", "b", "c"]),
+            cast("Any", None),
+            concurrency=2,
+            on_finished=keeper.keep,
+            on_stopping=keeper.stopping.append,
+        )
+    assert keeper.outcome() == KEPT_WHOLE
+
+
+class _RunsInOrder:
+    """Ray's pool as the driver sees it: each run is finished, in the order it was started."""
+
+    def __init__(self) -> None:
+        self.in_flight: dict[str, str] = {}
+
+    def start(self, run: str) -> None:
+        self.in_flight[run] = run
+
+    def next_ready(self) -> str:
+        return next(iter(self.in_flight))
+
+    def take(self, reference: str) -> str:
+        return self.in_flight.pop(reference)
+
+
+@pytest.mark.usefixtures("interruptible")
+def test_ctrl_c_while_a_run_from_ray_is_kept_is_raised_once_it_is_kept() -> None:
+    keeper = _InterruptedKeeper()
+    with pytest.raises(KeyboardInterrupt):
+        _drive_pool(
+            cast("Any", _RunsInOrder()),
+            cast("list[Any]", ["a", "b", "c"]),
+            2,
+            keeper.keep,
+            keeper.stopping.append,
+        )
+    assert keeper.outcome() == KEPT_WHOLE

@@ -389,6 +389,7 @@ def test_on_every_address_the_token_guards_and_any_host_name_may_be_used(tmp_pat
     assert answers == [(401, "refused: this server needs Authorization: Bearer TOKEN (--token)\n")]
 
 
+@pytest.mark.usefixtures("interruptible")
 def test_the_command_serves_http_until_interrupted(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

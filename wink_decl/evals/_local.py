@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import signal
+import threading
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
+from contextlib import contextmanager
 from queue import SimpleQueue
 from typing import TYPE_CHECKING
 
@@ -12,7 +15,7 @@ from wink_decl.evals._execute import Finished, RunSettings, execute
 if TYPE_CHECKING:
     from wink_decl.evals._matrix import CaseRun
 
-__all__ = ["run_locally"]
+__all__ = ["interruption_deferred", "run_locally"]
 
 
 def run_locally(
@@ -36,12 +39,17 @@ def run_locally(
     flight = _Flight()
     try:
         try:
-            for _ in range(concurrency):
-                if not _start(pool, pending, flight, settings):
-                    break
+            with interruption_deferred():
+                for _ in range(concurrency):
+                    if not _start(pool, pending, flight, settings):
+                        break
             while flight.runs:
-                on_finished(flight.next_done())
-                _start(pool, pending, flight, settings)
+                done = flight.next_done()  # the wait for a run is what Ctrl-C interrupts
+                with interruption_deferred():
+                    flight.runs.discard(done)
+                    on_finished(done.result())
+                with interruption_deferred():  # a Ctrl-C held above starts no more runs
+                    _start(pool, pending, flight, settings)
         except KeyboardInterrupt:
             on_stopping(len(flight.runs))
             while flight.runs:
@@ -66,14 +74,13 @@ class _Flight:
         self.runs.add(future)
         future.add_done_callback(self._finished.put)
 
-    def next_done(self) -> Finished:
-        """The result of a run that has finished (waiting for one), taken out of the flight.
+    def next_done(self) -> Future[Finished]:
+        """A run that has finished (waiting for one), left in the flight for the caller to take.
 
         One at a time: others that finished meanwhile stay queued, and are taken at once next.
+        An interruption before the caller takes it out leaves it for ``next_left`` to find.
         """
-        future = self._finished.get()
-        self.runs.discard(future)
-        return future.result()
+        return self._finished.get()
 
     def next_left(self) -> Finished:
         """Like ``next_done``, but found among the runs themselves, not taken from the queue.
@@ -85,6 +92,30 @@ class _Flight:
         future = next(iter(done))
         self.runs.discard(future)
         return future.result()
+
+
+@contextmanager
+def interruption_deferred() -> Iterator[None]:
+    """Hold a Ctrl-C that comes inside the block until the block is done, then raise it.
+
+    Keeping a run is a cache write and a journal line, told on to the caller: a
+    ``KeyboardInterrupt`` between them would keep the run by halves and lose it from the
+    flight. Only the main thread sees Ctrl-C, and only while Python's own handler is set (a
+    process that was started ignoring it goes on ignoring it).
+    """
+    if threading.current_thread() is not threading.main_thread() or (
+        signal.getsignal(signal.SIGINT) is not signal.default_int_handler
+    ):
+        yield
+        return
+    held: list[int] = []
+    signal.signal(signal.SIGINT, lambda number, _frame: held.append(number))
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+    if held:
+        raise KeyboardInterrupt
 
 
 def _start(

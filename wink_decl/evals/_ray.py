@@ -34,6 +34,7 @@ from wink_decl.evals._execute import (
     execute,
     failed_result,
 )
+from wink_decl.evals._local import interruption_deferred
 
 if TYPE_CHECKING:
     from ray import ObjectRef
@@ -262,24 +263,26 @@ class _Pool:
         reference = self._workers[worker].run.remote(run)
         self.in_flight[reference] = _Attempt(run, worker, tries)
 
-    def next_done(self) -> Finished:
-        """A run that finished (waiting for one), out of the runs in flight.
+    def next_ready(self) -> ObjectRef[Finished]:
+        """A run that finished (waiting for one), left in flight for ``take`` to take out."""
+        (reference,), _ = self._ray.wait(list(self.in_flight), num_returns=1)
+        return reference
+
+    def take(self, reference: ObjectRef[Finished]) -> Finished | None:
+        """The finished run of ``reference``, out of the runs in flight; None if it started again.
 
         A run whose worker was lost starts again, or after its last try is its error.
         """
-        ray = self._ray
-        while True:
-            (reference,), _ = ray.wait(list(self.in_flight), num_returns=1)
-            attempt = self.in_flight.pop(reference)
-            self._busy[attempt.worker] -= 1
-            try:
-                finished: Finished = ray.get(reference)
-            except self._lost:  # died, or restarting: down to timing, the cluster's logs say
-                if attempt.tries < MAX_ATTEMPTS:
-                    self.start(attempt.run, attempt.tries + 1)
-                    continue
-                return _lost(attempt.run)
-            return dataclasses.replace(finished, run=attempt.run)  # the driver's own object
+        attempt = self.in_flight.pop(reference)
+        self._busy[attempt.worker] -= 1
+        try:
+            finished: Finished = self._ray.get(reference)
+        except self._lost:  # died, or restarting: down to timing, the cluster's logs say
+            if attempt.tries < MAX_ATTEMPTS:
+                self.start(attempt.run, attempt.tries + 1)
+                return None
+            return _lost(attempt.run)
+        return dataclasses.replace(finished, run=attempt.run)  # the driver's own object
 
 
 def _start_reader(ray: ModuleType, folder: Path, name: str) -> object:
@@ -304,20 +307,37 @@ def _drive_pool(
     """``run_locally``'s loop, on the pool's workers."""
     waiting = iter(pending)
     try:
-        for run in waiting:
-            pool.start(run)
-            if len(pool.in_flight) == concurrency:
-                break
-        while pool.in_flight:
-            on_finished(pool.next_done())
-            run = next(waiting, None)
-            if run is not None:
+        with interruption_deferred():
+            for run in waiting:
                 pool.start(run)
+                if len(pool.in_flight) == concurrency:
+                    break
+        while pool.in_flight:
+            if _keep_next(pool, on_finished):
+                with interruption_deferred():  # a Ctrl-C held while keeping starts no more runs
+                    run = next(waiting, None)
+                    if run is not None:
+                        pool.start(run)
     except KeyboardInterrupt:
         on_stopping(len(pool.in_flight))
         while pool.in_flight:
-            on_finished(pool.next_done())
+            _keep_next(pool, on_finished)
         raise
+
+
+def _keep_next(pool: _Pool, on_finished: Callable[[Finished], None]) -> bool:
+    """Wait for a run to finish, then keep it whole; False when it was started again instead.
+
+    Only the wait is cut short by Ctrl-C: a run taken out of the flight is kept before the
+    interruption is raised.
+    """
+    ready = pool.next_ready()
+    with interruption_deferred():
+        finished = pool.take(ready)
+        if finished is None:
+            return False
+        on_finished(finished)
+    return True
 
 
 def _lost(run: CaseRun) -> Finished:
