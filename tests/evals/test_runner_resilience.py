@@ -333,6 +333,19 @@ def _as_finished(run: object, _settings: object) -> object:
     return run
 
 
+def _three_runs_two_at_a_time(
+    on_finished: Callable[[Any], None], on_stopping: Callable[[int], None]
+) -> None:
+    """``run_locally`` over the runs "a", "b", "c", two at a time (each finished as started)."""
+    run_locally(
+        cast("list[Any]", ["a", "b", "c"]),
+        cast("Any", None),
+        concurrency=2,
+        on_finished=on_finished,
+        on_stopping=on_stopping,
+    )
+
+
 def test_ctrl_c_just_after_a_run_was_taken_loses_no_run(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(_InterruptedOnce, "taken", [])
     monkeypatch.setattr("wink_decl.evals._local.SimpleQueue", _InterruptedOnce)
@@ -342,13 +355,7 @@ def test_ctrl_c_just_after_a_run_was_taken_loses_no_run(monkeypatch: pytest.Monk
 
     def interrupted(_index: int) -> None:
         with pytest.raises(KeyboardInterrupt):
-            run_locally(
-                cast("list[Any]", ["a", "b", "c"]),
-                cast("Any", None),
-                concurrency=2,
-                on_finished=kept.append,
-                on_stopping=stopping.append,
-            )
+            _three_runs_two_at_a_time(kept.append, stopping.append)
 
     run_threads(interrupted, threads=1, timeout=10, switch_interval=None)
     assert (stopping, sorted(cast("list[str]", kept))) == ([2], ["a", "b"])
@@ -382,13 +389,7 @@ def test_ctrl_c_while_a_run_is_kept_is_raised_once_it_is_kept(
     monkeypatch.setattr("wink_decl.evals._local.execute", _as_finished)
     keeper = _InterruptedKeeper()
     with pytest.raises(KeyboardInterrupt):
-        run_locally(
-            cast("list[Any]", ["a", "b", "c"]),
-            cast("Any", None),
-            concurrency=2,
-            on_finished=keeper.keep,
-            on_stopping=keeper.stopping.append,
-        )
+        _three_runs_two_at_a_time(keeper.keep, keeper.stopping.append)
     assert keeper.outcome() == KEPT_WHOLE
 
 
