@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from compiler_support import compile_in, compiled
+from compiler_support import compile_in, compiled, field_facts
 from concurrency import run_threads
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -79,19 +79,7 @@ def _unmade(cls: type) -> bool:
 
 def _field_facts(cls_or_instance: object) -> list[tuple[object, ...]]:
     return [
-        (
-            field.name,
-            field.type,
-            field.default,
-            field.default_factory,
-            field.init,
-            field.repr,
-            field.hash,
-            field.compare,
-            dict(field.metadata),
-            field.kw_only,
-            repr(field),
-        )
+        (*field_facts(field), repr(field))
         for field in dataclasses.fields(cls_or_instance)  # pyright: ignore[reportArgumentType]
     ]
 

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from compiler_support import compile_in, compiled, declared_spec
+from compiler_support import compile_in, compiled, declared_spec, field_facts
 from concurrency import run_threads
 
 from wink_decl.compiler import _params_dataclass, make_params
@@ -185,27 +185,12 @@ def test_params_made_in_one_step_share_the_class_made_from_field_specs(
         make_dataclass_for("Params", tuple(declared_spec(n, d) for n, d in ONE_STEP.items()))
         is fast
     )
-    assert [_field_facts(f) for f in dataclasses.fields(fast)] == [
-        _field_facts(f) for f in dataclasses.fields(slow)
+    assert [field_facts(f) for f in dataclasses.fields(fast)] == [
+        field_facts(f) for f in dataclasses.fields(slow)
     ]
     assert fast.__annotations__ == slow.__annotations__
     assert fast(topic="x", tags=("a",)) == fast(topic="x", tags=("a",))
     assert repr(fast(topic="x", tags=())) == repr(slow(topic="x", tags=()))
-
-
-def _field_facts(field: dataclasses.Field[Any]) -> tuple[object, ...]:
-    return (
-        field.name,
-        field.type,
-        field.default,
-        field.default_factory,
-        field.init,
-        field.repr,
-        field.hash,
-        field.compare,
-        dict(field.metadata),
-        field.kw_only,
-    )
 
 
 def test_no_params_make_no_class() -> None:

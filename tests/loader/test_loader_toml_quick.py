@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from wink_decl.diagnostic_codes import DiagnosticCode
 from wink_decl.diagnostics import Span
 from wink_decl.limits import DEFAULT_LIMITS
-from wink_decl.loader import Limits, load_text
+from wink_decl.loader import Limits, LoadResult, load_text
 from wink_decl.loader import _toml as toml_loader
 from wink_decl.loader._toml import QuickCheck
 from wink_decl.loader._toml_quick import QuickRead, read_plain_toml
@@ -125,6 +125,16 @@ def _never_plain(_text: str, _limits: Limits) -> None:
     """In place of the quick reader: every text is read by tomli."""
 
 
+def _loaded_through_tomli(text: str, limits: Limits) -> LoadResult:
+    """``load_text`` of ``text`` with the quick read off: what tomli and the checks give."""
+    original = toml_loader.read_plain_toml
+    toml_loader.read_plain_toml = _never_plain
+    try:
+        return load_text(text, path="p.toml", format="toml", limits=limits)
+    finally:
+        toml_loader.read_plain_toml = original
+
+
 def _tomli_reads(text: str) -> dict[str, object] | None:
     try:
         return tomli.loads(text)
@@ -166,12 +176,7 @@ def test_a_quick_read_of_toml_punctuation_is_what_tomli_reads(text: str) -> None
 def test_a_quick_load_is_the_load_through_tomli(text: str, max_depth: int, max_nodes: int) -> None:
     limits = Limits(max_depth=max_depth, max_nodes=max_nodes)
     quick = load_text(text, path="p.toml", format="toml", limits=limits)
-    original = toml_loader.read_plain_toml
-    toml_loader.read_plain_toml = _never_plain
-    try:
-        slow = load_text(text, path="p.toml", format="toml", limits=limits)
-    finally:
-        toml_loader.read_plain_toml = original
+    slow = _loaded_through_tomli(text, limits)
     assert quick.diagnostics == slow.diagnostics
     if quick.file is None or slow.file is None:
         assert quick.file is slow.file
@@ -340,12 +345,7 @@ def test_a_quick_read_refuses_all_the_scan_before_parsing_refuses(
     if assert_same_as_tomli(text, limits) is not None:
         assert scan_before_parsing(text, limits) is None
     quick = load_text(text, path="p.toml", format="toml", limits=limits)
-    original = toml_loader.read_plain_toml
-    toml_loader.read_plain_toml = _never_plain
-    try:
-        slow = load_text(text, path="p.toml", format="toml", limits=limits)
-    finally:
-        toml_loader.read_plain_toml = original
+    slow = _loaded_through_tomli(text, limits)
     assert quick.diagnostics == slow.diagnostics
     assert repr(None if quick.file is None else quick.file.data) == repr(
         None if slow.file is None else slow.file.data

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import textwrap
@@ -158,3 +159,19 @@ MAIN = "key: main\nsections:\n  - include: common/tone.wink.yaml#task\n"
 def declared_spec(name: str, declaration: dict[str, Any]) -> FieldSpec:
     """The ``FieldSpec`` the compiler makes of one param declaration, as a file writes it."""
     return spec_from_model(name, ParamSpec.model_validate(declaration))
+
+
+def field_facts(field: dataclasses.Field[Any]) -> tuple[object, ...]:
+    """What a dataclass field says of itself, to compare one made class with another."""
+    return (
+        field.name,
+        field.type,
+        field.default,
+        field.default_factory,
+        field.init,
+        field.repr,
+        field.hash,
+        field.compare,
+        dict(field.metadata),
+        field.kw_only,
+    )
